@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { commands } from './commands';
+
+/**
+ * Entry point of the `sitechat` command. Each command lives in its own file under ./commands,
+ * registers its options here and loads its action lazily, so `--help` stays fast.
+ */
+export function buildProgram(): Command {
+  const program = new Command('sitechat')
+    .description('Run datasets of questions against a Site Chat assistant, durably, on Temporal.')
+    .showHelpAfterError('(run with --help for usage)');
+  for (const register of commands) register(program);
+  return program;
+}
+
+if (require.main === module) {
+  buildProgram()
+    .parseAsync(process.argv)
+    .catch((err: unknown) => {
+      process.stderr.write(`sitechat: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = process.exitCode || 2;
+    });
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
+// simulator over HTTP) and `integration` (a real Temporal dev server, started once by globalSetup).
+export default defineConfig({
+  test: {
+    // The machine has 2 cores; Temporal workers are CPU-heavy, so keep file parallelism low.
+    maxWorkers: 2,
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/cli/**/*.test.ts'],
+          globalSetup: ['test/globalSetup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
