@@ -1,0 +1,91 @@
+import type { DatasetRow } from '../src/datasets/types';
+import type { RowResult } from '../src/reports/types';
+import type { OutcomeCounts, RunInput } from '../workflows/types';
+
+/** One question sent to the API; everything a retry needs is in here or in the heartbeat details. */
+export interface AskInput {
+  siteId: string;
+  mode: 'async' | 'sync';
+  message: string;
+  sessionId?: string;
+  email?: string;
+  model?: string;
+  responseLanguage?: string;
+  uiLocale?: string;
+  answerTimeoutMs: number;
+}
+
+export interface AskResult {
+  status: 'completed' | 'failed' | 'timed_out';
+  sessionId?: string;
+  requestId?: string;
+  answer?: string;
+  confidenceScore?: number;
+  confidenceLevel?: string;
+  confidenceReason?: string;
+  /** The `error` string of a `failed` request, or why the answer never came. */
+  error?: string;
+  /** From submit to the answer being seen (includes polling granularity). */
+  latencyMs: number;
+}
+
+/** Recorded by the submitting activity as soon as the API accepted the question. */
+export interface AskHeartbeat {
+  requestId: string;
+  sessionId: string;
+  submittedAtMs: number;
+}
+
+export interface PlanInfo {
+  rows: number;
+  units: number;
+  pages: number;
+}
+
+/** A finished row, and the feedback to send for it (when graded and feedback is on). */
+export interface FinishItem {
+  result: RowResult;
+  feedback?: 'good' | 'bad';
+}
+
+export interface FinishRowsInput {
+  runId: string;
+  siteId: string;
+  items: FinishItem[];
+}
+
+export interface FeedbackCounts {
+  good: number;
+  bad: number;
+  failed: number;
+}
+
+export interface CloseSessionsResult {
+  closed: number;
+  failed: { sessionId: string; error: string }[];
+}
+
+export interface SkipPagesInput {
+  runId: string;
+  fromPage: number;
+  toPage: number;
+  reason: string;
+  /** `skipped` after a cancel, `error` when a fatal API error stopped the run. */
+  outcome: 'skipped' | 'error';
+}
+
+export interface FinalizeInput {
+  runId: string;
+  input: RunInput;
+  workflowId: string;
+  sessionsClosed: number;
+  cancelled: boolean;
+}
+
+export interface CustomGradeInput {
+  row: DatasetRow;
+  answer: { answer: string; confidenceScore?: number; latencyMs?: number };
+  modules: { module: string; threshold?: number }[];
+}
+
+export type { OutcomeCounts };

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
+import type { WorkerConfig } from './workerConfig';
+
+export interface WorkersOptions {
+  connection: NativeConnection;
+  namespace?: string;
+  config: WorkerConfig;
+  /** Reuse a bundle across workers of one process (bundling takes seconds). */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  /** Extra dependencies for the activities (tests inject a dispatcher through the client). */
+  deps?: Partial<ActivityDeps>;
+  /** Which queues to poll. @default all of them */
+  queues?: readonly string[];
+}
+
+export interface RunningWorkers {
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export function workflowsPath(): string {
+  // dist/src/temporal → dist/workflows, src/temporal → workflows (index.ts under vitest)
+  return join(__dirname, '..', '..', 'workflows');
+}
+
+export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundlerLogger });
+}
+
+const noop = (): void => undefined;
+const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, log: noop };
+
+/**
+ * One worker per task queue, sharing a connection and one set of activities. Rate-limited queues get the API's
+ * budget as a task-queue limit (cluster-wide) and as a per-worker limit (the API counts per client IP); the
+ * activities' own per-path limiter keeps batches and bursts under it too.
+ */
+export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
+  const { config } = options;
+  const { activities, close } = createActivities(config, options.deps);
+  const workflowBundle = options.workflowBundle ?? (await bundleWorkflows());
+  const queues = options.queues ?? Object.values(TaskQueue);
+  const rate = config.ratePerSecond;
+
+  const workers = await Promise.all(queues.map((taskQueue) => {
+    const base: WorkerOptions = {
+      connection: options.connection,
+      namespace: options.namespace,
+      taskQueue,
+      activities,
+    };
+    if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });
+    const limits = (RATE_LIMITED_QUEUES as readonly string[]).includes(taskQueue) && rate > 0
+      ? { maxTaskQueueActivitiesPerSecond: rate, maxActivitiesPerSecond: rate }
+      : {};
+    const slots = taskQueue === TaskQueue.submit ? config.maxConcurrentAsks : 20;
+    return Worker.create({ ...base, ...limits, maxConcurrentActivityTaskExecutions: slots });
+  }));
+
+  const done = Promise.all(workers.map((w) => w.run())).then(() => close());
+  return {
+    done,
+    async shutdown() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await done;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+
+/**
+ * Everything a worker needs that must never travel through Temporal: the API key above all. Read from the
+ * worker's environment; workflows carry only the site id.
+ */
+export interface WorkerConfig {
+  /** SITECHAT_BASE_URL, ending in /api/v1. */
+  baseUrl: string;
+  /** SITECHAT_API_KEY. Held here and in the HTTP client only. */
+  apiKey: string;
+  /** SITECHAT_RUNS_DIR: results, plans and reports. @default ./runs */
+  runsDir: string;
+  /** SITECHAT_RATE_LIMIT: requests per second per API path (spec §8); 0 turns the limits off. @default 5 */
+  ratePerSecond: number;
+  /** SITECHAT_POLL_INTERVAL_MS: status polling interval; the spec recommends 1–2 s. @default 1000 */
+  pollIntervalMs: number;
+  /** SITECHAT_MAX_CONCURRENT_ASKS: questions one worker waits on at once. @default 500 */
+  maxConcurrentAsks: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+/** Reads the worker configuration; `overrides` win (the embedded simulator supplies its own URL and key). */
+export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  const baseUrl = overrides.baseUrl ?? env.SITECHAT_BASE_URL;
+  const apiKey = overrides.apiKey ?? env.SITECHAT_API_KEY;
+  if (!baseUrl) throw new ConfigError('SITECHAT_BASE_URL is not set: give the API base address ending in /api/v1');
+  if (!apiKey) throw new ConfigError('SITECHAT_API_KEY is not set: the worker needs the tenant API key in its environment');
+  return {
+    baseUrl,
+    apiKey,
+    runsDir: resolve(overrides.runsDir ?? env.SITECHAT_RUNS_DIR ?? 'runs'),
+    ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
+    pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
+    maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500),
+  };
+}

@@ -1,0 +1,60 @@
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import type { RunActivities } from '../activities';
+import { NON_RETRYABLE_ERROR_TYPES } from '../src/api/errors';
+import { TaskQueue } from '../src/temporal/taskQueues';
+
+/**
+ * Spec §7: 4xx other than 429 are not retryable; 429, 5xx and network errors back off exponentially
+ * (1 s, 2 s, 4 s, 8 s …) with a bounded number of attempts. A 429 waits at least 1 s: the initial interval.
+ */
+const apiRetry: ActivityOptions['retry'] = {
+  initialInterval: '1s',
+  backoffCoefficient: 2,
+  maximumInterval: '30s',
+  maximumAttempts: 6,
+  nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
+};
+
+/** Datasets, results and reports: local work, no API path. */
+export const local = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.main,
+  startToCloseTimeout: '10 minutes',
+  retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError'] },
+});
+
+/** Session list (preflight and cleanup): one GET per activity. */
+export const listing = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.list,
+  startToCloseTimeout: '1 minute',
+  retry: apiRetry,
+});
+
+/** Closing sessions, in batches paced by the worker's per-path limiter. */
+export const closing = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.close,
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30s',
+  retry: apiRetry,
+});
+
+/** Feedback and recording finished rows, in batches. */
+export const finishing = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.feedback,
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30s',
+  retry: apiRetry,
+});
+
+/**
+ * Submit + poll in one activity. Its heartbeat carries the request id, so a retry after a worker crash resumes
+ * polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed.
+ */
+export function asking(answerTimeoutMs: number): RunActivities {
+  return proxyActivities<RunActivities>({
+    taskQueue: TaskQueue.submit,
+    // The activity stops itself at the answer timeout; this is the backstop.
+    startToCloseTimeout: answerTimeoutMs + 120_000,
+    heartbeatTimeout: '20s',
+    retry: apiRetry,
+  });
+}

@@ -1,0 +1,142 @@
+import {
+  CancellationScope,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setHandler,
+} from '@temporalio/workflow';
+import type { DatasetRow, WorkUnit } from '../src/datasets/types';
+import { assertionsForRow } from '../src/grading';
+import { Outcome, type RowResult } from '../src/reports/types';
+import type { AskResult, FinishItem } from '../activities/types';
+import { asking, closing, finishing, local } from './activities';
+import { Batcher } from './batcher';
+import { answeredResult, describeFailure, isFatal, rowBase, skippedResult } from './outcome';
+import { cancelSignal, chunkProgressSignal } from './signals';
+import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
+
+/** Rows per feedback/record activity and sessions per close activity. */
+const BATCH = 20;
+
+/**
+ * One page of the work plan: its conversations run concurrently up to `window`, the turns of each in order in
+ * one API session. A child workflow per page keeps every history bounded, whatever the dataset's size.
+ */
+export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
+  const { options } = input;
+  const counts = emptyCounts();
+  let unreported: Partial<OutcomeCounts> = {};
+  let inFlight = 0;
+  let cancelled = false;
+  let fatal: { message: string; type: string } | undefined;
+  const askScopes = new Set<CancellationScope>();
+  let sessionsClosed = 0;
+  let sessionsCloseFailed = 0;
+  const sessionsToClose = new Set<string>();
+
+  const stop = (): void => {
+    cancelled = true;
+    for (const scope of askScopes) scope.cancel();
+  };
+  setHandler(cancelSignal, stop);
+  CancellationScope.current().cancelRequested.catch(stop);
+
+  const parent = getExternalWorkflowHandle(input.parentWorkflowId);
+  const finisher = new Batcher<FinishItem>(BATCH, async (items) => {
+    await finishing.finishRows({ runId: input.runId, siteId: options.siteId, items });
+    const delta = unreported;
+    unreported = {};
+    await parent.signal(chunkProgressSignal, { page: input.page, counts: delta, inFlight });
+  });
+  const closer = new Batcher<string>(BATCH, async (sessionIds) => {
+    const res = await closing.closeSessions({ siteId: options.siteId, sessionIds });
+    sessionsClosed += res.closed;
+    sessionsCloseFailed += res.failed.length;
+  });
+
+  const finish = (result: RowResult, feedback?: 'good' | 'bad'): void => {
+    counts[result.outcome] += 1;
+    unreported[result.outcome] = (unreported[result.outcome] ?? 0) + 1;
+    finisher.add({ result, feedback });
+  };
+
+  // Cleanup must run even when the run is cancelled, so the body never inherits cancellation; `stop` turns a
+  // cancel into "ask nothing new, abandon the questions in flight".
+  return CancellationScope.nonCancellable(async () => {
+    const units = await local.readPage({ runId: input.runId, page: input.page });
+    const ask = asking(options.answerTimeoutMs);
+
+    const runTurn = async (row: DatasetRow, sessionId: string | undefined): Promise<string | undefined> => {
+      const scope = new CancellationScope();
+      askScopes.add(scope);
+      inFlight += 1;
+      let answer: AskResult;
+      try {
+        answer = await scope.run(() =>
+          ask.ask({
+            siteId: options.siteId,
+            mode: options.mode,
+            message: row.question,
+            sessionId: sessionId ?? row.session_id,
+            email: row.email ?? options.defaultEmail,
+            model: row.model ?? options.model,
+            responseLanguage: row.response_language,
+            uiLocale: row.ui_locale,
+            answerTimeoutMs: options.answerTimeoutMs,
+          }),
+        );
+      } catch (err) {
+        if (isCancellation(err) || cancelled) {
+          finish(skippedResult(row, 'run cancelled while waiting for the answer', new Date().toISOString()));
+          return sessionId;
+        }
+        const failure = describeFailure(err);
+        if (isFatal(failure)) {
+          fatal ??= failure;
+          stop();
+        }
+        finish({ ...rowBase(row), outcome: Outcome.error, error: failure.message, errorType: failure.type, sessionId, finishedAt: new Date().toISOString() });
+        return sessionId;
+      } finally {
+        inFlight -= 1;
+        askScopes.delete(scope);
+      }
+      const custom = input.kind === 'evaluation' && answer.status === 'completed'
+        ? assertionsForRow(row, options.assertions, options.thresholds).filter((s) => s.type === 'custom')
+        : [];
+      const customGrade = custom.length > 0
+        ? await local.gradeCustom({ row, answer: { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs }, modules: custom.map((s) => ({ module: s.type === 'custom' ? s.module : '', threshold: s.type === 'custom' ? s.threshold : undefined })) })
+        : undefined;
+      const { result, grade } = answeredResult(input.kind, row, answer, options, new Date().toISOString(), customGrade);
+      const feedback = options.feedback === 'graded' && grade?.graded && answer.requestId ? (grade.pass ? 'good' : 'bad') : undefined;
+      finish(result, feedback);
+      return answer.sessionId ?? sessionId;
+    };
+
+    const runConversation = async (unit: WorkUnit): Promise<void> => {
+      let sessionId: string | undefined;
+      for (const row of unit.rows) {
+        if (cancelled) {
+          const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
+          finish(fatal ? { ...rowBase(row), outcome: Outcome.error, error: reason, errorType: fatal.type, finishedAt: new Date().toISOString() } : skippedResult(row, reason, new Date().toISOString()));
+          continue;
+        }
+        sessionId = await runTurn(row, sessionId);
+      }
+      if (sessionId && options.closeSessions && !sessionsToClose.has(sessionId)) {
+        sessionsToClose.add(sessionId);
+        closer.add(sessionId);
+      }
+    };
+
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < units.length) {
+        const unit = units[next++] as WorkUnit;
+        await runConversation(unit);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(input.window, units.length)) }, lane));
+    await Promise.all([finisher.drain(), closer.drain()]);
+    return { counts, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal, fatal };
+  });
+}

@@ -1,0 +1,9 @@
+import type { RunInput, RunResult } from './types';
+import { runDataset } from './run';
+
+export { runChunk } from './chunk';
+
+/** Nightly answer-quality regression run: dataset → answers → grades → feedback → sessions closed → report. */
+export async function evaluationRun(input: RunInput): Promise<RunResult> {
+  return runDataset({ ...input, kind: 'evaluation' });
+}

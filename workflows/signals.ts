@@ -1,0 +1,16 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { OutcomeCounts, RunProgress } from './types';
+
+/** Live progress of a run: counts by outcome, in flight, throughput, ETA. */
+export const progressQuery = defineQuery<RunProgress>('progress');
+
+/** Graceful cancel: nothing new is asked, in-flight questions are abandoned, sessions are closed, reports written. */
+export const cancelSignal = defineSignal('cancel');
+
+/** A chunk tells its run how many rows finished since its last report, and how many are in flight. */
+export interface ChunkProgress {
+  page: number;
+  counts: Partial<OutcomeCounts>;
+  inFlight: number;
+}
+export const chunkProgressSignal = defineSignal<[ChunkProgress]>('chunkProgress');

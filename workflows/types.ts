@@ -1,0 +1,102 @@
+import type { AssertionSpec } from '../src/grading/types';
+import type { Outcome } from '../src/reports/types';
+
+/** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
+export type RunKind = 'evaluation' | 'backfill';
+
+/** Options of a run. Plain JSON, small, and never a secret: the API key stays in the worker's environment. */
+export interface RunOptions {
+  siteId: string;
+  /** Conversations in flight at once, across the whole run. @default 50 */
+  concurrency: number;
+  /** Send `good`/`bad` from the grades, or nothing. @default "graded" */
+  feedback: 'graded' | 'none';
+  /** Give up waiting for an answer after this long; the row is `timed_out`. @default 300000 (5 min) */
+  answerTimeoutMs: number;
+  /** Email for rows without one (the API needs one to create a session). */
+  defaultEmail?: string;
+  /** Model for rows without one; absent means the site's default. */
+  model?: string;
+  /** Assertions applied to every row, from the run config. */
+  assertions: AssertionSpec[];
+  thresholds?: { f1?: number; rougeL?: number; levenshtein?: number };
+  /** Close each conversation's session after its last turn. @default true */
+  closeSessions: boolean;
+  /** Async submit + polling, or the blocking chat endpoint (backfills). @default "async" */
+  mode: 'async' | 'sync';
+  /** CSV delimiter, when not auto-detected. */
+  delimiter?: string;
+  /** Quality gate: fail when the pass rate is below this (0..1). */
+  failUnder?: number;
+  /** Baseline run directory, or "latest" (resolved when the run finishes). */
+  baseline?: string;
+  /** Where report files go. @default runs/<runId>/ on the worker */
+  outDir?: string;
+}
+
+export interface RunInput {
+  kind: RunKind;
+  runId: string;
+  /** Absolute path as the workers see it, and the sha256 pinned when the run was started. */
+  dataset: { path: string; sha256: string };
+  options: RunOptions;
+}
+
+/** Counts by outcome; they add up to the rows finished so far. */
+export type OutcomeCounts = Record<Outcome, number>;
+
+export interface RunProgress {
+  runId: string;
+  total: number;
+  counts: OutcomeCounts;
+  inFlight: number;
+  /** Chunks (child workflows) finished / all. */
+  chunksDone: number;
+  chunks: number;
+  startedAt: number;
+  updatedAt: number;
+  /** Rows per second since the start, and the estimated ms left at that pace. */
+  throughput: number;
+  etaMs?: number;
+  cancelling: boolean;
+  phase: 'preparing' | 'running' | 'finishing' | 'done';
+}
+
+/** What the run workflow returns: small; the details are in the report files. */
+export interface RunResult {
+  runId: string;
+  total: number;
+  counts: OutcomeCounts;
+  passRate: number | null;
+  gate: { passed: boolean; reasons: string[] };
+  reportDir: string;
+  reportFiles: string[];
+  cancelled: boolean;
+}
+
+export interface ChunkInput {
+  kind: RunKind;
+  runId: string;
+  parentWorkflowId: string;
+  page: number;
+  /** Conversations in flight in this chunk. */
+  window: number;
+  options: RunOptions;
+}
+
+export interface ChunkResult {
+  counts: OutcomeCounts;
+  sessionsClosed: number;
+  sessionsCloseFailed: number;
+  cancelled: boolean;
+  /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
+  fatal?: { message: string; type: string };
+}
+
+export function emptyCounts(): OutcomeCounts {
+  return { passed: 0, failed: 0, answered: 0, error: 0, timed_out: 0, skipped: 0 };
+}
+
+export function addCounts(into: OutcomeCounts, delta: Partial<OutcomeCounts>): void {
+  for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] += v;
+}
