@@ -1,0 +1,122 @@
+/** Maps HTTP failures and network errors to the classes of `errors.ts`, with a "what to do next" hint. */
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  type SiteChatError,
+  type SiteChatErrorInit,
+  UnexpectedStatusError,
+} from './errors';
+import { ErrorBodySchema } from './schemas';
+
+type ErrorClass = new (message: string, init: SiteChatErrorInit) => SiteChatError;
+
+const BY_STATUS: Readonly<Record<number, { cls: ErrorClass; hint: string }>> = {
+  400: { cls: BadRequestError, hint: 'the API rejected the request as invalid — fix the request; retrying it unchanged fails again' },
+  401: {
+    cls: AuthenticationError,
+    hint: 'the API key is missing, invalid, expired, revoked or belongs to another tenant — check SITECHAT_API_KEY',
+  },
+  403: {
+    cls: PermissionDeniedError,
+    hint: "the key's tenant plan lacks M2M API access (Level 2 and Level 3 plans include it) — upgrade the plan or use a key of a tenant that has it",
+  },
+  404: { cls: NotFoundError, hint: 'the resource does not exist or is not visible to this API key — check the ids in the path' },
+  409: { cls: ConflictError, hint: 'feedback is accepted only for completed requests — poll the request status until it is completed' },
+  429: { cls: RateLimitError, hint: 'rate limit exceeded (5 requests/s per client IP and path) — wait at least 1 s, then retry with backoff' },
+};
+
+const HINT_5XX = 'the service or one of its dependencies failed — retry with exponential backoff';
+const HINT_OTHER = 'status not in the API contract — check that SITECHAT_BASE_URL points at the Site Chat API, not a proxy';
+const HINT_SITE_404 = 'the site does not exist or belongs to another tenant than the API key — check the site id';
+const HINT_REQUEST_404 = 'the request id is unknown to this site, expired or deleted — check the request id and the site id';
+
+/** Reads `error`/`message` from a JSON error body; any other body yields its first 200 characters. */
+export function parseErrorBody(text: string): { error?: string; apiMessage?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (parsed.success && parsed.data.error !== undefined) {
+    return { error: parsed.data.error, apiMessage: parsed.data.message };
+  }
+  const snippet = text.trim().slice(0, 200);
+  return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined };
+}
+
+/**
+ * `Retry-After` as milliseconds (delta-seconds or HTTP date), else undefined.
+ * The spec shows no 429 headers (§7 rule 4): honour the header when present, otherwise leave the wait to the caller.
+ */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Math.round(Number(raw) * 1000);
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export interface HttpFailure {
+  status: number;
+  endpoint: string;
+  bodyText: string;
+  retryAfter?: string | string[];
+  scrub: (text: string) => string;
+}
+
+/** Builds the error for a non-2xx response, e.g. `401 invalid_api_key from GET /m2m/…: … — check SITECHAT_API_KEY`. */
+export function errorFromResponse(f: HttpFailure): SiteChatError {
+  const body = parseErrorBody(f.bodyText);
+  const error = body.error === undefined ? undefined : f.scrub(body.error);
+  const apiMessage = body.apiMessage === undefined ? undefined : f.scrub(body.apiMessage);
+  const known = BY_STATUS[f.status];
+  const cls = known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
+  let hint = known?.hint ?? (cls === InternalServerError ? HINT_5XX : HINT_OTHER);
+  if (f.status === 404 && error !== undefined) {
+    if (/\bsite\b/i.test(error)) hint = HINT_SITE_404;
+    else if (/\brequest\b/i.test(error)) hint = HINT_REQUEST_404;
+  }
+  const retryAfterMs = f.status === 429 ? parseRetryAfter(f.retryAfter) : undefined;
+  const head = `${f.status}${error === undefined ? '' : ` ${error}`} from ${f.endpoint}`;
+  const detail = apiMessage === undefined ? '' : `${apiMessage} — `;
+  const wait = retryAfterMs === undefined ? '' : ` (Retry-After: ${retryAfterMs} ms)`;
+  const init = { endpoint: f.endpoint, status: f.status, error, apiMessage };
+  if (cls === RateLimitError) return new RateLimitError(`${head}: ${hint}${wait}`, { ...init, retryAfterMs });
+  return new cls(`${head}: ${detail}${hint}`, init);
+}
+
+const TIMEOUT_CODES: Readonly<Record<string, string>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'no connection',
+  UND_ERR_HEADERS_TIMEOUT: 'no response headers',
+  UND_ERR_BODY_TIMEOUT: 'no response body data',
+};
+
+/** Wraps a dispatcher failure (no HTTP response) in an {@link APIConnectionError}. */
+export function connectionError(
+  cause: unknown,
+  ctx: { endpoint: string; origin: string; timeoutMs: { connect: number; headers: number; body: number } },
+): APIConnectionError {
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  const what = code === undefined ? undefined : TIMEOUT_CODES[code];
+  if (what !== undefined) {
+    const ms = code === 'UND_ERR_CONNECT_TIMEOUT' ? ctx.timeoutMs.connect : code === 'UND_ERR_HEADERS_TIMEOUT' ? ctx.timeoutMs.headers : ctx.timeoutMs.body;
+    return new APIConnectionTimeoutError(
+      `${what} from ${ctx.origin} within ${ms} ms for ${ctx.endpoint} — the service is slow or unreachable; retry, or raise the client timeout`,
+      { endpoint: ctx.endpoint, cause },
+    );
+  }
+  const reason = code ?? (cause instanceof Error ? cause.message : String(cause));
+  return new APIConnectionError(
+    `could not reach ${ctx.origin} for ${ctx.endpoint} (${reason}) — check SITECHAT_BASE_URL and that the service is running and reachable`,
+    { endpoint: ctx.endpoint, cause },
+  );
+}

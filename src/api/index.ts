@@ -1,0 +1,12 @@
+export { SiteChatClient } from './client';
+export type { ResponseInfo, SiteChatClientOptions } from './config';
+export type { RequestOptions } from './transport';
+export type { ListSessionsParams, IterateSessionsParams } from './sessions';
+export { Sessions } from './sessions';
+export { Chat } from './chat';
+export { Requests } from './requests';
+export { Feedback } from './feedback';
+export { Tenants } from './tenants';
+export { Endpoints, type Endpoint } from './endpoints';
+export * from './errors';
+export * from './schemas';
