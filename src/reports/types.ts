@@ -44,3 +44,121 @@ export interface RowResult {
   /** ISO time the row finished. */
   finishedAt?: string;
 }
+
+/** Which workflow produced a run. */
+export const RunKind = {
+  evaluation: 'evaluation',
+  backfill: 'backfill',
+} as const;
+export type RunKind = (typeof RunKind)[keyof typeof RunKind];
+
+/** What the results store knows about a run before any row is recorded (`meta.json`). */
+export interface RunMeta {
+  runId: string;
+  workflowId: string;
+  kind: RunKind;
+  /** Dataset reference as given (path); shown in reports and used by `--baseline latest`. */
+  dataset: string;
+  /** Hex SHA-256 of the dataset file, so a baseline is only matched against the same questions. */
+  datasetSha256: string;
+  siteId: string;
+  model?: string;
+  /** ISO time. */
+  startedAt: string;
+  /** ISO time; set by `ResultsStore.finish`. Absent while the run is in progress. */
+  finishedAt?: string;
+  /** Number of data rows in the dataset, when known; lets the summary count rows without a result. */
+  rowCount?: number;
+  /** Run options as given (concurrency, timeouts, thresholds …). Never holds the API key. */
+  options: Record<string, unknown>;
+}
+
+/** Fixed-width histogram: bin `i` covers `[start + i·width, start + (i+1)·width)`, the last bin is closed. */
+export interface Histogram {
+  start: number;
+  width: number;
+  counts: number[];
+}
+
+export interface TagStats {
+  total: number;
+  passed: number;
+  failed: number;
+  /** passed + failed */
+  graded: number;
+}
+
+/** Exact two-sided McNemar test on the discordant pairs of a paired comparison. */
+export interface McNemarResult {
+  /** Rows that passed in the baseline and fail now. */
+  b: number;
+  /** Rows that failed in the baseline and pass now. */
+  c: number;
+  pValue: number;
+  /** `pValue < alpha`. */
+  significant: boolean;
+  alpha: number;
+}
+
+/** Comparison of a run with a baseline run, on rows graded (passed/failed) in both. */
+export interface BaselineComparison {
+  runId: string;
+  passRate: number | null;
+  /** passRate − baseline passRate; null when either is null. */
+  delta: number | null;
+  /** Rows graded in both runs. */
+  compared: number;
+  /** Ids that passed in the baseline and fail now, in dataset order. */
+  regressed: string[];
+  /** Ids that failed in the baseline and pass now, in dataset order. */
+  fixed: string[];
+  mcnemar: McNemarResult;
+}
+
+/** Result of the quality gate; see `evaluateGate`. */
+export interface GateResult {
+  passed: boolean;
+  /** Why the gate failed; empty when it passed. */
+  reasons: string[];
+  /** Worth reading even when the gate passed (e.g. regressions within noise). */
+  warnings: string[];
+}
+
+/** Headline numbers of a run (`summary.json`). Counts by outcome add up to `total`. */
+export interface RunSummary {
+  runId: string;
+  workflowId: string;
+  kind: RunKind;
+  dataset: string;
+  datasetSha256: string;
+  siteId: string;
+  model: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  /** Rows with a result. */
+  total: number;
+  /** Dataset rows without any result (`RunMeta.rowCount − total`); 0 when the row count is unknown. */
+  missing: number;
+  passed: number;
+  failed: number;
+  answered: number;
+  error: number;
+  timedOut: number;
+  skipped: number;
+  /** passed + failed */
+  graded: number;
+  /** passed / graded; null when no row was graded. */
+  passRate: number | null;
+  feedback: { good: number; bad: number; failed: number };
+  /** `closed` is null when the caller did not report it. */
+  sessions: { opened: number; closed: number | null };
+  /** Nearest-rank percentiles over rows with a latency; null when there is none. */
+  latencyMs: { p50: number | null; p95: number | null; max: number | null };
+  distributions: { latencyMs: Histogram; confidence: Histogram };
+  byTag: Record<string, TagStats>;
+  /** `errorType` (or `TimedOut`) → rows, over `error` and `timed_out` outcomes. */
+  errorsByType: Record<string, number>;
+  baseline?: BaselineComparison;
+  gate?: GateResult;
+}

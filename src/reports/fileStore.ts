@@ -1,0 +1,146 @@
+import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StoreFile } from './files';
+import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
+import { assertValidMeta, assertValidRow, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
+import type { RowResult, RunMeta, RunSummary } from './types';
+
+/** Rows read concurrently per step of `read`. */
+const READ_BATCH = 256;
+
+interface LogEntry {
+  id: string;
+  index: number;
+  offset: number;
+  length: number;
+}
+
+/**
+ * Results store on a local directory, `<rootDir>/<runId>/`. Correct for one machine, or for workers
+ * sharing one POSIX filesystem (each batch is one fsync'ed `O_APPEND` write; appends are also queued
+ * per run inside a process, so lines never interleave).
+ *
+ * `read` keeps only an id → byte-offset index (≈100 bytes per row) and reads rows back with
+ * positioned reads, so 100,000 rows of a few KB each stream in bounded memory. Lines that do not
+ * parse (a write torn by a crash, whose batch the retry then wrote again) are skipped.
+ */
+export class FileResultsStore implements ResultsStore {
+  private readonly appendQueues = new Map<string, Promise<void>>();
+
+  /** @param rootDir directory holding one sub-directory per run. @default 'runs' */
+  constructor(readonly rootDir = 'runs') {}
+
+  /** Directory of one run; also the default place for its report files. */
+  runDir(runId: string): string {
+    if (runId === '' || runId === '.' || runId === '..') throw new TypeError(`run id \`${runId}\` is not usable`);
+    return join(this.rootDir, encodeURIComponent(runId));
+  }
+
+  async init(runId: string, meta: RunMeta): Promise<void> {
+    assertValidMeta(meta);
+    if (meta.runId !== runId) throw new TypeError(`run meta: \`runId\` ${meta.runId} does not match ${runId}`);
+    await mkdir(this.runDir(runId), { recursive: true });
+    if ((await this.getMeta(runId)) === undefined) await writeFileAtomic(this.path(runId, 'meta'), JSON.stringify(meta, null, 2));
+  }
+
+  async append(runId: string, results: readonly RowResult[]): Promise<void> {
+    results.forEach((row, i) => assertValidRow(row, i));
+    if (results.length === 0) return;
+    await this.requireRun(runId);
+    const text = results.map((row) => `${JSON.stringify(row)}\n`).join('');
+    await this.serialize(runId, () => appendDurably(this.path(runId, 'log'), text));
+  }
+
+  async *read(runId: string): AsyncGenerator<RowResult> {
+    const entries = await this.indexLog(runId);
+    if (entries.length === 0) return;
+    const handle = await open(this.path(runId, 'log'), 'r');
+    try {
+      for (let i = 0; i < entries.length; i += READ_BATCH) {
+        const batch = entries.slice(i, i + READ_BATCH);
+        const texts = await Promise.all(
+          batch.map(async ({ offset, length }) => {
+            const bytes = Buffer.alloc(length);
+            await handle.read(bytes, 0, length, offset);
+            return bytes.toString('utf8');
+          }),
+        );
+        for (const text of texts) yield JSON.parse(text) as RowResult;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async getMeta(runId: string): Promise<RunMeta | undefined> {
+    return (await readJsonIfExists(this.path(runId, 'meta'))) as RunMeta | undefined;
+  }
+
+  async getSummary(runId: string): Promise<RunSummary | undefined> {
+    return (await readJsonIfExists(this.path(runId, 'summary'))) as RunSummary | undefined;
+  }
+
+  async finish(runId: string, summary: RunSummary): Promise<void> {
+    const meta = await this.requireRun(runId);
+    await writeFileAtomic(this.path(runId, 'summary'), JSON.stringify(summary, null, 2));
+    const finished: RunMeta = { ...meta, finishedAt: summary.finishedAt ?? new Date().toISOString() };
+    await writeFileAtomic(this.path(runId, 'meta'), JSON.stringify(finished, null, 2));
+  }
+
+  async listRuns(filter?: RunFilter): Promise<RunMeta[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.rootDir);
+    } catch (err) {
+      if (isNotFound(err)) return [];
+      throw err;
+    }
+    const metas = await Promise.all(
+      names.map(async (name) => (await readJsonIfExists(join(this.rootDir, name, StoreFile.meta))) as RunMeta | undefined),
+    );
+    return metas.filter((m): m is RunMeta => m !== undefined && matchesFilter(m, filter)).sort(newestFirst);
+  }
+
+  private path(runId: string, file: keyof typeof StoreFile): string {
+    return join(this.runDir(runId), StoreFile[file]);
+  }
+
+  private async requireRun(runId: string): Promise<RunMeta> {
+    const meta = await this.getMeta(runId);
+    if (meta === undefined) throw new Error(`results store: run ${runId} was not initialised (no ${StoreFile.meta})`);
+    return meta;
+  }
+
+  /** Latest entry per id in dataset order; empty when nothing was appended yet. */
+  private async indexLog(runId: string): Promise<LogEntry[]> {
+    const path = this.path(runId, 'log');
+    if (!(await stat(path).catch(() => undefined))) return [];
+    const byId = new Map<string, LogEntry>();
+    for await (const { offset, length, text } of scanLines(path)) {
+      const row = parseRow(text);
+      if (row) byId.set(row.id, { id: row.id, index: row.index, offset, length });
+    }
+    return [...byId.values()].sort((a, b) => a.index - b.index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Runs `task` after every earlier task queued for `key`, whether those succeeded or not. */
+  private serialize(key: string, task: () => Promise<void>): Promise<void> {
+    const next = (this.appendQueues.get(key) ?? Promise.resolve()).then(task);
+    const tail = next.catch(() => undefined);
+    this.appendQueues.set(key, tail);
+    void tail.then(() => {
+      if (this.appendQueues.get(key) === tail) this.appendQueues.delete(key);
+    });
+    return next;
+  }
+}
+
+/** The id and index of a log line, or undefined for a torn or foreign line. */
+function parseRow(text: string): Pick<RowResult, 'id' | 'index'> | undefined {
+  try {
+    const row = JSON.parse(text) as Partial<RowResult> | null;
+    return typeof row?.id === 'string' && typeof row.index === 'number' ? { id: row.id, index: row.index } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,21 @@
+/** Files the file store keeps in `<rootDir>/<runId>/`. */
+export const StoreFile = {
+  meta: 'meta.json',
+  /** Append-only raw log: one JSON row per line, duplicates allowed, deduplicated on read. */
+  log: 'rows.log.jsonl',
+  summary: 'summary.json',
+} as const;
+
+/**
+ * Report files written by `writeReports`. `summary.json` is the same document the store keeps,
+ * so a run directory stays consistent when reports are written into it; no name clashes with the raw log.
+ */
+export const ReportFile = {
+  summary: 'summary.json',
+  /** Final results: one line per row id, dataset order. */
+  results: 'results.jsonl',
+  markdown: 'report.md',
+  junit: 'junit.xml',
+  html: 'report.html',
+} as const;
+export type ReportFile = (typeof ReportFile)[keyof typeof ReportFile];

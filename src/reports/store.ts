@@ -1,0 +1,78 @@
+import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary } from './types';
+
+/** Which runs `ResultsStore.listRuns` returns; every given field must match. */
+export interface RunFilter {
+  /** Matches `RunMeta.dataset` or `RunMeta.datasetSha256`. */
+  dataset?: string;
+  siteId?: string;
+  kind?: RunKind;
+  /** true: only runs with `finishedAt`; false: only runs in progress. */
+  finished?: boolean;
+}
+
+/**
+ * Where results live between the activities that record them and the report that reads them.
+ * Activities run on any worker, so a cluster needs a shared implementation (e.g. PostgreSQL);
+ * `FileResultsStore` is the single-machine default. Workflows never see the store, only activities.
+ */
+export interface ResultsStore {
+  /** Records the run. Idempotent: when the run exists already, its meta is kept as it is. */
+  init(runId: string, meta: RunMeta): Promise<void>;
+  /**
+   * Records a batch. Idempotent by row id: a retried batch, an overlapping batch or a replayed
+   * workflow never duplicates a row. When the same id is written twice, the **last write wins**
+   * (a retry carries the same or a newer result of the same row).
+   */
+  append(runId: string, results: readonly RowResult[]): Promise<void>;
+  /** One result per row id, in dataset order (`index`, then `id`). Memory stays bounded. */
+  read(runId: string): AsyncIterable<RowResult>;
+  /** The run's meta, or undefined when there is no such run. */
+  getMeta(runId: string): Promise<RunMeta | undefined>;
+  /** The summary given to `finish`, or undefined while the run is not finished. */
+  getSummary(runId: string): Promise<RunSummary | undefined>;
+  /** Stores the summary and marks the run finished (`finishedAt`). Calling it again replaces both. */
+  finish(runId: string, summary: RunSummary): Promise<void>;
+  /** Runs matching the filter, newest first (by `startedAt`). */
+  listRuns(filter?: RunFilter): Promise<RunMeta[]>;
+}
+
+const outcomes = new Set<string>(Object.values(Outcome));
+const kinds = new Set<string>(Object.values(RunKind));
+
+/** Throws a field-qualified error when a result cannot be stored (it would break dedupe or order). */
+export function assertValidRow(row: RowResult, position: number): void {
+  const where = `results batch item ${position}`;
+  if (typeof row.id !== 'string' || row.id === '') throw new TypeError(`${where}: \`id\` must be a non-empty string`);
+  if (!Number.isInteger(row.index) || row.index < 0) {
+    throw new TypeError(`${where} (id ${row.id}): \`index\` must be a non-negative integer`);
+  }
+  if (!outcomes.has(row.outcome)) {
+    throw new TypeError(`${where} (id ${row.id}): \`outcome\` must be one of ${[...outcomes].join(', ')}`);
+  }
+}
+
+/** Throws a field-qualified error when run meta is incomplete. */
+export function assertValidMeta(meta: RunMeta): void {
+  for (const field of ['runId', 'workflowId', 'dataset', 'datasetSha256', 'siteId', 'startedAt'] as const) {
+    if (typeof meta[field] !== 'string' || meta[field] === '') {
+      throw new TypeError(`run meta: \`${field}\` must be a non-empty string`);
+    }
+  }
+  if (!kinds.has(meta.kind)) throw new TypeError(`run meta: \`kind\` must be one of ${[...kinds].join(', ')}`);
+}
+
+/** True when `meta` matches every field of `filter`. */
+export function matchesFilter(meta: RunMeta, filter: RunFilter = {}): boolean {
+  if (filter.dataset !== undefined && filter.dataset !== meta.dataset && filter.dataset !== meta.datasetSha256) {
+    return false;
+  }
+  if (filter.siteId !== undefined && filter.siteId !== meta.siteId) return false;
+  if (filter.kind !== undefined && filter.kind !== meta.kind) return false;
+  if (filter.finished !== undefined && filter.finished !== (meta.finishedAt !== undefined)) return false;
+  return true;
+}
+
+/** Newest first by `startedAt`, then by run id. */
+export function newestFirst(a: RunMeta, b: RunMeta): number {
+  return Date.parse(b.startedAt) - Date.parse(a.startedAt) || b.runId.localeCompare(a.runId);
+}
