@@ -43,4 +43,26 @@ export interface GradeResult {
   graded: boolean;
   pass: boolean;
   assertions: AssertionResult[];
+  /**
+   * `custom` specs that `gradeAnswer` did not run (they need Node): an activity runs them with
+   * `runCustomGrader` and merges the results with `combineGrades`. Absent when there are none;
+   * while present, `pass` covers the built-in assertions only.
+   */
+  pending?: CustomAssertionSpec[];
+}
+
+/** Assertions the pure graders evaluate (everything but `custom`). */
+export type BuiltinAssertionSpec = Exclude<AssertionSpec, { type: 'custom' }>;
+
+/** Assertions that run in an activity. */
+export type CustomAssertionSpec = Extract<AssertionSpec, { type: 'custom' }>;
+
+/** Run-wide pass thresholds for reference-based graders whose spec gives no `threshold`. */
+export interface GradingThresholds {
+  /** Token F1. @default 0.5 */
+  f1?: number;
+  /** ROUGE-L F-measure. @default 0.4 */
+  rougeL?: number;
+  /** Normalized Levenshtein similarity. @default 0.8 */
+  levenshtein?: number;
 }

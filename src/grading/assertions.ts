@@ -1,0 +1,48 @@
+/**
+ * Derives a row's assertions from its dataset columns and the run config's defaults. Pure.
+ *
+ * | column             | assertion                                              |
+ * |--------------------|--------------------------------------------------------|
+ * | `expected`         | `f1` (token F1 >= thresholds.f1, 0.5 by default)       |
+ * | `must_include`     | `contains-all` (ignoring case)                         |
+ * | `include_any`      | `contains-any` (ignoring case)                         |
+ * | `must_not_include` | `not-contains` (ignoring case)                         |
+ * | `regex`            | `regex` (`pattern` or `/pattern/flags`)                |
+ * | `min_confidence`   | `min-confidence`                                       |
+ *
+ * Defaults that compare with the reference answer (`f1`, `rouge-l`, `levenshtein` without a
+ * `value`) decide how `expected` is graded: when the config has any, `expected` adds no `f1` of
+ * its own, and on rows without `expected` they are left out (nothing to compare with). A row's
+ * `min_confidence` replaces a default `min-confidence`.
+ */
+import type { DatasetRow } from '../datasets/types';
+import { parseRegexLiteral } from './regex';
+import type { AssertionSpec } from './types';
+
+/** Columns of the row that produce assertions. */
+export type RowAssertionColumns = Pick<
+  DatasetRow,
+  'expected' | 'must_include' | 'include_any' | 'must_not_include' | 'regex' | 'min_confidence'
+>;
+
+/** The assertions for one row: derived from its columns first, then the applicable defaults. */
+export function assertionsForRow(row: RowAssertionColumns, defaults: readonly AssertionSpec[] = []): AssertionSpec[] {
+  const specs: AssertionSpec[] = [];
+  if (row.expected !== undefined && !defaults.some(comparesWithExpected)) specs.push({ type: 'f1' });
+  if (row.must_include?.length) specs.push({ type: 'contains-all', values: [...row.must_include] });
+  if (row.include_any?.length) specs.push({ type: 'contains-any', values: [...row.include_any] });
+  if (row.must_not_include?.length) specs.push({ type: 'not-contains', values: [...row.must_not_include] });
+  if (row.regex !== undefined) specs.push({ type: 'regex', ...parseRegexLiteral(row.regex) });
+  if (row.min_confidence !== undefined) specs.push({ type: 'min-confidence', threshold: row.min_confidence });
+  for (const spec of defaults) {
+    if (comparesWithExpected(spec) && row.expected === undefined) continue;
+    if (spec.type === 'min-confidence' && row.min_confidence !== undefined) continue;
+    specs.push(spec);
+  }
+  return specs;
+}
+
+/** A reference-based spec without its own `value`: it grades against the row's `expected`. */
+export function comparesWithExpected(spec: AssertionSpec): boolean {
+  return (spec.type === 'f1' || spec.type === 'rouge-l' || spec.type === 'levenshtein') && spec.value === undefined;
+}

@@ -1,0 +1,13 @@
+/**
+ * Workflow-safe grading surface: pure, deterministic graders with no Node imports.
+ * Custom (module-loading) graders live in `./custom` and are deliberately not exported here.
+ */
+export * from './types';
+export { assertionsForRow, comparesWithExpected, type RowAssertionColumns } from './assertions';
+export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, type RowForGrading } from './grade';
+export { maxLatency, minConfidence } from './metrics';
+export { collapseWhitespace, foldCase, normalizeForEquals, rougeTokens, squadTokens } from './normalize';
+export { lcsLength, rougeL, rougeLScore, tokenF1, tokenF1Score } from './overlap';
+export { compileRegex, parseRegexLiteral, type RegexSource } from './regex';
+export { levenshtein, levenshteinDistance, levenshteinSimilarity } from './similarity';
+export { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { DatasetRow } from '../../../src/datasets/types';
+import { assertionsForRow, combineGrades, gradeAnswer, type AssertionSpec } from '../../../src/grading';
+
+const row = (extra: Partial<DatasetRow> = {}): DatasetRow => ({ id: '1', index: 0, line: 2, question: 'q', metadata: {}, ...extra });
+
+describe('assertionsForRow', () => {
+  it('derives assertions from the row columns', () => {
+    const specs = assertionsForRow(row({
+      expected: 'Paris', must_include: ['Paris'], include_any: ['France', 'FR'], must_not_include: ['sorry'],
+      regex: '/par/i', min_confidence: 60,
+    }), []);
+    expect(specs).toEqual([
+      { type: 'f1' },
+      { type: 'contains-all', values: ['Paris'] },
+      { type: 'contains-any', values: ['France', 'FR'] },
+      { type: 'not-contains', values: ['sorry'] },
+      { type: 'regex', pattern: 'par', flags: 'i' },
+      { type: 'min-confidence', threshold: 60 },
+    ]);
+  });
+  it('returns nothing for a bare row', () => {
+    expect(assertionsForRow(row(), [])).toEqual([]);
+  });
+  it('lets reference-based defaults decide how `expected` is graded', () => {
+    const defaults: AssertionSpec[] = [{ type: 'rouge-l', threshold: 0.3 }, { type: 'not-contains', values: ['as an AI'] }];
+    expect(assertionsForRow(row({ expected: 'x' }), defaults)).toEqual(defaults);
+    expect(assertionsForRow(row(), defaults)).toEqual([{ type: 'not-contains', values: ['as an AI'] }]);
+  });
+  it('keeps defaults with their own value, and a row min_confidence replaces the default one', () => {
+    const defaults: AssertionSpec[] = [{ type: 'f1', value: 'fixed' }, { type: 'min-confidence', threshold: 50 }];
+    expect(assertionsForRow(row({ expected: 'x', min_confidence: 80 }), defaults)).toEqual([
+      { type: 'f1' }, { type: 'min-confidence', threshold: 80 }, { type: 'f1', value: 'fixed' },
+    ]);
+  });
+});
+
+describe('gradeAnswer', () => {
+  it('is ungraded without specs', () => {
+    expect(gradeAnswer(row(), { answer: 'x' }, [])).toEqual({ graded: false, pass: false, assertions: [] });
+  });
+  it('passes only when every assertion passes', () => {
+    const r = row({ expected: 'Paris is the capital of France' });
+    const specs = assertionsForRow(r, [{ type: 'not-contains', values: ['sorry'] }]);
+    expect(gradeAnswer(r, { answer: 'The capital of France is Paris.' }, specs).pass).toBe(true);
+    const failed = gradeAnswer(r, { answer: 'Sorry, Paris.' }, specs);
+    expect(failed.pass).toBe(false);
+    expect(failed.assertions.map((a) => a.pass)).toEqual([false, false]);
+    expect(failed.assertions[0]?.reason).toMatch(/^token F1 0\.\d\d < 0\.50 against expected$/);
+  });
+  it('resolves thresholds: spec, then run config, then default', () => {
+    const r = row({ expected: 'w x y z' });
+    const answer = { answer: 'w x' }; // F1 = 2/3
+    expect(gradeAnswer(r, answer, [{ type: 'f1' }]).pass).toBe(true);
+    expect(gradeAnswer(r, answer, [{ type: 'f1' }], { f1: 0.7 }).pass).toBe(false);
+    expect(gradeAnswer(r, answer, [{ type: 'f1', threshold: 0.6 }], { f1: 0.7 }).pass).toBe(true);
+    expect(gradeAnswer(r, answer, [{ type: 'f1' }], { f1: undefined }).pass).toBe(true);
+  });
+  it('fails a reference-based spec with nothing to compare with', () => {
+    const g = gradeAnswer(row(), { answer: 'x' }, [{ type: 'levenshtein' }]);
+    expect(g.assertions[0]?.reason).toContain('no `expected`');
+  });
+  it('dispatches every built-in type', () => {
+    const specs: AssertionSpec[] = [
+      { type: 'equals', value: 'ok' }, { type: 'contains', value: 'ok' }, { type: 'icontains', value: 'OK' },
+      { type: 'regex', pattern: '^ok$' }, { type: 'f1', value: 'ok' }, { type: 'rouge-l', value: 'ok' },
+      { type: 'levenshtein', value: 'ok' }, { type: 'min-confidence', threshold: 10 }, { type: 'max-latency', ms: 100 },
+    ];
+    const g = gradeAnswer(row(), { answer: 'ok', confidenceScore: 90, latencyMs: 5 }, specs);
+    expect(g.assertions.map((a) => a.type)).toEqual(specs.map((s) => s.type));
+    expect(g.pass).toBe(true);
+  });
+  it('leaves custom specs pending and merges their results later', () => {
+    const custom: AssertionSpec = { type: 'custom', module: '/x/grader.js' };
+    const g = gradeAnswer(row(), { answer: 'ok' }, [{ type: 'contains', value: 'ok' }, custom]);
+    expect(g).toMatchObject({ graded: true, pass: true, pending: [custom] });
+    const merged = combineGrades(g, [{ type: 'custom', pass: false, score: 0.2, reason: 'meh' }]);
+    expect(merged).toEqual({ graded: true, pass: false, assertions: [g.assertions[0], expect.objectContaining({ type: 'custom' })] });
+    const onlyCustom = gradeAnswer(row(), { answer: 'ok' }, [custom]);
+    expect(onlyCustom).toMatchObject({ graded: true, assertions: [], pending: [custom] });
+  });
+});
