@@ -12,7 +12,7 @@ import {
   SiteChatError,
   UnexpectedStatusError,
 } from '../../../src/api';
-import { json, withServer } from './server';
+import { withServer } from './server';
 
 type Call = (c: SiteChatClient) => Promise<unknown>;
 
