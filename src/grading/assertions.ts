@@ -14,10 +14,13 @@
  * `value`) decide how `expected` is graded: when the config has any, `expected` adds no `f1` of
  * its own, and on rows without `expected` they are left out (nothing to compare with). A row's
  * `min_confidence` replaces a default `min-confidence`.
+ *
+ * Given run `thresholds`, reference-based specs without a `threshold` get the run's one baked in, so
+ * the specs grade the same wherever they travel (workflow payloads, `gradeAnswer` without thresholds).
  */
 import type { DatasetRow } from '../datasets/types';
 import { parseRegexLiteral } from './regex';
-import type { AssertionSpec } from './types';
+import type { AssertionSpec, GradingThresholds } from './types';
 
 /** Columns of the row that produce assertions. */
 export type RowAssertionColumns = Pick<
@@ -26,7 +29,11 @@ export type RowAssertionColumns = Pick<
 >;
 
 /** The assertions for one row: derived from its columns first, then the applicable defaults. */
-export function assertionsForRow(row: RowAssertionColumns, defaults: readonly AssertionSpec[] = []): AssertionSpec[] {
+export function assertionsForRow(
+  row: RowAssertionColumns,
+  defaults: readonly AssertionSpec[] = [],
+  thresholds: GradingThresholds = {},
+): AssertionSpec[] {
   const specs: AssertionSpec[] = [];
   if (row.expected !== undefined && !defaults.some(comparesWithExpected)) specs.push({ type: 'f1' });
   if (row.must_include?.length) specs.push({ type: 'contains-all', values: [...row.must_include] });
@@ -39,10 +46,17 @@ export function assertionsForRow(row: RowAssertionColumns, defaults: readonly As
     if (spec.type === 'min-confidence' && row.min_confidence !== undefined) continue;
     specs.push(spec);
   }
-  return specs;
+  return specs.map((spec) => withThreshold(spec, thresholds));
 }
 
 /** A reference-based spec without its own `value`: it grades against the row's `expected`. */
 export function comparesWithExpected(spec: AssertionSpec): boolean {
   return (spec.type === 'f1' || spec.type === 'rouge-l' || spec.type === 'levenshtein') && spec.value === undefined;
+}
+
+function withThreshold(spec: AssertionSpec, thresholds: GradingThresholds): AssertionSpec {
+  const key = spec.type === 'f1' ? 'f1' : spec.type === 'rouge-l' ? 'rougeL' : spec.type === 'levenshtein' ? 'levenshtein' : undefined;
+  if (key === undefined || ('threshold' in spec && spec.threshold !== undefined)) return spec;
+  const threshold = thresholds[key];
+  return threshold === undefined ? spec : { ...spec, threshold };
 }

@@ -33,6 +33,14 @@ describe('assertionsForRow', () => {
       { type: 'f1' }, { type: 'min-confidence', threshold: 80 }, { type: 'f1', value: 'fixed' },
     ]);
   });
+
+  it('bakes run thresholds into reference-based specs that have none', () => {
+    const defaults: AssertionSpec[] = [{ type: 'rouge-l' }, { type: 'levenshtein', threshold: 0.9 }];
+    expect(assertionsForRow(row({ expected: 'x' }), [], { f1: 0.7 })).toEqual([{ type: 'f1', threshold: 0.7 }]);
+    expect(assertionsForRow(row({ expected: 'x' }), defaults, { rougeL: 0.2, levenshtein: 0.5 })).toEqual([
+      { type: 'rouge-l', threshold: 0.2 }, { type: 'levenshtein', threshold: 0.9 },
+    ]);
+  });
 });
 
 describe('gradeAnswer', () => {
