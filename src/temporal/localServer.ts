@@ -11,6 +11,8 @@ export interface LocalServerOptions {
   uiPort?: number;
   /** @default "default" */
   namespace?: string;
+  /** More namespaces to create at startup (tests give each file its own). */
+  extraNamespaces?: string[];
   log?: (line: string) => void;
 }
 
@@ -50,7 +52,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       dbFilename: options.dbFilename,
       namespace: options.namespace,
       log: { format: 'pretty', level: 'error' },
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+      extraArgs: [
+        ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
+        ...(options.extraNamespaces ?? []).flatMap((ns) => ['--namespace', ns]),
+      ],
     },
   });
   const address = env.connection.options.address;

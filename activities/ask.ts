@@ -1,0 +1,83 @@
+import { Context } from '@temporalio/activity';
+import { NotFoundError, SiteChatError } from '../src/api/errors';
+import type { ActivityDeps } from './deps';
+import { asFailure, toFailure } from './failures';
+import type { AskHeartbeat, AskInput, AskResult } from './types';
+
+/**
+ * Submit one question and wait for its answer in the same activity. The request id goes into the heartbeat
+ * details as soon as the API accepts the question, so a retry (worker crash, timeout) resumes polling the same
+ * request instead of asking twice. Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
+ */
+export function askActivity(deps: ActivityDeps) {
+  return async function ask(input: AskInput): Promise<AskResult> {
+    const ctx = Context.current();
+    const resumed = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
+    const submitted = resumed?.requestId ? resumed : await submit(deps, input);
+    if ('status' in submitted) return submitted;
+    ctx.heartbeat(submitted);
+    return poll(deps, input, submitted);
+  };
+}
+
+async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat | AskResult> {
+  const signal = Context.current().cancellationSignal;
+  const body = {
+    message: input.message,
+    session_id: input.sessionId,
+    email: input.email,
+    model: input.model,
+    response_language: input.responseLanguage,
+    ui_locale: input.uiLocale,
+  };
+  if (input.mode === 'sync') {
+    await deps.limiter.acquire(`POST /m2m/sites/${input.siteId}/chat`, signal);
+    const started = Date.now();
+    const res = await asFailure(() => deps.api.chat.send(input.siteId, body, { signal }));
+    return {
+      status: 'completed', sessionId: res.session_id, requestId: res.request_id, answer: res.answer,
+      confidenceScore: res.confidence_score, confidenceLevel: res.confidence_level, confidenceReason: res.confidence_reason,
+      latencyMs: Date.now() - started,
+    };
+  }
+  await deps.limiter.acquire(`POST /m2m/sites/${input.siteId}/chat/async`, signal);
+  const submittedAtMs = Date.now();
+  const res = await asFailure(() => deps.api.chat.submit(input.siteId, body, { signal }));
+  return { requestId: res.request_id, sessionId: res.session_id, submittedAtMs };
+}
+
+async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Promise<AskResult> {
+  const ctx = Context.current();
+  const signal = ctx.cancellationSignal;
+  const deadline = req.submittedAtMs + input.answerTimeoutMs;
+  const base = { sessionId: req.sessionId, requestId: req.requestId };
+  let lastError: string | undefined;
+  await ctx.sleep(Math.min(deps.firstPollDelayMs, Math.max(0, deadline - Date.now())));
+  for (;;) {
+    try {
+      const status = await deps.api.requests.get(input.siteId, req.requestId, { signal });
+      lastError = undefined;
+      if (status.status === 'completed') {
+        return {
+          ...base, status: 'completed', answer: status.answer ?? '', latencyMs: Date.now() - req.submittedAtMs,
+          confidenceScore: status.confidence_score, confidenceLevel: status.confidence_level, confidenceReason: status.confidence_reason,
+        };
+      }
+      if (status.status === 'failed') {
+        return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', latencyMs: Date.now() - req.submittedAtMs };
+      }
+    } catch (err) {
+      // The request was accepted; a 404 now means it expired or vanished, which no retry will change.
+      if (err instanceof NotFoundError) return { ...base, status: 'failed', error: `status lookup: ${err.status} ${err.error}`, latencyMs: Date.now() - req.submittedAtMs };
+      if (!(err instanceof SiteChatError) || !err.retryable) throw toFailure(err);
+      // 429/5xx/network while polling: keep polling until the deadline rather than re-running the activity.
+      lastError = `${err.status ?? 'network'} ${err.error ?? err.message}`;
+    }
+    ctx.heartbeat(req);
+    if (Date.now() >= deadline) {
+      const waited = Math.round(input.answerTimeoutMs / 1000);
+      return { ...base, status: 'timed_out', error: `no answer within ${waited}s${lastError ? ` (last poll: ${lastError})` : ''}`, latencyMs: Date.now() - req.submittedAtMs };
+    }
+    await ctx.sleep(Math.min(deps.pollIntervalMs, Math.max(0, deadline - Date.now())));
+  }
+}

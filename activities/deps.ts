@@ -1,0 +1,18 @@
+import type { SiteChatClient } from '../src/api';
+import type { LimiterPool } from '../src/ratelimit/slidingWindow';
+import type { ResultsStore } from '../src/reports/store';
+
+/** What the activities are built from; the worker injects them, tests may replace any. */
+export interface ActivityDeps {
+  /** Holds the API key; nothing else in the activities sees it. */
+  api: SiteChatClient;
+  store: ResultsStore;
+  /** Per-API-path limiter of this worker process (the API counts per client IP and path). */
+  limiter: LimiterPool;
+  /** Where plans and reports live (the store's root). */
+  runsDir: string;
+  /** @default 1000 */
+  pollIntervalMs: number;
+  /** @default 1000 */
+  firstPollDelayMs: number;
+}

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import { buildWorkPlan, readWorkPage } from '../src/datasets';
+import type { WorkUnit } from '../src/datasets/types';
+import { Outcome, type RowResult } from '../src/reports/types';
+import type { OutcomeCounts, RunInput } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+import type { PlanInfo, SkipPagesInput } from './types';
+
+/**
+ * Conversations per plan page, i.e. per chunk workflow. ~100 single-turn rows cost ~700 history events in a
+ * chunk, far below the ~10k where histories get slow, and a page of rows stays a small payload.
+ */
+export const PAGE_SIZE = 100;
+
+export function planDir(deps: ActivityDeps, runId: string): string {
+  return join(deps.runsDir, runId, 'plan');
+}
+
+export function planActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * Validates the dataset in one streaming pass, checks it is the file the run was started with (sha256), and
+     * writes the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
+     */
+    async prepareRun(input: RunInput): Promise<PlanInfo> {
+      const dir = planDir(deps, input.runId);
+      const plan = await buildWorkPlan(input.dataset.path, dir, {
+        pageSize: PAGE_SIZE,
+        delimiter: input.options.delimiter,
+        defaultEmail: input.options.defaultEmail,
+        expectedSha256: input.dataset.sha256,
+      });
+      const { outDir: _outDir, ...options } = input.options;
+      await deps.store.init(input.runId, {
+        runId: input.runId,
+        workflowId: `sitechat-${input.kind}-${input.runId}`,
+        kind: input.kind,
+        dataset: input.dataset.path,
+        datasetSha256: plan.sha256,
+        siteId: input.options.siteId,
+        model: input.options.model,
+        startedAt: new Date().toISOString(),
+        rowCount: plan.rows,
+        options: { ...options },
+      });
+      return { rows: plan.rows, units: plan.units, pages: plan.pages };
+    },
+
+    async readPage({ runId, page }: { runId: string; page: number }): Promise<WorkUnit[]> {
+      return readWorkPage(planDir(deps, runId), page);
+    },
+
+    /** Records every row of pages that never ran (cancel, or a fatal API error), so each row has an outcome. */
+    async skipPages({ runId, fromPage, toPage, reason, outcome }: SkipPagesInput): Promise<Partial<OutcomeCounts>> {
+      let rows = 0;
+      const finishedAt = new Date().toISOString();
+      for (let page = fromPage; page < toPage; page++) {
+        const units = await readWorkPage(planDir(deps, runId), page);
+        const results: RowResult[] = units.flatMap((u) => u.rows).map((row) => ({
+          id: row.id, index: row.index, line: row.line, question: row.question, conversation: row.conversation,
+          turn: row.turn, tags: row.tags, expected: row.expected,
+          outcome: outcome === 'error' ? Outcome.error : Outcome.skipped, error: reason, finishedAt,
+        }));
+        await deps.store.append(runId, results);
+        rows += results.length;
+      }
+      return { [outcome]: rows };
+    },
+  };
+}

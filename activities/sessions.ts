@@ -1,0 +1,36 @@
+import { Context } from '@temporalio/activity';
+import type { ActivityDeps } from './deps';
+import { asFailure, shortError } from './failures';
+import { retryInline } from './retryInline';
+import type { CloseSessionsResult } from './types';
+
+export function sessionActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * One cheap site-scoped read before any question is sent, so a bad key, a plan without API access or an
+     * unknown site fails the run in seconds with the API's reason instead of failing every row.
+     */
+    async preflight({ siteId }: { siteId: string }): Promise<void> {
+      const signal = Context.current().cancellationSignal;
+      await deps.limiter.acquire(`GET /m2m/sites/${siteId}/sessions`, signal);
+      await asFailure(() => deps.api.sessions.list(siteId, { limit: 1 }, { signal }));
+    },
+
+    /** Closes a batch of sessions, paced by the per-path limiter; a session that cannot be closed is reported, not thrown. */
+    async closeSessions({ siteId, sessionIds }: { siteId: string; sessionIds: string[] }): Promise<CloseSessionsResult> {
+      const ctx = Context.current();
+      const result: CloseSessionsResult = { closed: 0, failed: [] };
+      for (const sessionId of sessionIds) {
+        await deps.limiter.acquire(`POST /m2m/sites/${siteId}/chat/session/close`, ctx.cancellationSignal);
+        try {
+          await retryInline(() => deps.api.chat.closeSession(siteId, sessionId, { signal: ctx.cancellationSignal }));
+          result.closed += 1;
+        } catch (err) {
+          result.failed.push({ sessionId, error: shortError(err) });
+        }
+        ctx.heartbeat();
+      }
+      return result;
+    },
+  };
+}

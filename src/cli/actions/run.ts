@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { Client } from '@temporalio/client';
+import { formatIssue, scanDataset } from '../../datasets';
+import { TaskQueue } from '../../temporal/taskQueues';
+import type { RunInput, RunKind } from '../../../workflows/types';
+import type { RunFlags } from '../commands/run';
+import { ExitCode, followRun } from '../follow';
+import { createLogger } from '../logger';
+import { resolveRunOptions, UsageError } from '../runOptions';
+import { openRuntime } from '../runtime';
+
+/** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 13);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export function workflowIdFor(kind: RunKind, runId: string): string {
+  return `sitechat-${kind}-${runId}`;
+}
+
+/** `sitechat run` (and `backfill`): validate the dataset, start the workflow, follow it, exit with the verdict. */
+export async function runAction(kind: RunKind, dataset: string, flags: RunFlags): Promise<number> {
+  const log = createLogger({ quiet: false });
+  const datasetPath = resolve(dataset);
+  let runtime;
+  try {
+    // Validate before anything starts: every issue with its file, line and column, and nothing is sent.
+    const scan = await scanDataset(datasetPath, { delimiter: flags.delimiter, defaultEmail: flags.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : 'demo.user@example.com') });
+    if (scan.issues.length > 0) {
+      for (const issue of scan.issues) log.error(formatIssue({ ...issue, file: dataset }));
+      log.error(`${dataset}: ${scan.issues.length} problem(s); nothing was sent. Fix the file and run again.`);
+      return ExitCode.usage;
+    }
+    if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
+    runtime = await openRuntime({ log, worker: flags.worker });
+    const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail });
+    const runId = newRunId();
+    const workflowId = workflowIdFor(kind, runId);
+    const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: { ...options, outDir: options.outDir ? resolve(options.outDir) : undefined } };
+    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
+    await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
+    if (flags.detach) {
+      if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `sitechat watch` starts them again');
+      log.out(flags.json ? JSON.stringify({ runId, workflowId }) : workflowId);
+      return ExitCode.ok;
+    }
+    return await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name)) ? ExitCode.usage : ExitCode.runFailed;
+  } finally {
+    await runtime?.close();
+  }
+}

@@ -1,0 +1,43 @@
+import { Option, type Command } from 'commander';
+
+export interface RunFlags {
+  site?: string;
+  config?: string;
+  concurrency?: string;
+  feedback?: string;
+  answerTimeout?: string;
+  email?: string;
+  model?: string;
+  baseline?: string;
+  failUnder?: string;
+  out?: string;
+  delimiter?: string;
+  detach?: boolean;
+  json?: boolean;
+  worker: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('run')
+    .description('Run an evaluation: ask every question of a dataset, grade the answers, send feedback, close the sessions, write the report')
+    .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
+    .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
+    .option('--config <file>', 'run config file (sitechat.config.yaml): default assertions, thresholds, run options')
+    .option('--concurrency <n>', 'conversations in flight at once (default 50)')
+    .addOption(new Option('--feedback <mode>', 'send good/bad feedback from the grades, or none (default graded)').choices(['graded', 'none']))
+    .option('--answer-timeout <duration>', 'give up waiting for an answer after this long, e.g. 90s, 5m (default 5m)')
+    .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')
+    .option('--model <id>', "model for rows without one (default: the site's default)")
+    .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of this dataset and site')
+    .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
+    .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
+    .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
+    .option('--detach', 'start the run and return; follow it later with sitechat watch')
+    .option('--json', 'print the summary as JSON on stdout')
+    .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
+    .action(async (dataset: string, flags: RunFlags) => {
+      const { runAction } = await import('../actions/run');
+      process.exitCode = await runAction('evaluation', dataset, flags);
+    });
+}

@@ -1,0 +1,112 @@
+import { createInterface } from 'node:readline/promises';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { cancelSignal, progressQuery } from '../../workflows/signals';
+import type { RunResult } from '../../workflows/types';
+import type { Logger } from './logger';
+import { ProgressView } from './progress';
+import { summaryTable } from './summaryTable';
+
+/** Exit codes of run-like commands (documented in the README). */
+export const ExitCode = {
+  ok: 0,
+  gateFailed: 1,
+  usage: 2,
+  runFailed: 3,
+} as const;
+
+export interface FollowOptions {
+  log: Logger;
+  json: boolean;
+  /** Poll interval of the progress query. @default 1000 */
+  intervalMs?: number;
+}
+
+type Interrupt = 'cancel' | 'detach';
+
+/** Asks on a terminal what Ctrl-C should do; elsewhere Ctrl-C cancels the run gracefully. */
+async function askInterrupt(view: ProgressView): Promise<Interrupt | undefined> {
+  if (!process.stdin.isTTY || !view.tty) return 'cancel';
+  view.end();
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (await rl.question('Cancel the run (c), detach and leave it running (d), or continue (Enter)? ')).trim().toLowerCase();
+    return answer.startsWith('c') ? 'cancel' : answer.startsWith('d') ? 'detach' : undefined;
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Shows a run's progress until it ends, then its summary; returns the exit code. Ctrl-C offers to cancel the run
+ * (sessions are closed, reports written) or to detach from it (`sitechat watch <runId>` re-attaches).
+ */
+export async function followRun(client: Client, workflowId: string, options: FollowOptions): Promise<number> {
+  const { log } = options;
+  const handle = client.workflow.getHandle(workflowId);
+  const view = new ProgressView(process.stderr);
+  let detached = false;
+  let interrupts = 0;
+  let stopWaiting: () => void = () => undefined;
+  const detachedPromise = new Promise<void>((resolve) => (stopWaiting = resolve));
+
+  const onSigint = (): void => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
+      detached = true;
+      stopWaiting();
+      return;
+    }
+    void askInterrupt(view).then(async (choice) => {
+      interrupts = 0;
+      if (choice === 'cancel') {
+        log.info('cancelling: nothing new is asked; open sessions are closed and reports written …');
+        await handle.signal(cancelSignal);
+      } else if (choice === 'detach') {
+        detached = true;
+        stopWaiting();
+      }
+    }).catch((err: unknown) => log.error(String(err)));
+  };
+  process.on('SIGINT', onSigint);
+
+  const timer = setInterval(() => {
+    handle.query(progressQuery).then((p) => view.update(p)).catch(() => undefined);
+  }, options.intervalMs ?? 1000);
+  try {
+    const result = await Promise.race([handle.result() as Promise<RunResult>, detachedPromise.then(() => undefined)]);
+    view.end();
+    if (detached || !result) {
+      log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
+      return ExitCode.ok;
+    }
+    return report(result, options);
+  } catch (err) {
+    view.end();
+    log.error(failureText(err));
+    return ExitCode.runFailed;
+  } finally {
+    clearInterval(timer);
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function report(result: RunResult, { log, json }: FollowOptions): number {
+  if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
+  else log.out(summaryTable(result.summary));
+  log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
+  if (result.cancelled) {
+    log.warn('the run was cancelled; unsent rows are recorded as skipped');
+    return ExitCode.runFailed;
+  }
+  return result.summary.gate?.passed === false ? ExitCode.gateFailed : ExitCode.ok;
+}
+
+/** The innermost cause of a workflow failure: the API's reason, not Temporal's wrapping. */
+export function failureText(err: unknown): string {
+  let cause: unknown = err instanceof WorkflowFailedError ? err.cause : err;
+  while (cause instanceof Error && cause.cause instanceof Error && !(cause instanceof ApplicationFailure && cause.type === 'RunAborted')) cause = cause.cause;
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return `the run failed: ${text}`;
+}

@@ -1,0 +1,117 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { connectTemporal, temporalConfigured, type TemporalConnections } from '../temporal/connect';
+import { startLocalServer, type LocalServer } from '../temporal/localServer';
+import { startWorkers, type RunningWorkers } from '../temporal/worker';
+import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
+import type { Logger } from './logger';
+
+/** Where the embedded dev server keeps its database, so `sitechat watch` works after a restart. */
+export const STATE_DIR = '.sitechat';
+
+export interface RuntimeOptions {
+  log: Logger;
+  /** Run an in-process worker (needs the API key in this process's environment). */
+  worker: boolean;
+  /** Start the embedded simulator when SITECHAT_BASE_URL is unset. @default true */
+  embeddedSimulator?: boolean;
+}
+
+export interface Runtime {
+  temporal: TemporalConnections;
+  /** Set when this process runs the dev server itself. */
+  localServer?: LocalServer;
+  /** Set when this process runs the simulator itself. */
+  simulator?: { baseUrl: string; close(): Promise<void> };
+  /** Site used when none is given: SITECHAT_SITE_ID, or the simulator's demo site. */
+  defaultSiteId?: string;
+  /** Default email for new sessions: SITECHAT_EMAIL, or a demo address on the simulator. */
+  defaultEmail?: string;
+  workers?: RunningWorkers;
+  close(): Promise<void>;
+}
+
+interface ServerFile {
+  address: string;
+  pid: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Connects to the configured Temporal server, or to the embedded one (started here, or by another sitechat). */
+async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnections; localServer?: LocalServer }> {
+  if (temporalConfigured()) return { temporal: await connectTemporal() };
+  const dir = resolve(STATE_DIR);
+  const serverFile = join(dir, 'temporal.json');
+  if (existsSync(serverFile)) {
+    const running = JSON.parse(readFileSync(serverFile, 'utf8')) as ServerFile;
+    if (running.pid !== process.pid && alive(running.pid)) {
+      log.info(`using the embedded Temporal dev server of process ${running.pid} at ${running.address}`);
+      return { temporal: await connectTemporal(running.address) };
+    }
+  }
+  mkdirSync(dir, { recursive: true });
+  log.info('no TEMPORAL_ADDRESS: starting an embedded Temporal dev server');
+  const localServer = await startLocalServer({ dbFilename: join(dir, 'temporal.db'), log: (l) => log.info(l) });
+  writeFileSync(serverFile, JSON.stringify({ address: localServer.address, pid: process.pid } satisfies ServerFile));
+  const temporal = await connectTemporal(localServer.address);
+  const stop = localServer.stop;
+  localServer.stop = async () => {
+    rmSync(serverFile, { force: true });
+    await stop();
+  };
+  return { temporal, localServer };
+}
+
+/**
+ * Everything a command needs to run on the embedded defaults or on real settings: with no TEMPORAL_ADDRESS a local
+ * dev server, with no SITECHAT_BASE_URL the simulator and its demo key, and an in-process worker when asked.
+ */
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { log } = options;
+  const closers: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const c of closers.reverse()) await c().catch((err: unknown) => log.debug(`cleanup: ${String(err)}`));
+  };
+  try {
+    const { temporal, localServer } = await openTemporal(log);
+    if (localServer) closers.push(() => localServer.stop());
+    closers.push(() => temporal.close());
+
+    let simulator: Runtime['simulator'];
+    let overrides: Partial<WorkerConfig> = {};
+    let defaultSiteId = process.env.SITECHAT_SITE_ID;
+    let defaultEmail = process.env.SITECHAT_EMAIL;
+    if (!process.env.SITECHAT_BASE_URL && options.embeddedSimulator !== false) {
+      const { startSimulator } = await import('../sim');
+      const { DEMO } = await import('../sim/constants');
+      const latencyScale = Number(process.env.SITECHAT_SIM_LATENCY_SCALE ?? '0.25');
+      const sim = await startSimulator({ port: 0, latencyScale });
+      simulator = sim;
+      closers.push(() => sim.close());
+      overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey };
+      defaultSiteId ??= DEMO.siteId;
+      defaultEmail ??= 'demo.user@example.com';
+      log.info(`no SITECHAT_BASE_URL: using the embedded simulator at ${sim.baseUrl} (demo knowledge base, latency ×${latencyScale})`);
+    }
+
+    let workers: RunningWorkers | undefined;
+    if (options.worker) {
+      const config = workerConfigFromEnv(process.env, overrides);
+      workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config });
+      const w = workers;
+      closers.push(() => w.shutdown());
+    }
+    return { temporal, localServer, simulator, defaultSiteId, defaultEmail, workers, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

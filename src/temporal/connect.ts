@@ -1,0 +1,46 @@
+import { Connection } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
+import { NativeConnection } from '@temporalio/worker';
+
+export interface TemporalConnections {
+  /** host:port the connections point at. */
+  address: string;
+  namespace: string;
+  client: Connection;
+  worker: NativeConnection;
+  close(): Promise<void>;
+}
+
+/** True when the user configured a Temporal server (address, profile or config file): no embedded server then. */
+export function temporalConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE || env.TEMPORAL_CONFIG_FILE);
+}
+
+/**
+ * Connects with Temporal's standard environment configuration: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
+ * TEMPORAL_API_KEY, TEMPORAL_TLS*, or a profile of the TOML config file (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE).
+ * That is how Temporal Cloud is reached too.
+ */
+export async function connectTemporal(addressOverride?: string): Promise<TemporalConnections> {
+  const { connectionOptions, namespace } = loadClientConnectConfig();
+  const options = addressOverride ? { ...connectionOptions, address: addressOverride } : connectionOptions;
+  const address = options.address ?? 'localhost:7233';
+  let client: Connection;
+  try {
+    client = await Connection.connect(options);
+  } catch (err) {
+    throw new Error(`cannot reach Temporal at ${address}: ${err instanceof Error ? err.message : String(err)}. ` +
+      'Check TEMPORAL_ADDRESS (or unset it to use the embedded dev server).');
+  }
+  const worker = await NativeConnection.connect(options);
+  return {
+    address,
+    namespace: namespace ?? 'default',
+    client,
+    worker,
+    async close() {
+      await client.close();
+      await worker.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { startSimulator, type SimulatorOptions } from '../../src/sim';
+import { DEMO } from '../../src/sim/constants';
+import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
+import type { WorkerConfig } from '../../src/temporal/workerConfig';
+import { namespaceForFile } from './namespace';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** Bundling takes seconds; one bundle serves every worker of a test file. */
+export function sharedBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflows();
+  return bundle;
+}
+
+export interface Stack {
+  sim: Awaited<ReturnType<typeof startSimulator>>;
+  client: Client;
+  namespace: string;
+  runsDir: string;
+  config: WorkerConfig;
+  workers?: RunningWorkers;
+  startWorkers(overrides?: Partial<WorkerConfig>): Promise<RunningWorkers>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real pieces, wired as a user would run them: the simulator over HTTP, the test file's namespace on the
+ * shared Temporal dev server, and in-process workers with a fresh results directory.
+ */
+export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}): Promise<Stack> {
+  const namespace = namespaceForFile(testFile);
+  const address = inject('temporalAddress');
+  const simulator = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, ...sim });
+  const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-runs-'));
+  const config: WorkerConfig = {
+    baseUrl: simulator.baseUrl, apiKey: DEMO.apiKey, runsDir, ratePerSecond: 0, pollIntervalMs: 50, maxConcurrentAsks: 200, ...worker,
+  };
+  const clientConnection = await Connection.connect({ address });
+  const workerConnection = await NativeConnection.connect({ address });
+  const stack: Stack = {
+    sim: simulator,
+    client: new Client({ connection: clientConnection, namespace }),
+    namespace,
+    runsDir,
+    config,
+    async startWorkers(overrides = {}) {
+      stack.workers = await startWorkers({
+        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(),
+      });
+      return stack.workers;
+    },
+    async close() {
+      await stack.workers?.shutdown();
+      await workerConnection.close();
+      await clientConnection.close();
+      await simulator.close();
+      rmSync(runsDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
