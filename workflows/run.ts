@@ -11,7 +11,7 @@ import { listing, local } from './activities';
 import { runChunk } from './chunk';
 import { describeFailure } from './outcome';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
-import { addCounts, emptyCounts, type RunInput, type RunProgress, type RunResult } from './types';
+import { addCounts, countsOf, emptyCounts, type RunInput, type RunProgress, type RunResult } from './types';
 
 /** Chunks (child workflows) in flight at once; two overlap so one chunk's tail does not idle the run. */
 const CHUNK_SLOTS = 2;
@@ -99,7 +99,7 @@ export async function runDataset(input: RunInput): Promise<RunResult> {
       addCounts(progress.counts, skipped);
     }
     const result = await local.finalizeRun({ runId: input.runId, input, workflowId, sessionsClosed, cancelled: cancelled && !fatal });
-    progress.counts = result.counts;
+    progress.counts = countsOf(result.summary);
     progress.phase = 'done';
     if (fatal) {
       throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted');

@@ -1,5 +1,5 @@
 import type { AssertionSpec } from '../src/grading/types';
-import type { Outcome } from '../src/reports/types';
+import type { Outcome, RunSummary } from '../src/reports/types';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
 export type RunKind = 'evaluation' | 'backfill';
@@ -62,13 +62,11 @@ export interface RunProgress {
   phase: 'preparing' | 'running' | 'finishing' | 'done';
 }
 
-/** What the run workflow returns: small; the details are in the report files. */
+/** What the run workflow returns: the summary (small); the rows are in the report files. */
 export interface RunResult {
   runId: string;
-  total: number;
-  counts: OutcomeCounts;
-  passRate: number | null;
-  gate: { passed: boolean; reasons: string[] };
+  summary: RunSummary;
+  /** Where the worker wrote the report files, and their names. */
   reportDir: string;
   reportFiles: string[];
   cancelled: boolean;
@@ -99,4 +97,12 @@ export function emptyCounts(): OutcomeCounts {
 
 export function addCounts(into: OutcomeCounts, delta: Partial<OutcomeCounts>): void {
   for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] += v;
+}
+
+/** Outcome counts of a finished run's summary. */
+export function countsOf(summary: RunSummary): OutcomeCounts {
+  return {
+    passed: summary.passed, failed: summary.failed, answered: summary.answered,
+    error: summary.error, timed_out: summary.timedOut, skipped: summary.skipped,
+  };
 }
