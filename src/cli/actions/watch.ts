@@ -1,0 +1,54 @@
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { cancelSignal } from '../../../workflows/signals';
+import { ExitCode, followRun } from '../follow';
+import { createLogger, type Logger } from '../logger';
+import { openRuntime, type Runtime } from '../runtime';
+
+/** Accepts a run id (20261122-0412-5f3a9c) or a full workflow id. */
+async function findWorkflowId(client: Client, run: string): Promise<string> {
+  if (run.startsWith('sitechat-')) return run;
+  for (const kind of ['evaluation', 'backfill', 'cleanup']) {
+    const id = `sitechat-${kind}-${run}`;
+    try {
+      await client.workflow.getHandle(id).describe();
+      return id;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  throw new Error(`no run ${run} on this Temporal server; list runs with: temporal workflow list --query "WorkflowId STARTS_WITH 'sitechat-'"`);
+}
+
+async function withClient<T>(log: Logger, worker: boolean, fn: (client: Client, rt: Runtime) => Promise<T>): Promise<T> {
+  const rt = await openRuntime({ log, worker, embeddedSimulator: worker });
+  try {
+    return await fn(new Client({ connection: rt.temporal.client, namespace: rt.temporal.namespace }), rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+export async function watchAction(run: string, flags: { json?: boolean; worker: boolean }): Promise<number> {
+  const log = createLogger();
+  try {
+    return await withClient(log, flags.worker, async (client) => followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json) }));
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return ExitCode.runFailed;
+  }
+}
+
+export async function cancelAction(run: string): Promise<number> {
+  const log = createLogger();
+  try {
+    return await withClient(log, false, async (client) => {
+      const workflowId = await findWorkflowId(client, run);
+      await client.workflow.getHandle(workflowId).signal(cancelSignal);
+      log.info(`cancel requested for ${workflowId}; its worker closes the open sessions and writes the reports`);
+      return ExitCode.ok;
+    });
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return ExitCode.runFailed;
+  }
+}

@@ -1,0 +1,37 @@
+import { connectTemporal, temporalConfigured } from '../../temporal/connect';
+import { TaskQueue } from '../../temporal/taskQueues';
+import { startWorkers } from '../../temporal/worker';
+import { workerConfigFromEnv } from '../../temporal/workerConfig';
+import { ExitCode } from '../follow';
+import { createLogger } from '../logger';
+
+/** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
+export async function workerAction(flags: { queues?: string }): Promise<number> {
+  const log = createLogger();
+  try {
+    const config = workerConfigFromEnv();
+    if (!temporalConfigured()) log.warn('TEMPORAL_ADDRESS is not set: connecting to localhost:7233');
+    const known = Object.values(TaskQueue) as string[];
+    const queues = flags.queues?.split(',').map((q) => q.trim()).filter(Boolean);
+    const unknown = queues?.filter((q) => !known.includes(q)) ?? [];
+    if (unknown.length > 0) {
+      log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
+      return ExitCode.usage;
+    }
+    const temporal = await connectTemporal();
+    const workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, queues });
+    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path`);
+    const stop = (): void => {
+      log.info('shutting down: finishing in-flight activities …');
+      void workers.shutdown();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await workers.done;
+    await temporal.close();
+    return ExitCode.ok;
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return ExitCode.runFailed;
+  }
+}
