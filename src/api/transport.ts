@@ -35,6 +35,7 @@ export class Transport {
   readonly #key: Secret;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  #closing?: Promise<void>;
 
   constructor(config: ResolvedConfig, key: Secret, dispatcher?: Dispatcher) {
     this.config = config;
@@ -92,9 +93,11 @@ export class Transport {
     return { status: res.statusCode, retryAfter: res.headers['retry-after'], text };
   }
 
-  /** Closes the owned pool; an injected dispatcher is left to its owner. */
+  /** Closes the owned pool (idempotent); an injected dispatcher is left to its owner. */
   async close(): Promise<void> {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (!this.#ownsDispatcher || this.#closing !== undefined) return this.#closing;
+    this.#closing = this.#dispatcher.close();
+    return this.#closing;
   }
 
   #headers(json: boolean): Record<string, string> {
