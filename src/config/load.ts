@@ -1,0 +1,119 @@
+/** Finds and loads the run config file, with errors that name the file and the key path. */
+import { access, readFile } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { parseDuration } from './duration';
+import { runConfigSchema, type RunConfig } from './schema';
+
+/** File names looked for by `findRunConfig`, in order. */
+export const CONFIG_FILE_NAMES = ['sitechat.config.yaml', 'sitechat.config.yml', 'sitechat.config.json'] as const;
+
+/** One problem in a config file: `path` like `assertions[2].threshold` (empty for the whole file). */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+/** The config file cannot be read or is invalid; the message lists every problem. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly file: string, readonly issues: ConfigIssue[]) {
+    super(issues.map((i) => `${file}: ${i.path === '' ? '' : `\`${i.path}\` `}${i.message}`).join('\n'));
+  }
+}
+
+/** The first `sitechat.config.{yaml,yml,json}` in `dir`, if any. */
+export async function findRunConfig(dir: string): Promise<string | undefined> {
+  for (const name of CONFIG_FILE_NAMES) {
+    const candidate = join(dir, name);
+    if (await exists(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Loads and validates a run config (`.yaml`, `.yml` or `.json`). Relative `custom` grader paths
+ * are resolved against the config file's directory and must exist.
+ */
+export async function loadRunConfig(path: string): Promise<RunConfig> {
+  const raw = parseFile(path, await readText(path));
+  const parsed = runConfigSchema.safeParse(raw ?? {}, { reportInput: true });
+  if (!parsed.success) throw new ConfigError(path, parsed.error.issues.map(toConfigIssue));
+  const config: RunConfig = { ...parsed.data };
+  if (config.answerTimeout !== undefined) config.answerTimeoutMs = parseDuration(config.answerTimeout);
+  const missing: ConfigIssue[] = [];
+  config.assertions = await Promise.all(config.assertions.map(async (spec, i) => {
+    if (spec.type !== 'custom') return spec;
+    const module = isAbsolute(spec.module) ? spec.module : resolve(dirname(path), spec.module);
+    if (!(await exists(module))) missing.push({ path: `assertions[${i}].module`, message: `file not found: ${module}` });
+    return { ...spec, module };
+  }));
+  if (missing.length > 0) throw new ConfigError(path, missing);
+  return config;
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new ConfigError(path, [{ path: '', message: code === 'ENOENT' ? 'file not found' : `cannot read: ${String(error)}` }]);
+  }
+}
+
+function parseFile(path: string, text: string): unknown {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new ConfigError(path, [{ path: '', message: `invalid JSON: ${(error as Error).message}` }]);
+    }
+  }
+  if (ext !== '.yaml' && ext !== '.yml') {
+    throw new ConfigError(path, [{ path: '', message: `unsupported config format "${ext}": use .yaml, .yml or .json` }]);
+  }
+  const doc = parseDocument(text.replace(/^\uFEFF/u, ''));
+  if (doc.errors.length > 0) {
+    throw new ConfigError(path, doc.errors.map((e) => ({ path: '', message: `invalid YAML: ${e.message.split('\n')[0] ?? ''}` })));
+  }
+  return doc.toJS() as unknown;
+}
+
+function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
+  const path = formatPath(issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return { path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}` };
+    case 'invalid_union': {
+      // A discriminated union names its options; a plain union explains through its branches' issues.
+      const options = (issue as { options?: unknown[] }).options;
+      if (options !== undefined) return { path, message: `must be one of ${options.map(String).join(', ')}` };
+      const branch = issue.errors.flat().find((i) => i.code === 'custom') ?? issue.errors.flat()[0];
+      return { path, message: branch === undefined ? issue.message : toConfigIssue(branch).message };
+    }
+    case 'invalid_type':
+      return { path, message: issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}` };
+    case 'too_small':
+      return { path, message: issue.origin === 'array' || issue.origin === 'string' ? `must not be empty` : `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}` };
+    case 'too_big':
+      return { path, message: `must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}` };
+    case 'invalid_value':
+      return { path, message: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}` };
+    default:
+      return { path, message: issue.message };
+  }
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out === '' ? String(key) : `${out}.${String(key)}`), '');
+}
+
+function article(expected: string): string {
+  return expected === 'array' || expected === 'object' || expected === 'int' ? `an ${expected}` : `a ${expected}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
+}

@@ -1,0 +1,55 @@
+/** The run config file (`sitechat.config.yaml` / `.json`): defaults for every run started with it. */
+import { z } from 'zod';
+import type { AssertionSpec, GradingThresholds } from '../grading/types';
+import { assertionSpecSchema } from './assertions';
+import { isDuration } from './duration';
+
+/** How feedback is sent for graded answers. */
+export const FeedbackMode = {
+  /** Send `good` for a passing row and `bad` for a failing one. */
+  graded: 'graded',
+  /** Send no feedback. */
+  none: 'none',
+} as const;
+export type FeedbackMode = (typeof FeedbackMode)[keyof typeof FeedbackMode];
+
+/** A loaded, validated run config. Every field is a default that CLI flags override. */
+export interface RunConfig {
+  /** Assertions applied to every row, after those derived from the row's columns. @default [] */
+  assertions: AssertionSpec[];
+  /** Pass marks for reference-based graders whose spec has none. @default { f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } */
+  thresholds?: GradingThresholds;
+  /** Site id to run against. @default the worker's SITECHAT_SITE_ID */
+  site?: string;
+  /** Conversations in flight at once. @default 50 (the CLI's default) */
+  concurrency?: number;
+  /** @default 'graded' */
+  feedback?: FeedbackMode;
+  /** How long to wait for an async answer, as a duration string. @default '5m' */
+  answerTimeout?: string;
+  /** `answerTimeout` in milliseconds, when given. */
+  answerTimeoutMs?: number;
+  /** Email for rows without one (a new session needs an email). */
+  email?: string;
+  /** The run fails when its pass rate is below this (0..1). @default none */
+  failUnder?: number;
+  /** Model for rows without one. @default the site's configured model */
+  model?: string;
+}
+
+const ratio = z.number().min(0).max(1);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
+
+/** zod schema for the file's content (before custom module paths are resolved). */
+export const runConfigSchema = z
+  .strictObject({
+    assertions: z.array(assertionSpecSchema).default([]),
+    thresholds: z.strictObject({ f1: ratio.optional(), rougeL: ratio.optional(), levenshtein: ratio.optional() }).optional(),
+    site: z.string().min(1).optional(),
+    concurrency: z.number().int().min(1).optional(),
+    feedback: z.enum([FeedbackMode.graded, FeedbackMode.none]).optional(),
+    answerTimeout: z.string().refine(isDuration, { error: 'must be a duration such as "90s", "5m" or "1h"' }).optional(),
+    email: z.string().regex(EMAIL, { error: 'must be an email address' }).optional(),
+    failUnder: ratio.optional(),
+    model: z.string().min(1).optional(),
+  }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -1,0 +1,132 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, findRunConfig, loadRunConfig } from '../../../src/config';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'config-'));
+});
+
+async function write(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+async function errorOf(path: string): Promise<ConfigError> {
+  const error: unknown = await loadRunConfig(path).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ConfigError);
+  return error as ConfigError;
+}
+
+describe('loadRunConfig', () => {
+  it('loads a full YAML config', async () => {
+    await write('grader.mjs', 'export const grade = () => true;');
+    const path = await write('sitechat.config.yaml', `
+site: demo
+concurrency: 8
+feedback: none
+answerTimeout: 3m
+email: bot@example.com
+failUnder: 0.9
+model: gpt-4o-mini
+thresholds: { f1: 0.6, rougeL: 0.3 }
+assertions:
+  - { type: not-contains, values: [as an AI] }
+  - { type: max-latency, ms: 30s }
+  - { type: regex, pattern: '\\d+', flags: i }
+  - { type: custom, module: ./grader.mjs }
+`);
+    const config = await loadRunConfig(path);
+    expect(config).toEqual({
+      site: 'demo', concurrency: 8, feedback: 'none', answerTimeout: '3m', answerTimeoutMs: 180_000,
+      email: 'bot@example.com', failUnder: 0.9, model: 'gpt-4o-mini', thresholds: { f1: 0.6, rougeL: 0.3 },
+      assertions: [
+        { type: 'not-contains', values: ['as an AI'] },
+        { type: 'max-latency', ms: 30_000 },
+        { type: 'regex', pattern: '\\d+', flags: 'i' },
+        { type: 'custom', module: join(dir, 'grader.mjs') },
+      ],
+    });
+  });
+
+  it('loads JSON and defaults assertions to []', async () => {
+    const path = await write('c.json', '{ "site": "x" }');
+    expect(await loadRunConfig(path)).toEqual({ site: 'x', assertions: [] });
+  });
+
+  it('accepts an empty YAML file', async () => {
+    expect(await loadRunConfig(await write('empty.yaml', ''))).toEqual({ assertions: [] });
+  });
+
+  it('names the file and every bad key path', async () => {
+    const path = await write('bad.yaml', `
+concurrency: 0
+feedback: always
+answerTimeout: 5
+failUnder: 1.5
+thresholds: { f1: 2, f2: 0.1 }
+sites: demo
+assertions:
+  - { type: f1, threshold: -1 }
+  - { type: nope }
+  - { type: contains-all, values: [] }
+  - { type: regex, pattern: '(' }
+  - { type: contains }
+  - { type: max-latency, ms: soon }
+`);
+    const error = await errorOf(path);
+    const lines = error.message.split('\n');
+    expect(lines).toEqual(expect.arrayContaining([
+      `${path}: \`concurrency\` must be >= 1`,
+      `${path}: \`feedback\` must be one of "graded", "none"`,
+      `${path}: \`answerTimeout\` must be a string`,
+      `${path}: \`failUnder\` must be <= 1`,
+      `${path}: \`thresholds.f1\` must be <= 1`,
+      `${path}: \`thresholds\` unknown key \`f2\``,
+      `${path}: unknown key \`sites\``,
+      `${path}: \`assertions[0].threshold\` must be >= 0`,
+      expect.stringMatching(/`assertions\[1\]\.type` must be one of equals, contains, .*custom$/),
+      `${path}: \`assertions[2].values\` must not be empty`,
+      expect.stringMatching(/`assertions\[3\]\.pattern` does not compile: /),
+      `${path}: \`assertions[4].value\` is required`,
+      `${path}: \`assertions[5].ms\` must be milliseconds or a duration such as "30s"`,
+    ]));
+    expect(lines).toHaveLength(13);
+    expect(error.issues).toContainEqual({ path: 'concurrency', message: 'must be >= 1' });
+  });
+
+  it('rejects a bad duration string and a bad email', async () => {
+    const error = await errorOf(await write('d.yaml', 'answerTimeout: 5 minutes\nemail: nobody'));
+    expect(error.issues).toEqual([
+      { path: 'answerTimeout', message: 'must be a duration such as "90s", "5m" or "1h"' },
+      { path: 'email', message: 'must be an email address' },
+    ]);
+  });
+
+  it('reports a missing custom grader module', async () => {
+    const error = await errorOf(await write('c.yaml', 'assertions: [{ type: custom, module: ./missing.js }]'));
+    expect(error.issues).toEqual([{ path: 'assertions[0].module', message: `file not found: ${join(dir, 'missing.js')}` }]);
+  });
+
+  it('reports syntax errors, missing files and unknown formats', async () => {
+    expect((await errorOf(await write('s.yaml', 'a: [1,\n'))).message).toMatch(/s\.yaml: invalid YAML: /);
+    expect((await errorOf(await write('dup.yaml', 'site: a\nsite: b\n'))).message).toMatch(/invalid YAML: .*unique/i);
+    expect((await errorOf(await write('s.json', '{ "site": '))).message).toMatch(/s\.json: invalid JSON: /);
+    expect((await errorOf(join(dir, 'none.yaml'))).message).toBe(`${join(dir, 'none.yaml')}: file not found`);
+    expect((await errorOf(await write('c.toml', 'x=1'))).message).toContain('unsupported config format ".toml"');
+    expect((await errorOf(await write('list.yaml', '- 1\n'))).message).toContain('must be an object');
+  });
+});
+
+describe('findRunConfig', () => {
+  it('finds the first known name', async () => {
+    expect(await findRunConfig(dir)).toBeUndefined();
+    await write('sitechat.config.json', '{}');
+    expect(await findRunConfig(dir)).toBe(join(dir, 'sitechat.config.json'));
+    await write('sitechat.config.yml', '');
+    expect(await findRunConfig(dir)).toBe(join(dir, 'sitechat.config.yml'));
+  });
+});
