@@ -17,25 +17,46 @@ import { ErrorBodySchema } from './schemas';
 
 type ErrorClass = new (message: string, init: SiteChatErrorInit) => SiteChatError;
 
-const BY_STATUS: Readonly<Record<number, { cls: ErrorClass; hint: string }>> = {
-  400: { cls: BadRequestError, hint: 'the API rejected the request as invalid — fix the request; retrying it unchanged fails again' },
+/** What went wrong, and what the user should do next. */
+interface Hint {
+  what: string;
+  next: string;
+}
+
+const BY_STATUS: Readonly<Record<number, { cls: ErrorClass; hint: Hint }>> = {
+  400: { cls: BadRequestError, hint: { what: 'the API rejected the request as invalid', next: 'fix the request; retrying it unchanged fails again' } },
   401: {
     cls: AuthenticationError,
-    hint: 'the API key is missing, invalid, expired, revoked or belongs to another tenant — check SITECHAT_API_KEY',
+    hint: { what: 'the API key is missing, invalid, expired, revoked or belongs to another tenant', next: 'check SITECHAT_API_KEY' },
   },
   403: {
     cls: PermissionDeniedError,
-    hint: "the key's tenant plan lacks M2M API access (Level 2 and Level 3 plans include it) — upgrade the plan or use a key of a tenant that has it",
+    hint: {
+      what: "the key's tenant plan lacks M2M API access",
+      next: 'upgrade the plan to Level 2 or Level 3, or use a key of a tenant whose plan includes API access',
+    },
   },
-  404: { cls: NotFoundError, hint: 'the resource does not exist or is not visible to this API key — check the ids in the path' },
-  409: { cls: ConflictError, hint: 'feedback is accepted only for completed requests — poll the request status until it is completed' },
-  429: { cls: RateLimitError, hint: 'rate limit exceeded (5 requests/s per client IP and path) — wait at least 1 s, then retry with backoff' },
+  404: { cls: NotFoundError, hint: { what: 'the resource does not exist or is not visible to this API key', next: 'check the ids in the path' } },
+  409: {
+    cls: ConflictError,
+    hint: { what: 'feedback is accepted only for completed requests', next: 'poll the request status until it is completed' },
+  },
+  429: {
+    cls: RateLimitError,
+    hint: { what: 'rate limit exceeded (5 requests/s per client IP and path)', next: 'wait at least 1 s, then retry with backoff' },
+  },
 };
 
-const HINT_5XX = 'the service or one of its dependencies failed — retry with exponential backoff';
-const HINT_OTHER = 'status not in the API contract — check that SITECHAT_BASE_URL points at the Site Chat API, not a proxy';
-const HINT_SITE_404 = 'the site does not exist or belongs to another tenant than the API key — check the site id';
-const HINT_REQUEST_404 = 'the request id is unknown to this site, expired or deleted — check the request id and the site id';
+const HINT_5XX: Hint = { what: 'the service or one of its dependencies failed', next: 'retry with exponential backoff' };
+const HINT_OTHER: Hint = {
+  what: 'this status is not in the API contract',
+  next: 'check that SITECHAT_BASE_URL points at the Site Chat API, not a proxy or another service',
+};
+const HINT_SITE_404: Hint = { what: 'the site does not exist or belongs to another tenant than the API key', next: 'check the site id' };
+const HINT_REQUEST_404: Hint = {
+  what: 'the request id is unknown to this site, expired or deleted',
+  next: 'check the request id and the site id',
+};
 
 /** Reads `error`/`message` from a JSON error body; any other body yields its first 200 characters. */
 export function parseErrorBody(text: string): { error?: string; apiMessage?: string } {
@@ -87,11 +108,11 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   }
   const retryAfterMs = f.status === 429 ? parseRetryAfter(f.retryAfter) : undefined;
   const head = `${f.status}${error === undefined ? '' : ` ${error}`} from ${f.endpoint}`;
-  const detail = apiMessage === undefined ? '' : `${apiMessage} — `;
+  const said = apiMessage === undefined ? '' : ` (API: ${JSON.stringify(apiMessage)})`;
   const wait = retryAfterMs === undefined ? '' : ` (Retry-After: ${retryAfterMs} ms)`;
+  const message = `${head}: ${hint.what}${said} — ${hint.next}${wait}`;
   const init = { endpoint: f.endpoint, status: f.status, error, apiMessage };
-  if (cls === RateLimitError) return new RateLimitError(`${head}: ${hint}${wait}`, { ...init, retryAfterMs });
-  return new cls(`${head}: ${detail}${hint}`, init);
+  return cls === RateLimitError ? new RateLimitError(message, { ...init, retryAfterMs }) : new cls(message, init);
 }
 
 const TIMEOUT_CODES: Readonly<Record<string, string>> = {

@@ -3,6 +3,7 @@ import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { ResolvedConfig } from './config';
 import { type Endpoint, endpointLabel, fillPath, queryString } from './endpoints';
+import { ConfigurationError } from './errors';
 import { connectionError, errorFromResponse } from './httpErrors';
 import type { Secret } from './secret';
 import { parseResponse } from './validation';
@@ -58,6 +59,9 @@ export class Transport {
 
   async call<S extends z.ZodType>(call: Call<S>, options: RequestOptions = {}): Promise<z.output<S>> {
     const label = endpointLabel(call.endpoint);
+    if (this.#closing !== undefined) {
+      throw new ConfigurationError(`${label} called after close() — create a new SiteChatClient`, { endpoint: label });
+    }
     const path = this.config.basePath + fillPath(call.endpoint, call.params) + queryString(call.query);
     const headersTimeout = options.timeoutMs ?? call.headersTimeoutMs ?? this.config.headersTimeoutMs;
     const started = performance.now();

@@ -41,7 +41,7 @@ const ROWS: { status: number; error: string; cls: typeof SiteChatError; retryabl
   { status: 400, error: "feedback must be 'good' or 'bad'", cls: BadRequestError, retryable: false, on: ['feedback'], hint: /fix the request/ },
   { status: 400, error: 'site id and request id are required', cls: BadRequestError, retryable: false, on: ['status'], hint: /fix/ },
   { status: 401, error: 'invalid_api_key', cls: AuthenticationError, retryable: false, on: ALL, hint: /check SITECHAT_API_KEY/ },
-  { status: 403, error: 'api_access_not_available_on_plan', cls: PermissionDeniedError, retryable: false, on: ALL, hint: /upgrade the plan/ },
+  { status: 403, error: 'api_access_not_available_on_plan', cls: PermissionDeniedError, retryable: false, on: ALL, hint: /lacks M2M API access \(API: "API access is available on Level 2 and Level 3 plans"\) — upgrade the plan/ },
   {
     status: 404,
     error: 'site not found',
@@ -101,7 +101,7 @@ describe('spec §7 error rows', () => {
     expect(NON_RETRYABLE_ERROR_TYPES.includes(err.name)).toBe(!retryable);
     if (status === 403) {
       expect(err.apiMessage).toBe(PLAN_MESSAGE);
-      expect(err.message).toContain(PLAN_MESSAGE);
+      expect(err.message).toContain(`(API: "${PLAN_MESSAGE}")`);
     }
   });
 

@@ -118,7 +118,10 @@ describe('network errors, abort and close', () => {
     const { client } = await setup((_req, res) => json(res, 200, { ok: true }));
     await client.tenants.limits('t');
     await client.close();
-    expect(await error(client.tenants.limits('t'))).toBeInstanceOf(APIConnectionError);
+    await client.close();
+    const err = await error(client.tenants.limits('t'));
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect((err as Error).message).toContain('called after close()');
   });
 
   it('uses an injected dispatcher and leaves it open on close()', async () => {
