@@ -18,7 +18,7 @@ export type ConfidenceLevel = (typeof ConfidenceLevel)[keyof typeof ConfidenceLe
 export const FeedbackValue = { Good: 'good', Bad: 'bad' } as const;
 export type FeedbackValue = (typeof FeedbackValue)[keyof typeof FeedbackValue];
 
-// ---- session list (§4.1) ----
+// ---- session list (§4.1): the spec marks no Session field optional; closed_at is null while active ----
 
 export const SessionSchema = z.looseObject({
   id: z.string(),
@@ -127,7 +127,8 @@ export const FeedbackResponseSchema = z.looseObject({
 
 export const TenantLimitsSchema = z.record(z.string(), z.unknown());
 
-// ---- error body (§7): every field optional, any body tolerated ----
+// ---- error body (§7): every field optional — the 500 body of most endpoints is not shown (§7 rule 3),
+// and proxies may answer with HTML, so the status alone picks the error class ----
 
 export const ErrorBodySchema = z.looseObject({
   error: z.string().optional(),

@@ -72,7 +72,7 @@ export class Transport {
       this.#report(call.endpoint, undefined, started);
       if (options.signal?.aborted === true) throw options.signal.reason ?? err;
       const timeoutMs = { connect: this.config.connectTimeoutMs, headers: headersTimeout, body: this.config.bodyTimeoutMs };
-      throw connectionError(err, { endpoint: label, origin: this.config.baseUrl, timeoutMs });
+      throw connectionError(err, { endpoint: label, origin: this.scrub(this.config.baseUrl), timeoutMs });
     }
     this.#report(call.endpoint, res.status, started);
     const scrub = (text: string): string => this.scrub(text);
