@@ -24,7 +24,7 @@ export function finalizeActivities(deps: ActivityDeps) {
       const { summary, paths } = await finalizeRun(deps.store, fin.runId, {
         outDir,
         baseline,
-        sessions: fin.sessions,
+        sessionsClosed: fin.sessionsClosed,
         // `latest` with no earlier run is a first run, not a failure: the gate counts only a baseline that was found.
         gate: { failUnder: fin.input.options.failUnder },
       });

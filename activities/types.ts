@@ -78,6 +78,7 @@ export interface FinalizeInput {
   runId: string;
   input: RunInput;
   workflowId: string;
+  /** Sessions the chunks closed; opened is counted from the recorded rows. */
   sessionsClosed: number;
   cancelled: boolean;
 }

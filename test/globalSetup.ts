@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestProject } from 'vitest/node';
+import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { startLocalServer, type LocalServer } from '../src/temporal/localServer';
 import { namespaceForFile } from './helpers/namespace';
 

@@ -23,7 +23,8 @@ export type FeedbackValue = (typeof FeedbackValue)[keyof typeof FeedbackValue];
 export const SessionSchema = z.looseObject({
   id: z.string(),
   email: z.string(),
-  visitor_id: z.string(),
+  // Relevant only for widget chats (§2); tolerated when absent so an M2M-only session does not break listing.
+  visitor_id: z.string().optional(),
   message_count: z.number().int().nonnegative(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -99,6 +100,11 @@ export const RequestStatusSchema = z
     status: z.enum(RequestState),
     answer: z.string().optional(),
     error: z.string().optional(),
+    // §4.5 does not list them, but §2 describes the chat request "as returned by submit, sync answer and
+    // status" with optional confidence fields; accept them here when the server sends them.
+    confidence_score: z.number().int().min(0).max(100).optional(),
+    confidence_level: z.enum(ConfidenceLevel).optional(),
+    confidence_reason: z.string().optional(),
   })
   .superRefine((body, ctx) => {
     // §4.5: the answer becomes available once completed; a completed status without one is unusable.

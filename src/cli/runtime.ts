@@ -90,8 +90,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     let defaultSiteId = process.env.SITECHAT_SITE_ID;
     let defaultEmail = process.env.SITECHAT_EMAIL;
     if (!process.env.SITECHAT_BASE_URL && options.embeddedSimulator !== false) {
-      const { startSimulator } = await import('../sim');
-      const { DEMO } = await import('../sim/constants');
+      const { startSimulator } = await import('../sim/index.js');
+      const { DEMO } = await import('../sim/constants.js');
       const latencyScale = Number(process.env.SITECHAT_SIM_LATENCY_SCALE ?? '0.25');
       const sim = await startSimulator({ port: 0, latencyScale });
       simulator = sim;

@@ -37,7 +37,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
     .action(async (dataset: string, flags: RunFlags) => {
-      const { runAction } = await import('../actions/run');
+      const { runAction } = await import('../actions/run.js');
       process.exitCode = await runAction('evaluation', dataset, flags);
     });
 }

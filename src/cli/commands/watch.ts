@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker')
     .action(async (run: string, flags: { json?: boolean; worker: boolean }) => {
-      const { watchAction } = await import('../actions/watch');
+      const { watchAction } = await import('../actions/watch.js');
       process.exitCode = await watchAction(run, flags);
     });
   program
@@ -16,7 +16,7 @@ export function register(program: Command): void {
     .description('Cancel a run gracefully: nothing new is asked, open sessions are closed, reports are written')
     .argument('<run>', 'run id or workflow id')
     .action(async (run: string) => {
-      const { cancelAction } = await import('../actions/watch');
+      const { cancelAction } = await import('../actions/watch.js');
       process.exitCode = await cancelAction(run);
     });
 }

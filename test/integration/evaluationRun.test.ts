@@ -1,0 +1,84 @@
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/sim/constants';
+import { sha256File } from '../../src/datasets';
+import type { RowResult } from '../../src/reports/types';
+import type { RunInput, RunResult } from '../../workflows/types';
+import { TaskQueue } from '../../src/temporal/taskQueues';
+import { historyText } from '../helpers/history';
+import { startStack, type Stack } from '../helpers/stack';
+
+const DEMO_CSV = join(__dirname, '..', '..', 'datasets', 'demo.csv');
+
+function readResults(dir: string): RowResult[] {
+  return readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowResult);
+}
+
+describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(__filename);
+    await stack.startWorkers();
+  });
+  afterAll(async () => stack?.close());
+
+  async function run(input: Partial<RunInput['options']> = {}, dataset = DEMO_CSV): Promise<{ result: RunResult; workflowId: string }> {
+    const path = join(stack.runsDir, `dataset-${Date.now()}.csv`);
+    copyFileSync(dataset, path);
+    const runId = `t${Date.now()}`;
+    const workflowId = `sitechat-evaluation-${runId}`;
+    const result = await stack.client.workflow.execute('evaluationRun', {
+      taskQueue: TaskQueue.main,
+      workflowId,
+      args: [{
+        kind: 'evaluation', runId, dataset: { path, sha256: await sha256File(path) },
+        options: { siteId: DEMO.siteId, concurrency: 10, feedback: 'graded', answerTimeoutMs: 30_000, defaultEmail: 'qa@example.com', assertions: [], closeSessions: true, mode: 'async', ...input },
+      } satisfies RunInput],
+    }) as RunResult;
+    return { result, workflowId };
+  }
+
+  it('answers, grades, sends feedback for graded rows, closes every session once, and writes five reports', async () => {
+    const before = await stack.sim.stats();
+    const { result, workflowId } = await run();
+    const s = result.summary;
+    const rows = readResults(result.reportDir);
+    expect(rows.length).toBe(s.total);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+    expect(s.passed + s.failed + s.answered + s.error + s.timedOut + s.skipped).toBe(s.total);
+    expect(s.passed).toBeGreaterThan(0);
+    expect(s.failed).toBeGreaterThan(0);
+
+    const stats = await stack.sim.stats();
+    // One feedback call per graded row, and every session the run used closed.
+    expect(stats.feedback - before.feedback).toBe(s.graded);
+    expect(s.feedback.good).toBe(s.passed);
+    expect(s.feedback.bad).toBe(s.failed);
+    expect(stats.duplicateSubmissions).toBe(0);
+    expect(s.sessions.closed).toBe(s.sessions.opened);
+
+    // Multi-turn conversations share one session.
+    const byConversation = new Map<string, Set<string | undefined>>();
+    for (const r of rows.filter((r) => r.conversation)) {
+      const set = byConversation.get(r.conversation as string) ?? new Set();
+      set.add(r.sessionId);
+      byConversation.set(r.conversation as string, set);
+    }
+    expect(byConversation.size).toBeGreaterThanOrEqual(5);
+    for (const sessions of byConversation.values()) expect(sessions.size).toBe(1);
+
+    for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) {
+      expect(existsSync(join(result.reportDir, f))).toBe(true);
+    }
+
+    // The API key is nowhere in the history or the reports.
+    const history = await historyText(stack.client, workflowId);
+    expect(history).toContain(DEMO.siteId); // decoded payloads really are searched
+    expect(history).not.toContain(DEMO.apiKey);
+    expect(await historyText(stack.client, `${workflowId}/chunk-0`)).not.toContain(DEMO.apiKey);
+    for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) {
+      expect(readFileSync(join(result.reportDir, f), 'utf8')).not.toContain(DEMO.apiKey);
+    }
+  });
+});
