@@ -22,18 +22,19 @@ export function planActivities(deps: ActivityDeps) {
      * Validates the dataset in one streaming pass, checks it is the file the run was started with (sha256), and
      * writes the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
      */
-    async prepareRun(input: RunInput): Promise<PlanInfo> {
+    async prepareRun({ input, workflowId }: { input: RunInput; workflowId: string }): Promise<PlanInfo> {
       const dir = planDir(deps, input.runId);
       const plan = await buildWorkPlan(input.dataset.path, dir, {
         pageSize: PAGE_SIZE,
         delimiter: input.options.delimiter,
         defaultEmail: input.options.defaultEmail,
-        expectedSha256: input.dataset.sha256,
+        // Empty for scheduled runs: the file is pinned now, and every page comes from this plan.
+        expectedSha256: input.dataset.sha256 || undefined,
       });
       const { outDir: _outDir, ...options } = input.options;
       await deps.store.init(input.runId, {
         runId: input.runId,
-        workflowId: `sitechat-${input.kind}-${input.runId}`,
+        workflowId,
         kind: input.kind,
         dataset: input.dataset.path,
         datasetSha256: plan.sha256,

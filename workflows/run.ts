@@ -20,8 +20,11 @@ const CHUNK_SLOTS = 2;
  * The run of a dataset: prepare the plan, check access once, then one child workflow per page of the plan,
  * then reports. Shared by evaluation runs and backfills; `input.kind` says whether to grade.
  */
-export async function runDataset(input: RunInput): Promise<RunResult> {
+export async function runDataset(given: RunInput): Promise<RunResult> {
   const { workflowId } = workflowInfo();
+  // A Temporal Schedule starts runs with fixed arguments: the run id then comes from the workflow id the
+  // schedule made unique, and the dataset's sha256 is pinned when the plan is built.
+  const input: RunInput = { ...given, runId: given.runId || runIdFromWorkflowId(workflowId) };
   const progress: RunProgress = {
     runId: input.runId, total: 0, counts: emptyCounts(), inFlight: 0, chunksDone: 0, chunks: 0,
     startedAt: Date.now(), updatedAt: Date.now(), throughput: 0, cancelling: false, phase: 'preparing',
@@ -49,7 +52,7 @@ export async function runDataset(input: RunInput): Promise<RunResult> {
   CancellationScope.current().cancelRequested.catch(cancel);
 
   return CancellationScope.nonCancellable(async () => {
-    const plan = await local.prepareRun(input);
+    const plan = await local.prepareRun({ input, workflowId });
     progress.total = plan.rows;
     progress.chunks = plan.pages;
 
@@ -114,4 +117,9 @@ function withRates(p: RunProgress): RunProgress {
   const throughput = (done / elapsed) * 1000;
   const left = p.total - done;
   return { ...p, throughput, etaMs: throughput > 0 && left > 0 ? (left / throughput) * 1000 : undefined };
+}
+
+/** `sitechat-evaluation-nightly-2026-11-22T02:00:00Z` → `nightly-2026-11-22T020000Z` (safe as a folder name) */
+export function runIdFromWorkflowId(workflowId: string): string {
+  return workflowId.replace(/^sitechat-[a-z]+-/, '').replace(/:/g, '');
 }
