@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ENDPOINT_NAMES, type EndpointName } from '../constants';
+
+/** Faults of one endpoint (or of all, under the key `'*'`). All off by default. */
+export interface EndpointFaults {
+  /** Probability (0..1) of answering 500 `failed to call rag service` instead of processing. @default 0 */
+  failRate?: number;
+  /** Probability (0..1) that an accepted chat request ends `failed` (sync chat: 500). @default 0 */
+  asyncFailRate?: number;
+  /** Probability (0..1) that a successful response is lost after processing (socket destroyed). @default 0 */
+  dropRate?: number;
+  /** Delay before the request is handled, in ms (not scaled by latencyScale). @default 0 */
+  extraLatencyMs?: number;
+  /** Added to the completion time of chat requests, in ms (not scaled). @default 0 */
+  processingDelayMs?: number;
+  /** The next N requests get 429; counts down as they are answered. @default 0 */
+  rateLimitBurst?: number;
+}
+
+/** Per-endpoint faults; the `'*'` entry applies to every endpoint, an endpoint's own entry wins field by field. */
+export type FaultConfig = Partial<Record<'*' | EndpointName, EndpointFaults>>;
+export type FaultKey = '*' | EndpointName;
+
+const probability = z.number().min(0).max(1);
+const nonNegative = z.number().min(0).finite();
+
+export const endpointFaultsSchema = z.strictObject({
+  failRate: probability.optional(),
+  asyncFailRate: probability.optional(),
+  dropRate: probability.optional(),
+  extraLatencyMs: nonNegative.optional(),
+  processingDelayMs: nonNegative.optional(),
+  rateLimitBurst: z.number().int().min(0).optional(),
+});
+
+const shape: Record<string, z.ZodOptional<typeof endpointFaultsSchema>> = { '*': endpointFaultsSchema.optional() };
+for (const name of ENDPOINT_NAMES) shape[name] = endpointFaultsSchema.optional();
+
+export const faultConfigSchema = z.strictObject(shape);
+
+/** Validates a fault configuration; throws an Error whose message names the offending field. */
+export function parseFaultConfig(input: unknown): FaultConfig {
+  const result = faultConfigSchema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : '(root)';
+    throw new Error(`faults: \`${where}\` ${issue?.message ?? 'is invalid'}`);
+  }
+  return result.data as FaultConfig;
+}

@@ -1,0 +1,66 @@
+import type { EndpointName } from '../constants';
+import type { Prng } from '../prng';
+import { parseFaultConfig, type EndpointFaults, type FaultConfig, type FaultKey } from './config';
+
+type Probability = 'failRate' | 'asyncFailRate' | 'dropRate';
+
+/**
+ * Decides, per request, whether a fault is injected. Probabilities draw from a dedicated seeded
+ * stream; a probability of 0 draws nothing, so faults that are off never perturb the sequence.
+ */
+export class FaultInjector {
+  private config: FaultConfig = {};
+  /** Remaining forced 429s per config key. */
+  private readonly bursts = new Map<FaultKey, number>();
+
+  constructor(private readonly rng: Prng) {}
+
+  /** Replaces the whole configuration (validated; throws on bad input). */
+  set(input: unknown): FaultConfig {
+    const config = parseFaultConfig(input);
+    this.config = config;
+    this.bursts.clear();
+    for (const [key, faults] of Object.entries(config) as [FaultKey, EndpointFaults][]) {
+      if (faults.rateLimitBurst) this.bursts.set(key, faults.rateLimitBurst);
+    }
+    return this.get();
+  }
+
+  /** The configuration, with `rateLimitBurst` showing what is left of each burst. */
+  get(): FaultConfig {
+    const out: FaultConfig = {};
+    for (const [key, faults] of Object.entries(this.config) as [FaultKey, EndpointFaults][]) {
+      out[key] = { ...faults, ...(faults.rateLimitBurst !== undefined ? { rateLimitBurst: this.bursts.get(key) ?? 0 } : {}) };
+    }
+    return out;
+  }
+
+  private value(endpoint: EndpointName, field: keyof EndpointFaults): number {
+    return this.config[endpoint]?.[field] ?? this.config['*']?.[field] ?? 0;
+  }
+
+  /** True when this request must get a forced 429 (consumes one from the endpoint's burst, else from `'*'`). */
+  takeBurst(endpoint: EndpointName): boolean {
+    for (const key of [endpoint, '*'] as const) {
+      const left = this.bursts.get(key);
+      if (left !== undefined && left > 0) {
+        this.bursts.set(key, left - 1);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  roll(endpoint: EndpointName, field: Probability): boolean {
+    const p = this.value(endpoint, field);
+    return p > 0 && this.rng.next() < p;
+  }
+
+  extraLatencyMs(endpoint: EndpointName): number {
+    return this.value(endpoint, 'extraLatencyMs');
+  }
+
+  processingDelayMs(endpoint: EndpointName): number {
+    return this.value(endpoint, 'processingDelayMs');
+  }
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export type BodyResult = { ok: true; text: string } | { ok: false };
+
+/** Reads the request body as UTF-8; `{ ok: false }` once it exceeds `maxBytes` (the rest is discarded). */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? { ok: false } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', () => resolve({ ok: false }));
+  });
+}
+
+/** Parses JSON; returns `invalid` instead of throwing. */
+export function parseJson<T>(text: string, invalid: T): unknown {
+  if (text.length === 0) return invalid;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return invalid;
+  }
+}
+
+/** The client address: the socket's, or the first `X-Forwarded-For` entry when trusted. */
+export function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
+  if (trustForwardedFor) {
+    const header = req.headers['x-forwarded-for'];
+    const first = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { authenticate } from '../auth';
+import { ADMIN_PREFIX, API_PREFIX, ApiError, type EndpointName } from '../constants';
+import { adminRouter } from '../handlers/admin';
+import type { Simulator } from '../simulator';
+import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
+import { apiRouter } from './routes';
+import { errorReply, INVALID_JSON, type Reply } from './types';
+
+async function readJson(sim: Simulator, req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  const read = await readBody(req, sim.options.maxBodyBytes);
+  return read.ok ? { ok: true, body: parseJson(read.text, INVALID_JSON) } : { ok: false };
+}
+
+async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const match = adminRouter.match(req.method ?? 'GET', path);
+  if (match.kind === 'not-found') return sendJson(res, 404, { error: ApiError.notFound });
+  if (match.kind === 'method-not-allowed') return sendJson(res, 405, { error: ApiError.methodNotAllowed }, { allow: match.allow.join(', ') });
+  const read = req.method === 'GET' ? { ok: true as const, body: undefined } : await readJson(sim, req);
+  if (!read.ok) return sendJson(res, 413, { error: ApiError.bodyTooLarge }, { connection: 'close' });
+  const r = match.value(sim, read.body, match.params);
+  sendJson(res, r.status, r.body, r.headers);
+}
+
+/**
+ * One API request, in this order: rate limit (per client IP and path, before anything else) →
+ * unknown route 404 / 405 → injected 429 burst → body (413 past maxBodyBytes) → injected extra
+ * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop.
+ */
+async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
+  const match = apiRouter.match(req.method ?? 'GET', pathname.slice(API_PREFIX.length + 1));
+  const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
+  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${pathname}`;
+  const now = Date.now();
+  res.once('close', sim.stats.begin(key, endpoint, now));
+  const send = (r: Reply): void => {
+    sim.stats.response(endpoint, r.status);
+    sendJson(res, r.status, r.body, r.headers);
+  };
+  const tooMany = (): Reply => {
+    const retry = sim.options.retryAfterSeconds;
+    return errorReply(429, ApiError.tooManyRequests, undefined, retry === null ? undefined : { 'retry-after': String(retry) });
+  };
+  if (!sim.limiter.allow(key, now)) return send(tooMany());
+  if (match.kind === 'not-found') return send(errorReply(404, ApiError.notFound));
+  if (match.kind === 'method-not-allowed') return send(errorReply(405, ApiError.methodNotAllowed, undefined, { allow: match.allow.join(', ') }));
+  const { endpoint: name, handler } = match.value;
+  if (sim.faults.takeBurst(name)) {
+    sim.stats.counters.faults.bursts++;
+    return send(tooMany());
+  }
+  let body: unknown;
+  if (req.method !== 'GET') {
+    const read = await readJson(sim, req);
+    if (!read.ok) return send(errorReply(413, ApiError.bodyTooLarge, undefined, { connection: 'close' }));
+    body = read.body;
+  }
+  const extra = sim.faults.extraLatencyMs(name);
+  if (extra > 0) {
+    sim.stats.counters.faults.delayed++;
+    await sleep(extra);
+  }
+  const auth = authenticate(sim.registry, req.headers['x-api-key'], sim.clock.now());
+  if (!auth.ok) return send(auth.reply);
+  if (sim.faults.roll(name, 'failRate')) {
+    sim.stats.counters.faults.errors++;
+    return send(errorReply(500, ApiError.ragFailure));
+  }
+  const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
+  if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
+    sim.stats.counters.faults.dropped++;
+    res.destroy();
+    return;
+  }
+  send(r);
+}
+
+async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const pathname = q < 0 ? url : url.slice(0, q);
+  if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(sim, req, res, pathname.slice(ADMIN_PREFIX.length));
+  if (pathname.startsWith(`${API_PREFIX}/`)) return handleApi(sim, req, res, pathname, q < 0 ? '' : url.slice(q + 1));
+  sendJson(res, 404, { error: ApiError.notFound });
+}
+
+/** The simulator's HTTP server (node:http, keep-alive). */
+export function createSimServer(sim: Simulator): Server {
+  return createServer((req, res) => {
+    handle(sim, req, res).catch((err: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      sendJson(res, 500, { error: 'internal simulator error', message: err instanceof Error ? err.message : String(err) });
+    });
+  });
+}

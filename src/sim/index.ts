@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net';
+import { API_PREFIX, DEMO_API_KEY } from './constants';
+import type { FaultConfig } from './faults/config';
+import { createSimServer } from './http/server';
+import type { SimulatorOptions } from './options';
+import { Simulator } from './simulator';
+import type { SimStats } from './stats';
+
+export { ApiError, DEMO, DEMO_API_KEY, Endpoint, I_DONT_KNOW, PLAN_MESSAGE, type EndpointName } from './constants';
+export type { EndpointFaults, FaultConfig } from './faults/config';
+export { parseFaultConfig } from './faults/config';
+export { defaultFixturesPath, loadFixtures, Plan, type DocumentInput, type Fixtures, type FixturesInput } from './fixtures';
+export { DEFAULT_MODEL, MODEL_NAMES, WEAK_MODEL } from './kb/models';
+export * from './options';
+export type { SimStats } from './stats';
+export { Simulator } from './simulator';
+
+/** A running simulator. */
+export interface SimulatorHandle {
+  /** `http://host:port/api/v1`: the `{base_url}` of the spec. */
+  baseUrl: string;
+  /** `http://host:port` (admin routes live under `/__sim/`). */
+  origin: string;
+  port: number;
+  /** The demo key (`sk-sim-demo-0000`); valid only with the demo fixtures. */
+  apiKey: string;
+  stats(): SimStats;
+  /** Clears sessions, requests, feedback, stats, rate-limit windows, simulated time, runtime documents; keeps faults. */
+  reset(): void;
+  /** Replaces the fault configuration (validated; throws on bad input). Returns it. */
+  setFaults(faults: FaultConfig): FaultConfig;
+  getFaults(): FaultConfig;
+  /** Moves simulated time forward (completes due requests, ages retention and key expiry). */
+  advanceTime(ms: number): void;
+  /** The state behind the server, for in-process inspection. */
+  simulator: Simulator;
+  /** Stops accepting connections, ends open ones and pending sync waits. */
+  close(): Promise<void>;
+}
+
+/** Starts the Site Chat API simulator on `options.host:options.port` (default 127.0.0.1, a free port). */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<SimulatorHandle> {
+  const sim = new Simulator(options);
+  const server = createSimServer(sim);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(sim.options.port, sim.options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = sim.options.host.includes(':') ? `[${sim.options.host}]` : sim.options.host;
+  const origin = `http://${host}:${port}`;
+  let closed: Promise<void> | undefined;
+  return {
+    baseUrl: `${origin}${API_PREFIX}`,
+    origin,
+    port,
+    apiKey: DEMO_API_KEY,
+    stats: () => sim.snapshot(),
+    reset: () => sim.reset(),
+    setFaults: (faults) => sim.setFaults(faults),
+    getFaults: () => sim.faults.get(),
+    advanceTime: (ms) => sim.advanceTime(ms),
+    simulator: sim,
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        sim.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

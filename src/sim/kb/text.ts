@@ -1,0 +1,79 @@
+/**
+ * Text processing shared by indexing and querying: tokenizing, stop words, a light suffix
+ * stemmer (so "share", "shared", "sharing" meet) and sentence splitting.
+ */
+
+const STOP_WORDS = new Set(
+  (
+    'a about above after again all also am an and any are aren as at be because been before being below between both but by ' +
+    'can cannot could couldn did didn do does doesn doing don down during each either else ever every few for from further ' +
+    'get gets got had has hasn have haven having he her here hers him his how i if in into is isn it its itself just let long ' +
+    'll me might more most much must my myself need no nor not now of off on one only or other our ours out over own ' +
+    'please re s same shall she should so some such t than that the their theirs them then there these they this those through ' +
+    'to too under until up us ve very want was wasn way we were weren what when where whether which while who whom why will ' +
+    'with within without won would you your yours yourself someone something anyone anything everyone everything ' +
+    'somebody anybody everybody'
+  ).split(' '),
+);
+
+/** Irregular forms a suffix stemmer cannot reach. */
+const IRREGULAR: Readonly<Record<string, string>> = {
+  kept: 'keep', paid: 'pay', lost: 'lose', sent: 'send', made: 'make', bought: 'buy', took: 'take', taken: 'take',
+  gone: 'go', went: 'go', chose: 'choose', chosen: 'choose', left: 'leave', found: 'find', gave: 'give', given: 'give',
+  ran: 'run', saw: 'see', seen: 'see', wrote: 'write', written: 'write', forgot: 'forget', forgotten: 'forget',
+  stolen: 'steal', broken: 'break', children: 'child', people: 'person',
+};
+
+/** Synonyms folded onto one index term (after stemming), at index and query time alike. */
+const CANONICAL: Readonly<Record<string, string>> = {
+  pric: 'cost', fee: 'cost', recover: 'restor', retriev: 'restor', remov: 'delet', eras: 'delet',
+  sso: 'singl', '2fa': 'two', mfa: 'two',
+};
+
+const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
+
+/** A light, idempotent-enough suffix stemmer for English help-center text. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /^\d/.test(w)) return w;
+  if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -5);
+  else if (w.length > 6 && w.endsWith('ion')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 4 && /[ey]$/.test(w)) w = w.slice(0, -1);
+  return w;
+}
+
+/** One raw token to an index term, or null for stop words and single letters. */
+export function toTerm(token: string): string | null {
+  const t = token.toLowerCase();
+  if (t.length === 0 || STOP_WORDS.has(t) || (t.length === 1 && !/\d/.test(t))) return null;
+  const stemmed = stem(IRREGULAR[t] ?? t);
+  return CANONICAL[stemmed] ?? stemmed;
+}
+
+/** The index terms of a text, in order, duplicates kept. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const token of text.split(WORD_SPLIT)) {
+    const term = toTerm(token);
+    if (term !== null) out.push(term);
+  }
+  return out;
+}
+
+/** Raw tokens (for MiniSearch's tokenizer). */
+export function tokens(text: string): string[] {
+  return text.split(WORD_SPLIT).filter((t) => t.length > 0);
+}
+
+/** Splits prose into sentences at `.`, `!` or `?` followed by whitespace and a capital, digit or quote. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

@@ -1,0 +1,130 @@
+import type { FaultConfig } from './faults/config';
+import type { FixturesInput } from './fixtures';
+
+/** What a chat request naming a closed session gets. */
+export const ClosedSessionChat = {
+  /** 409 `session is closed` (a closed session is archived and receives no new messages). */
+  reject: 'reject',
+  /** The message is accepted and answered; the session stays closed. */
+  accept: 'accept',
+} as const;
+export type ClosedSessionChat = (typeof ClosedSessionChat)[keyof typeof ClosedSessionChat];
+
+/** What closing a session the site has never seen returns. */
+export const CloseUnknownSession = {
+  /** 404 `session not found`. */
+  notFound: 'not-found',
+  /** 200 `{ status: 'ok' }`, nothing is created. */
+  ok: 'ok',
+} as const;
+export type CloseUnknownSession = (typeof CloseUnknownSession)[keyof typeof CloseUnknownSession];
+
+/** How the session list treats a `limit` outside 1..500. */
+export const LimitPolicy = {
+  /** 400 `invalid limit or offset`. */
+  reject: 'reject',
+  /** limit > 500 becomes 500, limit < 1 becomes the default 50. Non-numeric values are still 400. */
+  clamp: 'clamp',
+} as const;
+export type LimitPolicy = (typeof LimitPolicy)[keyof typeof LimitPolicy];
+
+export const RateLimitWindow = {
+  /** A 1 s window opens at the first request on a (client IP, path) and resets 1 s later. */
+  fixed: 'fixed',
+  /** At most N requests in any trailing 1 s interval. */
+  sliding: 'sliding',
+} as const;
+export type RateLimitWindow = (typeof RateLimitWindow)[keyof typeof RateLimitWindow];
+
+/** `feedback_submitted_at` when the same feedback value is submitted again. */
+export const FeedbackResubmit = { original: 'original', omit: 'omit' } as const;
+export type FeedbackResubmit = (typeof FeedbackResubmit)[keyof typeof FeedbackResubmit];
+
+/** What a chat request with a `model` the simulator does not know gets. */
+export const UnknownModel = {
+  /** 400 `invalid payload`. */
+  reject: 'reject',
+  /** Answered with the site's default model. */
+  fallback: 'fallback',
+} as const;
+export type UnknownModel = (typeof UnknownModel)[keyof typeof UnknownModel];
+
+/** Which feedback identifiers must be UUIDs (else 400 `feedback must be 'good' or 'bad'`). */
+export const FeedbackUuidCheck = { both: 'both', request: 'request', none: 'none' } as const;
+export type FeedbackUuidCheck = (typeof FeedbackUuidCheck)[keyof typeof FeedbackUuidCheck];
+
+/** Options of {@link startSimulator}. Every field is optional. */
+export interface SimulatorOptions {
+  /** TCP port; 0 picks a free one. @default 0 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Fixtures file path or object (tenants, keys, sites, documents). @default datasets/knowledge-base.json */
+  fixtures?: string | FixturesInput;
+  /** Multiplies async/sync completion times (5–30 s) and the 60 s sync ceiling. @default 1 */
+  latencyScale?: number;
+  /** Requests per second per client IP and request path; 0 disables rate limiting. @default 5 */
+  rateLimit?: number;
+  /** @default 'fixed' */
+  rateLimitWindow?: RateLimitWindow;
+  /** `Retry-After` header value (seconds) on 429; null sends no header. @default 1 */
+  retryAfterSeconds?: number | null;
+  /** Use the first `X-Forwarded-For` address as the client IP (lets tests act as several clients). @default false */
+  trustForwardedFor?: boolean;
+  /** Seed of every random choice (ids, latencies, faults, weak-model noise). @default 1 */
+  seed?: number;
+  /** Fault injection, off by default; changeable at runtime with `PUT /__sim/faults`. @default {} */
+  faults?: FaultConfig;
+  /** How long a chat request stays visible to status and feedback. @default 86_400_000 (24 h) */
+  retentionMs?: number;
+  /** @default 'reject' */
+  closedSessionChat?: ClosedSessionChat;
+  /** @default 'not-found' */
+  closeUnknownSession?: CloseUnknownSession;
+  /** @default 'reject' */
+  listLimitPolicy?: LimitPolicy;
+  /** @default 'original' */
+  feedbackResubmit?: FeedbackResubmit;
+  /** @default 'both' */
+  feedbackUuidCheck?: FeedbackUuidCheck;
+  /** @default 'reject' */
+  unknownModel?: UnknownModel;
+  /** Longest accepted `message`, in characters; longer is 400 `invalid payload`. @default 4000 */
+  maxMessageLength?: number;
+  /** Largest accepted request body; larger is 413. @default 1_048_576 */
+  maxBodyBytes?: number;
+  /** Sync chat ceiling before scaling by `latencyScale`. @default 60_000 */
+  syncTimeoutMs?: number;
+  /** Include `confidence_*` in the status response of a completed request. @default true */
+  statusConfidence?: boolean;
+}
+
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults'>>;
+
+export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
+  const latencyScale = o.latencyScale ?? 1;
+  if (!(latencyScale >= 0)) throw new Error('simulator options: `latencyScale` must be a number >= 0');
+  const rateLimit = o.rateLimit ?? 5;
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new Error('simulator options: `rateLimit` must be an integer >= 0');
+  return {
+    port: o.port ?? 0,
+    host: o.host ?? '127.0.0.1',
+    latencyScale,
+    rateLimit,
+    rateLimitWindow: o.rateLimitWindow ?? RateLimitWindow.fixed,
+    retryAfterSeconds: o.retryAfterSeconds === undefined ? 1 : o.retryAfterSeconds,
+    trustForwardedFor: o.trustForwardedFor ?? false,
+    seed: o.seed ?? 1,
+    retentionMs: o.retentionMs ?? 86_400_000,
+    closedSessionChat: o.closedSessionChat ?? ClosedSessionChat.reject,
+    closeUnknownSession: o.closeUnknownSession ?? CloseUnknownSession.notFound,
+    listLimitPolicy: o.listLimitPolicy ?? LimitPolicy.reject,
+    feedbackResubmit: o.feedbackResubmit ?? FeedbackResubmit.original,
+    feedbackUuidCheck: o.feedbackUuidCheck ?? FeedbackUuidCheck.both,
+    unknownModel: o.unknownModel ?? UnknownModel.reject,
+    maxMessageLength: o.maxMessageLength ?? 4000,
+    maxBodyBytes: o.maxBodyBytes ?? 1_048_576,
+    syncTimeoutMs: o.syncTimeoutMs ?? 60_000,
+    statusConfidence: o.statusConfidence ?? true,
+  };
+}
