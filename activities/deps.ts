@@ -1,6 +1,7 @@
 import type { SiteChatClient } from '../src/api';
 import type { LimiterPool } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
+import type { ResumeIndex } from './resume';
 
 /** What the activities are built from; the worker injects them, tests may replace any. */
 export interface ActivityDeps {
@@ -15,4 +16,6 @@ export interface ActivityDeps {
   pollIntervalMs: number;
   /** @default 1000 */
   firstPollDelayMs: number;
+  /** Answers an earlier attempt of a resumed run recorded. */
+  resume: ResumeIndex;
 }

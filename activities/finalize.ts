@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { findLatestRun, finalizeRun, loadBaseline, loadBaselineFromStore, ReportFile, type BaselineInput } from '../src/reports';
+import { writeBackfillOutput } from '../src/backfill/output';
 import type { RunResult } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { FinalizeInput } from './types';
@@ -28,9 +29,12 @@ export function finalizeActivities(deps: ActivityDeps) {
         // `latest` with no earlier run is a first run, not a failure: the gate counts only a baseline that was found.
         gate: { failUnder: fin.input.options.failUnder },
       });
+      const outputFile = fin.input.options.outFile;
+      if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));
       return {
         runId: fin.runId,
         summary,
+        outputFile,
         reportDir: outDir,
         reportFiles: Object.values(ReportFile).filter((f) => Object.values(paths).some((p) => p.endsWith(f))),
         cancelled: fin.cancelled,

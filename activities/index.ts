@@ -8,6 +8,7 @@ import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { planActivities } from './plan';
+import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
 
 export type { ActivityDeps } from './deps';
@@ -32,9 +33,11 @@ export type RunActivities = ReturnType<typeof buildActivities>;
  */
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const store = overrides.store ?? new FileResultsStore(config.runsDir);
   const deps: ActivityDeps = {
     api,
-    store: overrides.store ?? new FileResultsStore(config.runsDir),
+    store,
+    resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new LimiterPool(config.ratePerSecond),
     runsDir: overrides.runsDir ?? config.runsDir,
     pollIntervalMs: overrides.pollIntervalMs ?? config.pollIntervalMs,

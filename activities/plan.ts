@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { buildWorkPlan, readWorkPage } from '../src/datasets';
-import type { WorkUnit } from '../src/datasets/types';
 import { Outcome, type RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
-import type { PlanInfo, SkipPagesInput } from './types';
+import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
 
 /**
  * Conversations per plan page, i.e. per chunk workflow. ~100 single-turn rows cost ~700 history events in a
@@ -47,17 +46,23 @@ export function planActivities(deps: ActivityDeps) {
       return { rows: plan.rows, units: plan.units, pages: plan.pages };
     },
 
-    async readPage({ runId, page }: { runId: string; page: number }): Promise<WorkUnit[]> {
-      return readWorkPage(planDir(deps, runId), page);
+    /** A page of the plan; when resuming, rows that already have an answer carry it and are not sent again. */
+    async readPage({ runId, page, resume }: { runId: string; page: number; resume?: boolean }): Promise<PlannedUnit[]> {
+      const units = await readWorkPage(planDir(deps, runId), page);
+      if (!resume) return units;
+      const answers = await deps.resume.get(runId);
+      return units.map((u) => ({ ...u, rows: u.rows.map((row) => ({ ...row, prior: answers.get(row.id) })) }));
     },
 
     /** Records every row of pages that never ran (cancel, or a fatal API error), so each row has an outcome. */
-    async skipPages({ runId, fromPage, toPage, reason, outcome }: SkipPagesInput): Promise<Partial<OutcomeCounts>> {
+    async skipPages({ runId, fromPage, toPage, reason, outcome, resume }: SkipPagesInput): Promise<Partial<OutcomeCounts>> {
       let rows = 0;
+      // A resumed run keeps the answers its earlier attempt recorded.
+      const answered = resume ? await deps.resume.get(runId) : new Map<string, unknown>();
       const finishedAt = new Date().toISOString();
       for (let page = fromPage; page < toPage; page++) {
         const units = await readWorkPage(planDir(deps, runId), page);
-        const results: RowResult[] = units.flatMap((u) => u.rows).map((row) => ({
+        const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id)).map((row) => ({
           id: row.id, index: row.index, line: row.line, question: row.question, conversation: row.conversation,
           turn: row.turn, tags: row.tags, expected: row.expected,
           outcome: outcome === 'error' ? Outcome.error : Outcome.skipped, error: reason, finishedAt,

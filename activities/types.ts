@@ -1,4 +1,4 @@
-import type { DatasetRow } from '../src/datasets/types';
+import type { DatasetRow, WorkUnit } from '../src/datasets/types';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 
@@ -34,6 +34,15 @@ export interface AskHeartbeat {
   requestId: string;
   sessionId: string;
   submittedAtMs: number;
+}
+
+/** A row of a page, with the answer an earlier attempt of a resumed run recorded for it. */
+export interface PlannedRow extends DatasetRow {
+  prior?: { outcome: RowResult['outcome']; sessionId?: string };
+}
+
+export interface PlannedUnit extends WorkUnit {
+  rows: PlannedRow[];
 }
 
 export interface PlanInfo {
@@ -72,6 +81,7 @@ export interface SkipPagesInput {
   reason: string;
   /** `skipped` after a cancel, `error` when a fatal API error stopped the run. */
   outcome: 'skipped' | 'error';
+  resume?: boolean;
 }
 
 export interface FinalizeInput {

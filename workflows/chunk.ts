@@ -4,10 +4,9 @@ import {
   isCancellation,
   setHandler,
 } from '@temporalio/workflow';
-import type { DatasetRow, WorkUnit } from '../src/datasets/types';
 import { assertionsForRow } from '../src/grading';
 import { Outcome, type RowResult } from '../src/reports/types';
-import type { AskResult, FinishItem } from '../activities/types';
+import type { AskResult, FinishItem, PlannedRow, PlannedUnit } from '../activities/types';
 import { asking, closing, finishing, local } from './activities';
 import { Batcher } from './batcher';
 import { answeredResult, describeFailure, isFatal, rowBase, skippedResult } from './outcome';
@@ -62,10 +61,10 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   // Cleanup must run even when the run is cancelled, so the body never inherits cancellation; `stop` turns a
   // cancel into "ask nothing new, abandon the questions in flight".
   return CancellationScope.nonCancellable(async () => {
-    const units = await local.readPage({ runId: input.runId, page: input.page });
+    const units = await local.readPage({ runId: input.runId, page: input.page, resume: input.resume });
     const ask = asking(options.answerTimeoutMs);
 
-    const runTurn = async (row: DatasetRow, sessionId: string | undefined): Promise<string | undefined> => {
+    const runTurn = async (row: PlannedRow, sessionId: string | undefined): Promise<string | undefined> => {
       const scope = new CancellationScope();
       askScopes.add(scope);
       inFlight += 1;
@@ -112,9 +111,16 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       return answer.sessionId ?? sessionId;
     };
 
-    const runConversation = async (unit: WorkUnit): Promise<void> => {
+    const runConversation = async (unit: PlannedUnit): Promise<void> => {
       let sessionId: string | undefined;
       for (const row of unit.rows) {
+        if (row.prior) {
+          // Answered by an earlier attempt of this run: counted, never sent again, its session continues.
+          counts[row.prior.outcome] += 1;
+          unreported[row.prior.outcome] = (unreported[row.prior.outcome] ?? 0) + 1;
+          sessionId = row.prior.sessionId ?? sessionId;
+          continue;
+        }
         if (cancelled) {
           const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
           finish(fatal ? { ...rowBase(row), outcome: Outcome.error, error: reason, errorType: fatal.type, finishedAt: new Date().toISOString() } : skippedResult(row, reason, new Date().toISOString()));
@@ -131,7 +137,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < units.length) {
-        const unit = units[next++] as WorkUnit;
+        const unit = units[next++] as PlannedUnit;
         await runConversation(unit);
       }
     };

@@ -7,3 +7,8 @@ export { runChunk } from './chunk';
 export async function evaluationRun(input: RunInput): Promise<RunResult> {
   return runDataset({ ...input, kind: 'evaluation' });
 }
+
+/** Bulk backfill: every question sent, every answer recorded (per email / session); no grading, no feedback. */
+export async function backfillRun(input: RunInput): Promise<RunResult> {
+  return runDataset({ ...input, kind: 'backfill', options: { ...input.options, feedback: 'none' } });
+}

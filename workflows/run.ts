@@ -74,7 +74,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
         const child = await startChild(runChunk, {
           workflowId: `${workflowId}/chunk-${page}`,
           taskQueue: TaskQueue.main,
-          args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options }],
+          args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
         });
         running.set(page, child);
         try {
@@ -98,7 +98,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     progress.inFlight = 0;
     if (nextPage < plan.pages) {
       const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
-      const skipped = await local.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped' });
+      const skipped = await local.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
       addCounts(progress.counts, skipped);
     }
     const result = await local.finalizeRun({ runId: input.runId, input, workflowId, sessionsClosed, cancelled: cancelled && !fatal });

@@ -32,6 +32,8 @@ export interface RunOptions {
   baseline?: string;
   /** Where report files go. @default runs/<runId>/ on the worker */
   outDir?: string;
+  /** Backfills: the answers file (.csv or .jsonl), in dataset order, as the workers see the path. */
+  outFile?: string;
 }
 
 export interface RunInput {
@@ -40,6 +42,8 @@ export interface RunInput {
   /** Absolute path as the workers see it, and the sha256 pinned when the run was started. */
   dataset: { path: string; sha256: string };
   options: RunOptions;
+  /** A later attempt of the same run id: rows that already have an answer are not sent again. */
+  resume?: boolean;
 }
 
 /** Counts by outcome; they add up to the rows finished so far. */
@@ -69,6 +73,8 @@ export interface RunResult {
   /** Where the worker wrote the report files, and their names. */
   reportDir: string;
   reportFiles: string[];
+  /** Backfills: the answers file written. */
+  outputFile?: string;
   cancelled: boolean;
 }
 
@@ -80,6 +86,7 @@ export interface ChunkInput {
   /** Conversations in flight in this chunk. */
   window: number;
   options: RunOptions;
+  resume?: boolean;
 }
 
 export interface ChunkResult {

@@ -96,6 +96,7 @@ function report(result: RunResult, { log, json }: FollowOptions): number {
   if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
   else log.out(summaryTable(result.summary));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
+  if (result.outputFile) log.info(`answers: ${result.outputFile}`);
   if (result.cancelled) {
     log.warn('the run was cancelled; unsent rows are recorded as skipped');
     return ExitCode.runFailed;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { formatIssue, scanDataset } from '../../datasets';
 import { TaskQueue } from '../../temporal/taskQueues';
@@ -20,6 +20,17 @@ export function workflowIdFor(kind: RunKind, runId: string): string {
   return `sitechat-${kind}-${runId}`;
 }
 
+/**
+ * Absolute paths, as the in-process worker sees them. `--out` is the report directory of an evaluation and the
+ * answers file of a backfill (default runs/<runId>/answers.csv).
+ */
+function placeOutputs(kind: RunKind, runId: string, options: RunInput['options']): RunInput['options'] {
+  const out = options.outDir ? resolve(options.outDir) : undefined;
+  if (kind === 'evaluation') return { ...options, outDir: out };
+  const runsDir = resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs');
+  return { ...options, outDir: undefined, outFile: out ?? join(runsDir, runId, 'answers.csv') };
+}
+
 /** `sitechat run` (and `backfill`): validate the dataset, start the workflow, follow it, exit with the verdict. */
 export async function runAction(kind: RunKind, dataset: string, flags: RunFlags): Promise<number> {
   const log = createLogger({ quiet: false });
@@ -36,11 +47,12 @@ export async function runAction(kind: RunKind, dataset: string, flags: RunFlags)
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
     runtime = await openRuntime({ log, worker: flags.worker });
     const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail });
-    const runId = newRunId();
+    const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
-    const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: { ...options, outDir: options.outDir ? resolve(options.outDir) : undefined } };
+    const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: placeOutputs(kind, runId, options), resume: Boolean(flags.resume) };
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {
       if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `sitechat watch` starts them again');

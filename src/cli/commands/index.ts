@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import { register as backfill } from './backfill';
 import { register as run } from './run';
+import { register as sim } from './sim';
 import { register as watch } from './watch';
 import { register as worker } from './worker';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, watch, worker];
+export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim];

@@ -15,6 +15,10 @@ export interface RunFlags {
   detach?: boolean;
   json?: boolean;
   worker: boolean;
+  /** Backfill only. */
+  mode?: 'async' | 'sync';
+  closeSessions?: boolean;
+  resume?: string;
 }
 
 export function register(program: Command): void {
