@@ -1,0 +1,59 @@
+import { Option, type Command } from 'commander';
+
+/** Flags of `sitechat sim`, as commander hands them over (strings, validated by the action). */
+export interface SimFlags {
+  port: string;
+  host: string;
+  fixtures?: string;
+  latencyScale: string;
+  rateLimit: string;
+  rateLimitWindow: string;
+  seed: string;
+  retention?: string;
+  closedSessionChat: string;
+  closeUnknownSession: string;
+  listLimitPolicy: string;
+  unknownModel: string;
+  feedbackResubmit: string;
+  failRate?: string;
+  asyncFailRate?: string;
+  dropRate?: string;
+  extraLatency?: string;
+  processingDelay?: string;
+  rateLimitBurst?: string;
+  faults?: string;
+  trustForwardedFor?: boolean;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('sim')
+    .description('Run the Site Chat API simulator (demo knowledge base, demo API key) until Ctrl-C')
+    .option('--port <n>', 'TCP port, 0 for a free one', '8787')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--fixtures <file>', 'tenants, keys, sites and documents (default: datasets/knowledge-base.json)')
+    .option('--latency-scale <x>', 'multiplies answer times (5–30 s) and the 60 s sync ceiling, e.g. 0.1', '1')
+    .option('--rate-limit <n>', 'requests per second per client IP and path, 0 = off', '5')
+    .addOption(new Option('--rate-limit-window <kind>', 'rate-limit window').choices(['fixed', 'sliding']).default('fixed'))
+    .option('--seed <n>', 'seed for ids, latencies, faults and model noise', '1')
+    .option('--retention <ms>', 'how long requests stay visible to status/feedback (default 86400000 = 24 h)')
+    .addOption(new Option('--closed-session-chat <mode>', 'chat on a closed session').choices(['reject', 'accept']).default('reject'))
+    .addOption(new Option('--close-unknown-session <mode>', 'close of an unknown session').choices(['not-found', 'ok']).default('not-found'))
+    .addOption(new Option('--list-limit-policy <mode>', 'session list limit outside 1..500').choices(['reject', 'clamp']).default('reject'))
+    .addOption(new Option('--unknown-model <mode>', 'chat with an unknown model').choices(['reject', 'fallback']).default('reject'))
+    .addOption(new Option('--feedback-resubmit <mode>', 'timestamp on same-value feedback').choices(['original', 'omit']).default('original'))
+    .option('--fail-rate <p>', 'probability of 500 `failed to call rag service` (all endpoints)')
+    .option('--async-fail-rate <p>', 'probability that a chat request ends `failed`')
+    .option('--drop-rate <p>', 'probability that a processed request gets no response (connection reset)')
+    .option('--extra-latency <ms>', 'delay before every request is handled')
+    .option('--processing-delay <ms>', 'added to every chat completion time (not scaled)')
+    .option('--rate-limit-burst <n>', 'the first N requests get 429')
+    .option('--faults <json|file>', 'per-endpoint fault config, e.g. \'{"chat.async":{"dropRate":0.1}}\'')
+    .option('--trust-forwarded-for', 'take the client IP from X-Forwarded-For (rate limiting per simulated client)')
+    .option('--json', 'print { baseUrl, apiKey, adminUrl } as JSON on stdout')
+    .action(async (flags: SimFlags) => {
+      const [{ simAction }, { createLogger }] = await Promise.all([import('../../sim/cli.js'), import('../logger.js')]);
+      process.exitCode = await simAction(flags, createLogger());
+    });
+}

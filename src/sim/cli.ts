@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { SimFlags } from '../cli/commands/sim';
+import type { Logger } from '../cli/logger';
+import { DEMO } from './constants';
+import type { EndpointFaults, FaultConfig } from './faults/config';
+import { parseFaultConfig } from './faults/config';
+import { startSimulator } from './index';
+import type { SimulatorOptions } from './options';
+
+function num(flag: string, raw: string, rule: { min?: number; max?: number; integer?: boolean }): number {
+  const value = Number(raw);
+  const ok = raw.trim() !== '' && Number.isFinite(value) && (!rule.integer || Number.isInteger(value))
+    && (rule.min === undefined || value >= rule.min) && (rule.max === undefined || value <= rule.max);
+  if (!ok) {
+    const range = [rule.min !== undefined ? `>= ${rule.min}` : '', rule.max !== undefined ? `<= ${rule.max}` : ''].filter(Boolean).join(' and ');
+    throw new Error(`--${flag} must be ${rule.integer ? 'an integer' : 'a number'}${range ? ` ${range}` : ''} (got \`${raw}\`)`);
+  }
+  return value;
+}
+
+/** `--faults` (inline JSON or a file) plus the all-endpoint shortcuts (`--fail-rate` …), which fill `'*'`. */
+function faultsFrom(flags: SimFlags): FaultConfig {
+  let config: FaultConfig = {};
+  if (flags.faults) {
+    const text = flags.faults.trim().startsWith('{') || !existsSync(flags.faults) ? flags.faults : readFileSync(flags.faults, 'utf8');
+    try {
+      config = parseFaultConfig(JSON.parse(text));
+    } catch (err) {
+      throw new Error(`--faults: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const all: EndpointFaults = { ...config['*'] };
+  const probability = { min: 0, max: 1 };
+  if (flags.failRate !== undefined) all.failRate = num('fail-rate', flags.failRate, probability);
+  if (flags.asyncFailRate !== undefined) all.asyncFailRate = num('async-fail-rate', flags.asyncFailRate, probability);
+  if (flags.dropRate !== undefined) all.dropRate = num('drop-rate', flags.dropRate, probability);
+  if (flags.extraLatency !== undefined) all.extraLatencyMs = num('extra-latency', flags.extraLatency, { min: 0 });
+  if (flags.processingDelay !== undefined) all.processingDelayMs = num('processing-delay', flags.processingDelay, { min: 0 });
+  if (flags.rateLimitBurst !== undefined) all.rateLimitBurst = num('rate-limit-burst', flags.rateLimitBurst, { min: 0, integer: true });
+  return Object.keys(all).length > 0 ? { ...config, '*': all } : config;
+}
+
+/** Turns the CLI flags into simulator options; throws with the flag at fault. */
+export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
+  return {
+    port: num('port', flags.port, { min: 0, max: 65535, integer: true }),
+    host: flags.host,
+    ...(flags.fixtures ? { fixtures: flags.fixtures } : {}),
+    latencyScale: num('latency-scale', flags.latencyScale, { min: 0 }),
+    rateLimit: num('rate-limit', flags.rateLimit, { min: 0, integer: true }),
+    rateLimitWindow: flags.rateLimitWindow as SimulatorOptions['rateLimitWindow'],
+    seed: num('seed', flags.seed, { integer: true }),
+    ...(flags.retention !== undefined ? { retentionMs: num('retention', flags.retention, { min: 0 }) } : {}),
+    closedSessionChat: flags.closedSessionChat as SimulatorOptions['closedSessionChat'],
+    closeUnknownSession: flags.closeUnknownSession as SimulatorOptions['closeUnknownSession'],
+    listLimitPolicy: flags.listLimitPolicy as SimulatorOptions['listLimitPolicy'],
+    unknownModel: flags.unknownModel as SimulatorOptions['unknownModel'],
+    feedbackResubmit: flags.feedbackResubmit as SimulatorOptions['feedbackResubmit'],
+    trustForwardedFor: flags.trustForwardedFor ?? false,
+    faults: faultsFrom(flags),
+  };
+}
+
+/** `sitechat sim`: starts the simulator, prints where it is, stops on SIGINT/SIGTERM. Resolves to the exit code. */
+export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
+  let options: SimulatorOptions;
+  try {
+    options = optionsFromFlags(flags);
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return 2;
+  }
+  const sim = await startSimulator(options);
+  const adminUrl = `${sim.origin}/__sim`;
+  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl }));
+  else {
+    log.out(`Site Chat simulator listening on ${sim.baseUrl}`);
+    log.out(`API key (demo-tenant):  ${sim.apiKey}`);
+    log.out(`site:                   ${DEMO.siteId}`);
+    log.out(`admin:                  ${adminUrl}/stats, ${adminUrl}/faults, ${adminUrl}/reset`);
+    log.info(`export SITECHAT_BASE_URL=${sim.baseUrl} SITECHAT_API_KEY=${sim.apiKey} SITECHAT_SITE_ID=${DEMO.siteId}`);
+  }
+  const faults = sim.getFaults();
+  if (Object.keys(faults).length > 0) log.info(`faults: ${JSON.stringify(faults)}`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      log.info(`${signal}: stopping the simulator`);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  return 0;
+}
