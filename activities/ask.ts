@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { NotFoundError, SiteChatError } from '../src/api/errors';
+import { APIConnectionTimeoutError, NotFoundError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
@@ -33,7 +33,16 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
   if (input.mode === 'sync') {
     await deps.limiter.acquire(`POST /m2m/sites/${input.siteId}/chat`, signal);
     const started = Date.now();
-    const res = await asFailure(() => deps.api.chat.send(input.siteId, body, { signal }));
+    let res;
+    try {
+      res = await deps.api.chat.send(input.siteId, body, { signal });
+    } catch (err) {
+      // No response means no request id to look up, and sending again could ask twice: record, don't retry.
+      if (err instanceof APIConnectionTimeoutError) {
+        return { status: 'failed', error: `sync chat gave no response in time; the server may still have answered (no request id to look up): ${err.message}`, latencyMs: Date.now() - started };
+      }
+      throw toFailure(err);
+    }
     return {
       status: 'completed', sessionId: res.session_id, requestId: res.request_id, answer: res.answer,
       confidenceScore: res.confidence_score, confidenceLevel: res.confidence_level, confidenceReason: res.confidence_reason,

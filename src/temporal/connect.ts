@@ -1,6 +1,7 @@
 import { Connection } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
+import { installQuietRuntime } from './sdkRuntime';
 
 export interface TemporalConnections {
   /** host:port the connections point at. */
@@ -32,6 +33,7 @@ export async function connectTemporal(addressOverride?: string): Promise<Tempora
     throw new Error(`cannot reach Temporal at ${address}: ${err instanceof Error ? err.message : String(err)}. ` +
       'Check TEMPORAL_ADDRESS (or unset it to use the embedded dev server).');
   }
+  installQuietRuntime();
   const worker = await NativeConnection.connect(options);
   return {
     address,

@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { EphemeralServerExecutable } from '@temporalio/testing/lib/ephemeral-server';
 import { locateTemporalCli, type LocatedCli } from './cliLocator';
+import { installQuietRuntime } from './sdkRuntime';
 
 export interface LocalServerOptions {
   /** Persist state in this SQLite file (so `sitechat watch` works after a restart). @default in-memory */
@@ -37,6 +38,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
 /** Starts a Temporal dev server from the CLI found (or provisioned) by {@link locateTemporalCli}. */
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   const log = options.log ?? (() => undefined);
+  installQuietRuntime();
   const cli = await locateTemporalCli({ log });
   const executable: EphemeralServerExecutable = cli.path
     ? { type: 'existing-path', path: cli.path }

@@ -6,6 +6,7 @@ import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/
 import { inject } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
+import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';
@@ -42,6 +43,7 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
     baseUrl: simulator.baseUrl, apiKey: DEMO.apiKey, runsDir, ratePerSecond: 0, pollIntervalMs: 50, maxConcurrentAsks: 200, ...worker,
   };
   const clientConnection = await Connection.connect({ address });
+  installQuietRuntime();
   const workerConnection = await NativeConnection.connect({ address });
   const stack: Stack = {
     sim: simulator,
