@@ -55,8 +55,7 @@ export function comparesWithExpected(spec: AssertionSpec): boolean {
 }
 
 function withThreshold(spec: AssertionSpec, thresholds: GradingThresholds): AssertionSpec {
-  const key = spec.type === 'f1' ? 'f1' : spec.type === 'rouge-l' ? 'rougeL' : spec.type === 'levenshtein' ? 'levenshtein' : undefined;
-  if (key === undefined || ('threshold' in spec && spec.threshold !== undefined)) return spec;
-  const threshold = thresholds[key];
-  return threshold === undefined ? spec : { ...spec, threshold };
+  if (spec.type !== 'f1' && spec.type !== 'rouge-l' && spec.type !== 'levenshtein') return spec;
+  const threshold = spec.threshold ?? thresholds[spec.type === 'f1' ? 'f1' : spec.type === 'rouge-l' ? 'rougeL' : 'levenshtein'];
+  return threshold === undefined || threshold === spec.threshold ? spec : { ...spec, threshold };
 }

@@ -1,0 +1,52 @@
+/** Appends WorkUnits as JSONL through a write buffer, recording where each page starts. */
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import type { WorkUnit } from './types';
+
+/** Bytes buffered before a write. */
+const FLUSH_AT = 64 * 1024;
+
+export class PlanWriter {
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
+  private bytes = 0;
+  private units = 0;
+  private readonly offsets: number[] = [];
+
+  private constructor(private readonly path: string, private readonly handle: FileHandle, private readonly pageSize: number) {}
+
+  /** Creates (or truncates) `path`. */
+  static async open(path: string, pageSize: number): Promise<PlanWriter> {
+    return new PlanWriter(path, await open(path, 'w'), pageSize);
+  }
+
+  async write(unit: WorkUnit): Promise<void> {
+    if (this.units % this.pageSize === 0) this.offsets.push(this.bytes);
+    const line = Buffer.from(`${JSON.stringify(unit)}\n`, 'utf8');
+    this.chunks.push(line);
+    this.buffered += line.length;
+    this.bytes += line.length;
+    this.units += 1;
+    if (this.buffered >= FLUSH_AT) await this.flush();
+  }
+
+  /** Flushes, closes, and returns the page offsets, total bytes and unit count. */
+  async close(): Promise<{ offsets: number[]; bytes: number; units: number }> {
+    await this.flush();
+    await this.handle.close();
+    return { offsets: this.offsets, bytes: this.bytes, units: this.units };
+  }
+
+  /** Closes and deletes the file. */
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.path, { force: true });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.chunks.length === 0) return;
+    const data = Buffer.concat(this.chunks);
+    this.chunks.length = 0;
+    this.buffered = 0;
+    await this.handle.write(data);
+  }
+}
