@@ -32,9 +32,16 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   let sessionsCloseFailed = 0;
   const sessionsToClose = new Set<string>();
 
-  const stop = (): void => {
+  // A cancel is graceful: nothing new is asked, and questions already sent are waited for (at most the answer
+  // timeout) so their answers are recorded and their sessions known and closed. A second cancel, or a fatal
+  // API error, abandons the questions in flight too.
+  const abandonInFlight = (): void => {
     cancelled = true;
     for (const scope of askScopes) scope.cancel();
+  };
+  const stop = (): void => {
+    if (cancelled) abandonInFlight();
+    cancelled = true;
   };
   setHandler(cancelSignal, stop);
   CancellationScope.current().cancelRequested.catch(stop);
@@ -91,7 +98,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         const failure = describeFailure(err);
         if (isFatal(failure)) {
           fatal ??= failure;
-          stop();
+          abandonInFlight();
         }
         finish({ ...rowBase(row), outcome: Outcome.error, error: failure.message, errorType: failure.type, sessionId, finishedAt: new Date().toISOString() });
         return sessionId;

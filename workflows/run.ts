@@ -40,8 +40,8 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     progress.inFlight = [...inFlightByPage.values()].reduce((a, b) => a + b, 0);
     progress.updatedAt = Date.now();
   });
+  // Passed on to the running chunks every time: their first cancel drains, a second abandons what is in flight.
   const cancel = (): void => {
-    if (cancelled) return;
     cancelled = true;
     progress.cancelling = true;
     for (const child of running.values()) {

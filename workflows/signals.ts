@@ -4,7 +4,10 @@ import type { OutcomeCounts, RunProgress } from './types';
 /** Live progress of a run: counts by outcome, in flight, throughput, ETA. */
 export const progressQuery = defineQuery<RunProgress>('progress');
 
-/** Graceful cancel: nothing new is asked, in-flight questions are abandoned, sessions are closed, reports written. */
+/**
+ * Graceful cancel: nothing new is asked, questions in flight are waited for (a second cancel abandons them),
+ * sessions are closed, unsent rows recorded as `skipped`, reports written.
+ */
 export const cancelSignal = defineSignal('cancel');
 
 /** A chunk tells its run how many rows finished since its last report, and how many are in flight. */

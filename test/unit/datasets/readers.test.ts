@@ -55,6 +55,19 @@ describe('CSV reader', () => {
     expect(scan.rows).toBe(4);
     expect(scan.issues).toEqual([{ file: fixture('multiline.csv'), line: 8, column: 'question', message: '`question` is empty' }]);
   });
+
+  it('counts leading blank lines, and tolerates quotes inside unquoted fields', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const file = join(await mkdtemp(join(tmpdir(), 'csv-')), 'blank.csv');
+    await writeFile(file, '\n\nquestion;email\n\nHe said "hi";a@b.co\n  \nlast;a@b.co');
+    const rows: DatasetRow[] = [];
+    const scan = await walkDataset(file, {}, (row) => {
+      rows.push(row);
+    });
+    expect(rows.map((r) => [r.line, r.question])).toEqual([[5, 'He said "hi"'], [7, 'last']]);
+    expect(scan.issues).toEqual([]);
+  });
 });
 
 describe('JSONL reader', () => {

@@ -1,0 +1,35 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { sha256File } from '../../src/datasets';
+import { DEMO } from '../../src/sim/constants';
+import { TaskQueue } from '../../src/temporal/taskQueues';
+import type { RowResult } from '../../src/reports/types';
+import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
+import type { Stack } from './stack';
+
+let seq = 0;
+
+/** Writes a small CSV into the stack's runs directory and returns its path. */
+export function writeDataset(stack: Stack, header: string, rows: string[]): string {
+  const path = join(stack.runsDir, `dataset-${process.pid}-${++seq}.csv`);
+  writeFileSync(path, [header, ...rows].join('\n') + '\n');
+  return path;
+}
+
+export const defaultOptions: RunOptions = {
+  siteId: DEMO.siteId, concurrency: 10, feedback: 'graded', answerTimeoutMs: 30_000, defaultEmail: 'qa@example.com',
+  assertions: [], closeSessions: true, mode: 'async',
+};
+
+/** Starts a run workflow the way the CLI does (pinned sha256, references only). */
+export async function startRun(stack: Stack, dataset: string, options: Partial<RunOptions> = {}, kind: RunKind = 'evaluation', runId = `t${Date.now()}-${++seq}`): Promise<WorkflowHandle> {
+  const input: RunInput = { kind, runId, dataset: { path: dataset, sha256: await sha256File(dataset) }, options: { ...defaultOptions, ...options } };
+  return stack.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
+    taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
+  });
+}
+
+export function readResults(dir: string): RowResult[] {
+  return readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as RowResult);
+}

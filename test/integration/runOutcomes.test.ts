@@ -1,0 +1,113 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/sim/constants';
+import type { RunResult } from '../../workflows/types';
+import { progressQuery, cancelSignal } from '../../workflows/signals';
+import { readResults, startRun, writeDataset } from '../helpers/runs';
+import { startStack, type Stack } from '../helpers/stack';
+
+const HEADER = 'id,conversation,turn,question,must_include';
+const QUESTIONS = [
+  'How much does the Personal plan cost?,$9.99',
+  'How much storage do I get for free?,5 GB',
+  'Can I get a refund for my annual subscription?,14 days',
+  'Which payment methods do you accept?,PayPal',
+];
+function rows(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `r${i + 1},,,${QUESTIONS[i % QUESTIONS.length]}`);
+}
+
+describe('run outcomes, faults and failures (real Temporal + simulator)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(__filename);
+    await stack.startWorkers();
+  });
+  afterAll(async () => stack?.close());
+  beforeEach(() => {
+    stack.sim.reset();
+    stack.sim.setFaults({});
+  });
+
+  it('records a failed async request as `error` with the API\'s error string, and still closes its session', async () => {
+    stack.sim.setFaults({ 'chat.async': { asyncFailRate: 1 } });
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(3)));
+    const { summary, reportDir } = (await handle.result()) as RunResult;
+    expect(summary.error).toBe(3);
+    for (const r of readResults(reportDir)) {
+      expect(r.outcome).toBe('error');
+      expect(r.error).toContain('failed to call rag service');
+      expect(r.feedback).toBeUndefined();
+    }
+    expect(stack.sim.stats().feedback).toBe(0);
+    expect(stack.sim.stats().sessions.closed).toBe(3);
+  });
+
+  it('retries injected 500s and 429s to success, without asking any question twice', async () => {
+    stack.sim.setFaults({ 'chat.async': { rateLimitBurst: 3 }, 'requests.status': { failRate: 0.3 }, 'feedback.submit': { rateLimitBurst: 2 }, 'sessions.close': { failRate: 0.3 } });
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(8)));
+    const { summary } = (await handle.result()) as RunResult;
+    const stats = stack.sim.stats();
+    expect(summary.passed + summary.failed).toBe(8);
+    expect(stats.rateLimited).toBeGreaterThanOrEqual(5);
+    expect(stats.faults.errors).toBeGreaterThan(0);
+    expect(stats.submitted).toBe(8);
+    expect(stats.duplicateSubmissions).toBe(0);
+    expect(stats.feedback).toBe(8);
+    expect(stats.sessions.closed).toBe(8);
+  });
+
+  it('marks rows whose answer never comes as `timed_out`', async () => {
+    stack.sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } });
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(2)), { answerTimeoutMs: 1500 });
+    const { summary, reportDir } = (await handle.result()) as RunResult;
+    expect(summary.timedOut).toBe(2);
+    for (const r of readResults(reportDir)) expect(r.error).toMatch(/no answer within/);
+  });
+
+  it.each([
+    ['a bad API key', { apiKey: 'sk-not-a-key' }, {}, /401 invalid_api_key/],
+    ['a plan without API access', { apiKey: DEMO.level1ApiKey }, { siteId: DEMO.level1SiteId }, /403 api_access_not_available_on_plan.*Level 2/s],
+    ['an unknown site', {}, { siteId: 'no-such-site' }, /404 site not found/],
+  ])('fails fast on %s with the API\'s reason, every row recorded', async (_what, worker, options, reason) => {
+    await stack.workers?.shutdown();
+    await stack.startWorkers(worker);
+    try {
+      const started = Date.now();
+      const handle = await startRun(stack, writeDataset(stack, HEADER, rows(4)), options);
+      const err = await handle.result().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WorkflowFailedError);
+      expect(String((err as WorkflowFailedError).cause?.message)).toMatch(reason);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(stack.sim.stats().submitted).toBe(0);
+      // Nothing is lost: every row is recorded as `error` with the reason, and the reports are written.
+      const dir = /reports written to (.+)\)$/.exec(String((err as WorkflowFailedError).cause?.message))?.[1];
+      const recorded = readResults(dir as string);
+      expect(recorded).toHaveLength(4);
+      for (const r of recorded) expect(r.outcome).toBe('error');
+    } finally {
+      await stack.workers?.shutdown();
+      await stack.startWorkers();
+    }
+  });
+
+  it('cancel mid-run: remaining rows `skipped`, every opened session closed, reports written', async () => {
+    stack.sim.setFaults({ 'chat.async': { processingDelayMs: 400 } });
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(60)), { concurrency: 4 });
+    for (;;) {
+      const p = await handle.query(progressQuery);
+      if (Object.values(p.counts).reduce((a, b) => a + b, 0) >= 8) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await handle.signal(cancelSignal);
+    const result = (await handle.result()) as RunResult;
+    const { summary } = result;
+    expect(result.cancelled).toBe(true);
+    expect(summary.total).toBe(60);
+    expect(summary.skipped).toBeGreaterThan(0);
+    expect(summary.passed + summary.failed + summary.skipped + summary.error).toBe(60);
+    const stats = stack.sim.stats();
+    expect(stats.sessions.closed).toBe(stats.sessions.total);
+    expect(readResults(result.reportDir)).toHaveLength(60);
+  });
+});
