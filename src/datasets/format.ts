@@ -50,7 +50,7 @@ export function detectDelimiter(headerLine: string, fallback = ','): string {
   return best[0];
 }
 
-/** The first line of a file (BOM removed), reading at most `maxBytes`. @default maxBytes 65536 */
+/** The first non-blank line of a file (BOM removed), reading at most `maxBytes`. @default maxBytes 65536 */
 export async function readFirstLine(file: string, maxBytes = 65_536): Promise<string> {
   let handle;
   try {
@@ -63,7 +63,7 @@ export async function readFirstLine(file: string, maxBytes = 65_536): Promise<st
     const buffer = Buffer.alloc(maxBytes);
     const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
     const text = buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/u, '');
-    return text.split(/\r\n|\n|\r/u, 1)[0] ?? '';
+    return text.split(/\r\n|\n|\r/u).find((line) => line.trim() !== '') ?? '';
   } finally {
     await handle.close();
   }

@@ -5,7 +5,9 @@ import { verdict } from './util';
 
 /** Levenshtein distance over Unicode code points, in O(min(n, m)) memory. */
 export function levenshteinDistance(a: string, b: string): number {
-  const [long, short] = [...a].length >= [...b].length ? [[...a], [...b]] : [[...b], [...a]];
+  const x = [...a];
+  const y = [...b];
+  const [long, short] = x.length >= y.length ? [x, y] : [y, x];
   let prev = new Int32Array(short.length + 1);
   let curr = new Int32Array(short.length + 1);
   for (let j = 0; j <= short.length; j += 1) prev[j] = j;
