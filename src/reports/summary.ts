@@ -1,0 +1,108 @@
+import { BaselineDiff, type BaselineInput } from './baseline';
+import { histogram, niceCeil, percentile } from './stats';
+import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
+
+/** Extra facts the rows do not carry. */
+export interface SummarizeOptions {
+  /** Sessions opened and closed, as counted by the workflow. @default opened = distinct `sessionId`s, closed = null */
+  sessions?: { opened: number; closed: number | null };
+  /** End of the run (ISO). @default `meta.finishedAt`, else the latest row `finishedAt`, else null */
+  finishedAt?: string;
+}
+
+/** Latency histogram bins; confidence (0–100) uses 10 bins of 10. */
+const LATENCY_BINS = 20;
+const CONFIDENCE_BINS = 10;
+
+const counterKey = {
+  [Outcome.passed]: 'passed',
+  [Outcome.failed]: 'failed',
+  [Outcome.answered]: 'answered',
+  [Outcome.error]: 'error',
+  [Outcome.timedOut]: 'timedOut',
+  [Outcome.skipped]: 'skipped',
+} as const satisfies Record<Outcome, keyof RunSummary>;
+
+type Counts = Record<(typeof counterKey)[Outcome], number>;
+
+/**
+ * Streams over `results` once (memory: one number per latency/confidence, one entry per tag and per
+ * session id) and returns the run's headline numbers; with a baseline, also the paired comparison.
+ */
+export async function summarize(
+  meta: RunMeta,
+  results: AsyncIterable<RowResult>,
+  baseline?: BaselineInput,
+  options: SummarizeOptions = {},
+): Promise<RunSummary> {
+  const counts: Counts = { passed: 0, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0 };
+  const feedback = { good: 0, bad: 0, failed: 0 };
+  const latencies: number[] = [];
+  const confidences: number[] = [];
+  const sessionIds = new Set<string>();
+  // Null-prototype maps: tags and error types are free text (a tag `__proto__` must stay a tag).
+  const byTag = Object.create(null) as Record<string, TagStats>;
+  const errorsByType = Object.create(null) as Record<string, number>;
+  const diff = baseline && new BaselineDiff(baseline);
+  let total = 0;
+  let lastFinishedAt: string | undefined;
+
+  for await (const row of results) {
+    total++;
+    counts[counterKey[row.outcome]]++;
+    if (row.feedback) feedback[row.feedback]++;
+    if (typeof row.latencyMs === 'number') latencies.push(row.latencyMs);
+    if (typeof row.confidenceScore === 'number') confidences.push(row.confidenceScore);
+    if (row.sessionId) sessionIds.add(row.sessionId);
+    for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);
+    if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) {
+      const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
+      errorsByType[type] = (errorsByType[type] ?? 0) + 1;
+    }
+    if (row.finishedAt && (!lastFinishedAt || Date.parse(row.finishedAt) > Date.parse(lastFinishedAt))) {
+      lastFinishedAt = row.finishedAt;
+    }
+    diff?.add(row);
+  }
+
+  const sorted = Float64Array.from(latencies).sort();
+  const max = sorted.length > 0 ? (sorted[sorted.length - 1] ?? null) : null;
+  const graded = counts.passed + counts.failed;
+  const passRate = graded === 0 ? null : counts.passed / graded;
+  const finishedAt = options.finishedAt ?? meta.finishedAt ?? lastFinishedAt ?? null;
+  const durationMs = finishedAt === null ? null : Date.parse(finishedAt) - Date.parse(meta.startedAt);
+  return {
+    runId: meta.runId,
+    workflowId: meta.workflowId,
+    kind: meta.kind,
+    dataset: meta.dataset,
+    datasetSha256: meta.datasetSha256,
+    siteId: meta.siteId,
+    model: meta.model ?? null,
+    startedAt: meta.startedAt,
+    finishedAt,
+    durationMs: Number.isFinite(durationMs) ? durationMs : null,
+    total,
+    missing: meta.rowCount === undefined ? 0 : Math.max(0, meta.rowCount - total),
+    ...counts,
+    graded,
+    passRate,
+    feedback,
+    sessions: options.sessions ?? { opened: sessionIds.size, closed: null },
+    latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max },
+    distributions: {
+      latencyMs: histogram(sorted, 0, niceCeil(max ?? 0), LATENCY_BINS),
+      confidence: histogram(confidences, 0, 100, CONFIDENCE_BINS),
+    },
+    byTag,
+    errorsByType,
+    ...(diff && { baseline: diff.result(passRate) }),
+  };
+}
+
+function addToTag(stats: TagStats, outcome: Outcome): void {
+  stats.total++;
+  if (outcome === Outcome.passed) stats.passed++;
+  if (outcome === Outcome.failed) stats.failed++;
+  if (outcome === Outcome.passed || outcome === Outcome.failed) stats.graded++;
+}
