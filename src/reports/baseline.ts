@@ -110,8 +110,9 @@ export async function loadBaselineFromStore(store: ResultsStore, runId: string):
 }
 
 /**
- * The newest finished evaluation run of the same dataset (matched by sha256 or path) on the same
- * site, for `--baseline latest`; `excludeRunId` keeps the current run out.
+ * The newest finished evaluation run of the same dataset on the same site, for `--baseline latest`;
+ * `excludeRunId` keeps the current run out. `dataset` is a sha256 (only runs over identical
+ * questions) or a path (follows a dataset file as it gains rows; rows still pair by id).
  */
 export async function findLatestRun(
   store: ResultsStore,
