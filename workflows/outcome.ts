@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { gradeAnswer, assertionsForRow } from '../src/grading';
+import { assertionsForRow, combineGrades, gradeAnswer } from '../src/grading';
 import type { GradeResult } from '../src/grading/types';
 import type { DatasetRow } from '../src/datasets/types';
 import { Outcome, type RowResult } from '../src/reports/types';
@@ -53,18 +53,12 @@ export function answeredResult(
   if (ask.status === 'timed_out') return { result: { ...base, outcome: Outcome.timedOut, error: ask.error } };
   if (kind === 'backfill') return { result: base };
   const specs = assertionsForRow(row, options.assertions, options.thresholds).filter((s) => s.type !== 'custom');
-  const grade = mergeGrades(
+  const grade = combineGrades(
     gradeAnswer(row, { answer: ask.answer ?? '', confidenceScore: ask.confidenceScore, latencyMs: ask.latencyMs }, specs),
-    customGrade,
+    customGrade?.assertions ?? [],
   );
   if (!grade.graded) return { result: base, grade };
   return { result: { ...base, outcome: grade.pass ? Outcome.passed : Outcome.failed, assertions: grade.assertions }, grade };
-}
-
-function mergeGrades(builtIn: GradeResult, custom?: GradeResult): GradeResult {
-  if (!custom || !custom.graded) return builtIn;
-  const assertions = [...builtIn.assertions, ...custom.assertions];
-  return { graded: true, pass: assertions.every((a) => a.pass), assertions };
 }
 
 /** Why an activity failed, in the words the API used: "401 invalid_api_key …". */
