@@ -81,7 +81,8 @@ export class Simulator {
 
   /**
    * Back to the state after start: sessions, requests, feedback, stats, rate-limit windows,
-   * simulated time, random streams and documents added at runtime. The fault configuration stays.
+   * simulated time, random streams and documents added at runtime. The fault configuration stays
+   * (with what is left of its 429 bursts).
    */
   reset(): void {
     this.waiters.cancelAll();
@@ -93,6 +94,7 @@ export class Simulator {
     this.registry = new Registry(this.fixtures);
     this.ids = new Prng(this.options.seed, 'ids');
     this.latency = new Prng(this.options.seed, 'latency');
+    this.faults.reseed(new Prng(this.options.seed, 'faults'));
   }
 
   close(): void {

@@ -13,7 +13,12 @@ export class FaultInjector {
   /** Remaining forced 429s per config key. */
   private readonly bursts = new Map<FaultKey, number>();
 
-  constructor(private readonly rng: Prng) {}
+  constructor(private rng: Prng) {}
+
+  /** Restarts the random stream (on reset), keeping the configuration. */
+  reseed(rng: Prng): void {
+    this.rng = rng;
+  }
 
   /** Replaces the whole configuration (validated; throws on bad input). */
   set(input: unknown): FaultConfig {

@@ -70,7 +70,7 @@ export class SiteKnowledge {
 
   /**
    * Ranks documents for the `current` question terms plus `context` terms weighted by `weight`
-   * (question terms should weigh 1). Terms of 6+ letters also match with small typos.
+   * (question terms should weigh 1). Terms of 6+ letters also match with one typo.
    */
   search(current: readonly string[], context: readonly string[], weight: (term: string) => number, limit = 5): Hit[] {
     const all = [...current, ...context];
@@ -80,7 +80,7 @@ export class SiteKnowledge {
       processTerm: (t) => t,
       boost: { title: 2, question: 2.5, category: 0.5 },
       boostTerm: (t, i) => (i < current.length ? 1 : weight(t)),
-      fuzzy: (t) => (t.length >= 6 ? 0.2 : false),
+      fuzzy: (t) => (t.length >= 6 ? 1 : false),
       combineWith: 'OR',
     });
     const hits: Hit[] = [];
