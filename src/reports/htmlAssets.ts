@@ -1,0 +1,86 @@
+/**
+ * Static CSS and script of `report.html`. Constants only: no run data is ever interpolated here, so
+ * the script cannot be steered by an answer's text. The page's CSP allows inline code and nothing else.
+ */
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+export const REPORT_CSS = `
+:root { --pass: #2da44e; --fail: #cf222e; --error: #bc4c00; --skip: #8c959f; --ink: #1f2328; --muted: #656d76; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 24px; }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
+.meta, .note { color: var(--muted); }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
+.card { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; min-width: 92px; }
+.card b { display: block; font-size: 20px; }
+.verdict { border-left: 4px solid var(--pass); padding: 4px 12px; }
+.verdict.failed { border-color: var(--fail); }
+.charts { display: flex; flex-wrap: wrap; gap: 24px; }
+.chart .bar { fill: #0969da; } .chart .axis { stroke: var(--muted); }
+.chart .tick { font-size: 10px; fill: var(--muted); } .chart .chart-title { font-size: 12px; font-weight: 600; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid #d0d7de; padding: 4px 6px; text-align: left; vertical-align: top; }
+#rows th { cursor: pointer; user-select: none; white-space: nowrap; }
+#rows th[aria-sort=ascending]::after { content: " ▲"; } #rows th[aria-sort=descending]::after { content: " ▼"; }
+#rows td.text { max-width: 36em; white-space: pre-wrap; overflow-wrap: anywhere; }
+.o-passed { color: var(--pass); } .o-failed { color: var(--fail); font-weight: 600; }
+.o-error, .o-timed_out { color: var(--error); font-weight: 600; } .o-skipped, .o-answered { color: var(--skip); }
+.regressed { background: #fff8c5; }
+.stack { display: flex; height: 10px; width: 200px; background: #eaeef2; border-radius: 3px; overflow: hidden; }
+.stack .p { background: var(--pass); } .stack .f { background: var(--fail); }
+.controls { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; }
+`;
+
+/** Filter by text and outcome, sort by clicking a header (numeric where the header says `data-num`). */
+export const REPORT_SCRIPT = `
+(function () {
+  'use strict';
+  var table = document.getElementById('rows');
+  if (!table) return;
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  var query = document.getElementById('q');
+  var outcome = document.getElementById('o');
+  var count = document.getElementById('count');
+  function apply() {
+    var text = query.value.toLowerCase();
+    var want = outcome.value;
+    var shown = 0;
+    rows.forEach(function (r, i) {
+      var okOutcome = !want || r.getAttribute('data-outcome') === want || (want === 'regressed' && r.hasAttribute('data-regressed'));
+      var ok = okOutcome && (!text || texts[i].indexOf(text) !== -1);
+      r.hidden = !ok;
+      if (ok) shown++;
+    });
+    count.textContent = shown + ' of ' + rows.length + ' rows';
+  }
+  function key(row, col, numeric) {
+    var cell = row.cells[col];
+    var v = cell ? (cell.getAttribute('data-v') || cell.textContent) : '';
+    if (!numeric) return v.toLowerCase();
+    var n = parseFloat(v);
+    return isNaN(n) ? -Infinity : n;
+  }
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+    th.addEventListener('click', function () {
+      var dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+      var numeric = th.hasAttribute('data-num');
+      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
+      var order = rows.map(function (r, i) { return i; });
+      order.sort(function (a, b) {
+        var x = key(rows[a], col, numeric), y = key(rows[b], col, numeric);
+        return (x < y ? -1 : x > y ? 1 : a - b) * dir;
+      });
+      var fragment = document.createDocumentFragment();
+      order.forEach(function (i) { fragment.appendChild(rows[i]); });
+      body.appendChild(fragment);
+    });
+  });
+  query.addEventListener('input', apply);
+  outcome.addEventListener('change', apply);
+  apply();
+})();
+`;

@@ -1,0 +1,74 @@
+/**
+ * Escaping and truncation for the hand-written report formats. Answers, questions and error
+ * strings are untrusted text: everything that reaches XML, HTML or Markdown goes through here.
+ */
+
+/** Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
+const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+
+/** Replaces characters that XML 1.0 (and sane HTML) cannot carry with U+FFFD. */
+export function replaceInvalidChars(text: string): string {
+  return text.replace(INVALID_XML, '\uFFFD');
+}
+
+/** Escapes text for XML/HTML element content. */
+export function escapeXml(text: string): string {
+  return replaceInvalidChars(text).replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
+}
+
+/** Escapes text for a double- or single-quoted XML/HTML attribute; keeps tabs and newlines as references. */
+export function escapeXmlAttr(text: string): string {
+  return replaceInvalidChars(text).replace(/[&<>"'\t\n\r]/g, (ch) => XML_ENTITIES[ch] ?? ch);
+}
+
+/** HTML escaping is the same as XML's here; the alias says which format a call site writes. */
+export const escapeHtml = escapeXml;
+export const escapeHtmlAttr = escapeXmlAttr;
+
+/**
+ * At most `max` UTF-16 units of `text` (never splitting a surrogate pair), with a marker saying how
+ * much was cut.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [+${text.length - end} chars]`;
+}
+
+/**
+ * Markdown for a single-line context inside a line (a table cell, after a label): whitespace
+ * collapsed, HTML special characters as entities, inline Markdown punctuation backslash-escaped.
+ * Never put the result at the start of a line, where `#`, `-` or `1.` would still mean something.
+ */
+export function mdInline(text: string, max = 200): string {
+  const flat = truncate(replaceInvalidChars(text).replace(/\s+/g, ' ').trim(), max);
+  return flat
+    .replace(/[\\`*_[\]|~]/g, (ch) => `\\${ch}`)
+    .replace(/[&<>]/g, (ch) => XML_ENTITIES[ch] ?? ch);
+}
+
+/** A fenced code block that `text` cannot break out of (the fence is longer than any backtick run inside). */
+export function mdFence(text: string, max = 1000): string {
+  const body = truncate(replaceInvalidChars(text), max);
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${body}\n${fence}`;
+}
+
+/** "… N more" line for capped listings. */
+export function moreLine(hidden: number, what: string): string {
+  return `… ${hidden} more ${what}`;
+}

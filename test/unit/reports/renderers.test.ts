@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../../src/reports/html';
+import { REPORT_SCRIPT } from '../../../src/reports/htmlAssets';
+import { renderJUnit } from '../../../src/reports/junit';
+import { renderMarkdown } from '../../../src/reports/markdown';
+import { summarize } from '../../../src/reports/summary';
+import type { Outcome, RowResult, RunSummary } from '../../../src/reports/types';
+import { collect, iterate, meta, row } from './fixtures';
+import { checkWellFormedXml } from './xmlCheck';
+
+const EVIL = '</system-out><script>alert("x")</script> ]]> & \u0000\u001b ```` | *bold*';
+
+const rows: RowResult[] = [
+  row(0, { tags: ['billing'] }),
+  row(1, {
+    outcome: 'failed',
+    tags: ['billing'],
+    answer: EVIL,
+    expected: 'Refunds take <5> days',
+    assertions: [{ type: 'contains', pass: false, score: 0, reason: 'missing "5 days" <b>' }, { type: 'min-confidence', pass: true, score: 1, reason: 'ok' }],
+  }),
+  row(2, { outcome: 'error', errorType: 'InternalServerError', error: 'HTTP 500: <boom> & "bad"', answer: undefined }),
+  row(3, { outcome: 'timed_out', answer: undefined }),
+  row(4, { outcome: 'skipped', error: 'conversation aborted' }),
+  row(5, { outcome: 'answered', question: 'Why <script>?\nline two' }),
+  row(6, { outcome: 'failed', assertions: [{ type: 'regex', pass: false, score: 0, reason: 'no match' }] }),
+];
+
+async function summaryFor(list: RowResult[], regressed: string[] = []): Promise<RunSummary> {
+  const outcomes = new Map<string, Outcome>(list.map((r) => [r.id, regressed.includes(r.id) ? 'passed' : r.outcome]));
+  return summarize(meta(), iterate(list), { runId: 'base', passRate: 1, outcomes }, { finishedAt: '2025-01-01T00:05:00.000Z' });
+}
+
+async function text(chunks: AsyncIterable<string>): Promise<string> {
+  return (await collect(chunks)).join('');
+}
+
+describe('renderJUnit', () => {
+  it('writes well-formed XML with one test case per row', async () => {
+    const xml = await text(renderJUnit(await summaryFor(rows), iterate(rows)));
+    const names = checkWellFormedXml(xml);
+    expect(names.filter((n) => n === 'testsuite')).toHaveLength(1);
+    expect(names.filter((n) => n === 'testcase')).toHaveLength(rows.length);
+    expect(names.filter((n) => n === 'failure')).toHaveLength(2);
+    expect(names.filter((n) => n === 'error')).toHaveLength(2);
+    expect(names.filter((n) => n === 'skipped')).toHaveLength(1);
+    expect(xml).toContain('<testsuite name="demo.csv" tests="7" failures="2" errors="2" skipped="1" time="300.000"');
+    expect(xml).toContain('classname="billing"');
+    expect(xml).toContain('classname="demo.csv"');
+    expect(xml).toContain('<failure message="contains: missing &quot;5 days&quot; &lt;b&gt;" type="contains">');
+    expect(xml).toContain('<error message="HTTP 500: &lt;boom&gt; &amp; &quot;bad&quot;" type="InternalServerError">');
+    expect(xml).toContain('type="TimedOut"');
+    expect(xml).toContain('name="r5: Why &lt;script&gt;? line two"');
+    expect(xml).toContain('&lt;/system-out&gt;&lt;script&gt;');
+    expect(xml).not.toContain('\u0000');
+  });
+
+  it('is checked by a checker that does reject broken XML', () => {
+    expect(() => checkWellFormedXml('<a><b></a>')).toThrow(/mismatched/);
+    expect(() => checkWellFormedXml('<a>x & y</a>')).toThrow(/bare &/);
+    expect(() => checkWellFormedXml('<a>1 < 2</a>')).toThrow(/stray </);
+    expect(() => checkWellFormedXml('<a>\u0001</a>')).toThrow(/invalid XML character/);
+  });
+});
+
+describe('renderHtml', () => {
+  it('ships a script that parses', () => {
+    expect(() => new Function(REPORT_SCRIPT)).not.toThrow();
+  });
+
+  it('is self-contained and escapes every piece of run data', async () => {
+    const html = await text(renderHtml(await summaryFor(rows, ['r1']), iterate(rows)));
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).toContain('&lt;/system-out&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain('Why &lt;script&gt;?');
+    expect(html).not.toMatch(/\b(?:src|href)=|@import|url\(/);
+    expect(html).toContain('content="default-src &#39;none&#39;;');
+    expect(html.match(/<svg /g)).toHaveLength(2);
+    expect(html.match(/<tr data-outcome=/g)).toHaveLength(rows.length);
+    expect(html).toContain('<tr data-outcome="failed" data-regressed class="regressed">');
+    expect(html).toContain('No significant change against base');
+    expect(html).toMatch(/Pass\/fail by tag.*billing/s);
+  });
+
+  it('caps the table but keeps listing rows that did not pass', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => row(i, { outcome: i % 10 === 9 ? 'failed' : 'passed' }));
+    const html = await text(renderHtml(await summaryFor(many), iterate(many), { maxRows: 10, maxProblemRows: 13 }));
+    const listed = [...html.matchAll(/<tr data-outcome="(\w+)"/g)].map((m) => m[1]);
+    expect(listed).toHaveLength(13);
+    expect(listed.slice(10)).toEqual(['failed', 'failed', 'failed']);
+    expect(html).toContain('Listing 13 of 50 rows');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('puts regressions first, then failures and errors, with escaped text', async () => {
+    const summary = { ...(await summaryFor(rows, ['r1'])), gate: { passed: false, reasons: ['pass rate 40.0% is below 90.0%'], warnings: [] } };
+    const md = await renderMarkdown(summary, iterate(rows));
+    const order = ['## Verdict', '## Regressions (1)', '### Row r1', '## Failures (1)', '### Row r6', '## Errors and time-outs (2)', '## By tag'].map((h) => md.indexOf(h));
+    expect(order.every((pos, i) => pos >= 0 && (i === 0 || pos > (order[i - 1] ?? 0)))).toBe(true);
+    expect(md).toContain('**Quality gate: FAILED** ❌');
+    expect(md).toContain('`````text\n</system-out><script>');
+    expect(md).toContain('- contains: missing "5 days" &lt;b&gt;');
+    expect(md).not.toContain('min\\-confidence: ok');
+    expect(md).toContain('**Error:** InternalServerError: HTTP 500: &lt;boom&gt; &amp; "bad"');
+    expect(md).toContain('**Error:** TimedOut: no answer before the time-out');
+    expect(md).toContain('| Pass rate | **33.3%** (1 / 3 graded) |');
+  });
+
+  it('caps the rows listed with a "… N more" line', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => row(i, { outcome: 'failed', answer: 'y'.repeat(5000) }));
+    const md = await renderMarkdown(await summaryFor(many), iterate(many), { maxRows: 5, maxText: 100 });
+    expect(md.match(/^### Row/gm)).toHaveLength(5);
+    expect(md).toContain('… 25 more rows not shown');
+    expect(md).toContain('… [+4900 chars]');
+  });
+});
