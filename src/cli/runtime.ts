@@ -59,7 +59,7 @@ async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnection
   }
   mkdirSync(dir, { recursive: true });
   log.info('no TEMPORAL_ADDRESS: starting an embedded Temporal dev server');
-  const localServer = await startLocalServer({ dbFilename: join(dir, 'temporal.db'), log: (l) => log.info(l) });
+  const localServer = await startLocalServer({ dbFilename: join(dir, 'temporal.db'), logFile: join(dir, 'temporal.log'), log: (l) => log.info(l) });
   writeFileSync(serverFile, JSON.stringify({ address: localServer.address, pid: process.pid } satisfies ServerFile));
   const temporal = await connectTemporal(localServer.address);
   const stop = localServer.stop;

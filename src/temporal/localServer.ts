@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { EphemeralServerExecutable } from '@temporalio/testing/lib/ephemeral-server';
 import { locateTemporalCli, type LocatedCli } from './cliLocator';
+import { spawnDevServer } from './devServerProcess';
 import { installQuietRuntime } from './sdkRuntime';
 
 export interface LocalServerOptions {
@@ -14,11 +14,12 @@ export interface LocalServerOptions {
   namespace?: string;
   /** More namespaces to create at startup (tests give each file its own). */
   extraNamespaces?: string[];
+  /** The server's own output. @default discarded */
+  logFile?: string;
   log?: (line: string) => void;
 }
 
 export interface LocalServer {
-  env: TestWorkflowEnvironment;
   /** host:port of the frontend gRPC service. */
   address: string;
   cli: LocatedCli;
@@ -35,18 +36,30 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
   'matching.numTaskqueueWritePartitions=1',
 ];
 
-/** Starts a Temporal dev server from the CLI found (or provisioned) by {@link locateTemporalCli}. */
+/**
+ * Starts a Temporal dev server from the CLI found (or provisioned) by {@link locateTemporalCli}, as a child
+ * process of ours. Only when no CLI can be had does it fall back to @temporalio/testing, whose SDK download
+ * needs internet access.
+ */
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   const log = options.log ?? (() => undefined);
   installQuietRuntime();
   const cli = await locateTemporalCli({ log });
-  const executable: EphemeralServerExecutable = cli.path
-    ? { type: 'existing-path', path: cli.path }
-    : { type: 'cached-download' };
-  log(cli.path ? `Temporal CLI via ${cli.route}: ${cli.path}` : `Temporal CLI via ${cli.route} (needs internet)`);
+  const namespaces = [options.namespace ?? 'default', ...(options.extraNamespaces ?? [])];
+  if (cli.path) {
+    log(`Temporal CLI via ${cli.route}: ${cli.path}`);
+    const server = await spawnDevServer({
+      cliPath: cli.path, dbFilename: options.dbFilename, port: options.port, uiPort: options.uiPort,
+      namespaces, dynamicConfig: DEV_SERVER_DYNAMIC_CONFIG, logFile: options.logFile,
+    });
+    log(`Temporal dev server listening on ${server.address}`);
+    return { address: server.address, cli, stop: () => server.stop() };
+  }
+  for (const note of cli.notes) log(`  (${note})`);
+  log('no Temporal CLI could be found or installed: letting the SDK download it (needs internet access)');
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
-      executable,
+      executable: { type: 'cached-download' },
       ip: '127.0.0.1',
       port: options.port,
       uiPort: options.uiPort,
@@ -60,7 +73,5 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       ],
     },
   });
-  const address = env.connection.options.address;
-  log(`Temporal dev server listening on ${address}`);
-  return { env, address, cli, stop: () => env.teardown() };
+  return { address: env.connection.options.address, cli, stop: () => env.teardown() };
 }

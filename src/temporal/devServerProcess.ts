@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import { Connection } from '@temporalio/client';
+
+export interface DevServerProcessOptions {
+  cliPath: string;
+  dbFilename?: string;
+  port?: number;
+  uiPort?: number;
+  namespaces: string[];
+  dynamicConfig: string[];
+  /** Where the server's own output goes; never this process's stdout, which `--json` keeps clean. */
+  logFile?: string;
+  /** @default 60000 */
+  startTimeoutMs?: number;
+}
+
+export interface DevServerProcess {
+  address: string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * `temporal server start-dev` as a child process with its output in a log file. Ready when the frontend
+ * answers; the child is killed if this process exits first.
+ */
+export async function spawnDevServer(options: DevServerProcessOptions): Promise<DevServerProcess> {
+  const port = options.port ?? (await freePort());
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
+  else args.push('--headless');
+  if (options.dbFilename) args.push('--db-filename', options.dbFilename);
+  for (const ns of options.namespaces) args.push('--namespace', ns);
+  for (const kv of options.dynamicConfig) args.push('--dynamic-config-value', kv);
+
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (options.logFile) {
+    mkdirSync(dirname(options.logFile), { recursive: true });
+    const log = createWriteStream(options.logFile, { flags: 'a' });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  } else {
+    child.stdout?.resume();
+    child.stderr?.resume();
+  }
+  const onExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', onExit);
+
+  const address = `127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`the Temporal dev server exited with code ${child.exitCode}${options.logFile ? `; see ${options.logFile}` : ''}`);
+    }
+    try {
+      const conn = await Connection.connect({ address, connectTimeout: 1000 });
+      await conn.workflowService.getSystemInfo({});
+      await conn.close();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        await stopChild(child);
+        throw new Error(`the Temporal dev server did not answer on ${address} in time${options.logFile ? `; see ${options.logFile}` : ''}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    address,
+    async stop() {
+      process.off('exit', onExit);
+      await stopChild(child);
+    },
+  };
+}
