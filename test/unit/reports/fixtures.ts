@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { FileResultsStore } from '../../../src/reports/fileStore';
 import type { RowResult, RunMeta } from '../../../src/reports/types';
 
 /** A run meta with sensible defaults. */
@@ -46,4 +48,15 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'reports-test-'));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A `FileResultsStore` on a fresh temporary directory for each test of the calling suite. */
+export function useTempStore(): { readonly dir: string; readonly store: FileResultsStore } {
+  const ctx = { dir: '', store: new FileResultsStore(''), cleanup: (): Promise<void> => Promise.resolve() };
+  beforeEach(async () => {
+    ({ dir: ctx.dir, cleanup: ctx.cleanup } = await tempDir());
+    ctx.store = new FileResultsStore(ctx.dir);
+  });
+  afterEach(() => ctx.cleanup());
+  return ctx;
 }
