@@ -3,6 +3,7 @@ import { LimiterPool } from '../src/ratelimit/slidingWindow';
 import { FileResultsStore } from '../src/reports';
 import type { WorkerConfig } from '../src/temporal/workerConfig';
 import { askActivity } from './ask';
+import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
@@ -21,6 +22,7 @@ function buildActivities(deps: ActivityDeps) {
     ...finishActivities(deps),
     ...finalizeActivities(deps),
     ...gradeActivities(),
+    ...cleanupActivities(deps),
   };
 }
 
