@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from '../../src/sim/constants';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+/** Runs `sitechat …` as a user would: in a fresh directory, no Temporal or Site Chat settings (embedded defaults). */
+function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', () => {
+  let dir: string;
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--help lists the commands', async () => {
+    const { code, stdout } = await sitechat(dir, ['--help']);
+    expect(code).toBe(0);
+    for (const cmd of ['run', 'backfill', 'watch', 'cancel', 'worker', 'sim']) expect(stdout).toContain(cmd);
+  });
+
+  it('refuses an invalid dataset with every problem, file and line, before sending anything (exit 2)', async () => {
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, 'id,question,min_confidence\na,What is the price?,\nb,,50\nc,Why?,abc\na,Duplicate id?,\n');
+    const { code, stderr } = await sitechat(dir, ['run', file]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/bad\.csv:3: `question`/);
+    expect(stderr).toMatch(/bad\.csv:4: `min_confidence`/);
+    expect(stderr).toMatch(/bad\.csv:5: `id`/);
+    expect(stderr).toContain('nothing was sent');
+  });
+
+  it('runs a dataset end to end, prints JSON, writes five reports; --fail-under decides the exit code', async () => {
+    const file = join(dir, 'tiny.csv');
+    writeFileSync(file, 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,How much storage do I get for free?,5 GB\nq3,What is the airspeed of an unladen swallow?,swallow\n');
+    const ok = await sitechat(dir, ['run', file, '--json', '--out', join(dir, 'report')]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const summary = JSON.parse(ok.stdout) as { total: number; passed: number; graded: number; reportFiles: string[] };
+    expect(summary.total).toBe(3);
+    expect(summary.graded).toBe(3);
+    for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(dir, 'report', f))).toBe(true);
+    expect(readFileSync(join(dir, 'report', 'results.jsonl'), 'utf8')).not.toContain(DEMO.apiKey);
+
+    const gate = await sitechat(dir, ['run', file, '--fail-under', '100%']);
+    expect(gate.code).toBe(1);
+    expect(gate.stdout).toMatch(/gate\s+FAILED/);
+  });
+});
