@@ -10,21 +10,25 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export type BodyResult = { ok: true; text: string } | { ok: false };
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
 
-/** Reads the request body as UTF-8; `{ ok: false }` once it exceeds `maxBytes` (the rest is discarded). */
+/**
+ * Reads the request body as UTF-8. Past `maxBytes` the rest is discarded and the result is
+ * `too-large`; a client that goes away before the end gives `aborted`.
+ */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) tooLarge = true;
-      else chunks.push(chunk);
+      if (size <= maxBytes) chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? { ok: false } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', () => resolve({ ok: false }));
+    req.on('end', () => resolve(size > maxBytes ? { ok: false, reason: 'too-large' } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', () => resolve({ ok: false, reason: 'aborted' }));
+    req.on('close', () => {
+      if (!req.complete) resolve({ ok: false, reason: 'aborted' });
+    });
   });
 }
 

@@ -7,17 +7,19 @@ import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
 import { apiRouter } from './routes';
 import { errorReply, INVALID_JSON, type Reply } from './types';
 
-async function readJson(sim: Simulator, req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false }> {
+type JsonResult = { ok: true; body: unknown } | { ok: false; reason: 'too-large' | 'aborted' };
+
+async function readJson(sim: Simulator, req: IncomingMessage): Promise<JsonResult> {
   const read = await readBody(req, sim.options.maxBodyBytes);
-  return read.ok ? { ok: true, body: parseJson(read.text, INVALID_JSON) } : { ok: false };
+  return read.ok ? { ok: true, body: parseJson(read.text, INVALID_JSON) } : read;
 }
 
 async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const match = adminRouter.match(req.method ?? 'GET', path);
   if (match.kind === 'not-found') return sendJson(res, 404, { error: ApiError.notFound });
   if (match.kind === 'method-not-allowed') return sendJson(res, 405, { error: ApiError.methodNotAllowed }, { allow: match.allow.join(', ') });
-  const read = req.method === 'GET' ? { ok: true as const, body: undefined } : await readJson(sim, req);
-  if (!read.ok) return sendJson(res, 413, { error: ApiError.bodyTooLarge }, { connection: 'close' });
+  const read: JsonResult = req.method === 'GET' ? { ok: true, body: undefined } : await readJson(sim, req);
+  if (!read.ok) return read.reason === 'aborted' ? undefined : sendJson(res, 413, { error: ApiError.bodyTooLarge }, { connection: 'close' });
   const r = match.value(sim, read.body, match.params);
   sendJson(res, r.status, r.body, r.headers);
 }
@@ -52,6 +54,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   let body: unknown;
   if (req.method !== 'GET') {
     const read = await readJson(sim, req);
+    if (!read.ok && read.reason === 'aborted') return;
     if (!read.ok) return send(errorReply(413, ApiError.bodyTooLarge, undefined, { connection: 'close' }));
     body = read.body;
   }
