@@ -71,6 +71,7 @@ describe('spec §7 errors', () => {
   });
 
   it('409 `feedback can only be submitted for completed responses` — request pending or failed (feedback)', async () => {
+    h().sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } }); // stays pending however slow the machine
     const pending = await h().client.chat.submit(SITE, { message: 'hi', email: EMAIL });
     const body = { session_id: pending.session_id, request_id: pending.request_id, feedback: 'good' as const };
     await expectApiError(h().client.feedback.submit(SITE, body), 'ConflictError', 409, 'feedback can only be submitted for completed responses');

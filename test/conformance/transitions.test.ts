@@ -50,6 +50,7 @@ describe('§3 Session', () => {
 
 describe('§3 Chat request (async)', () => {
   it('(none) → pending: submit returns a request_id and a placeholder', async () => {
+    h().sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } }); // stays pending however slow the machine
     const res = await h().client.chat.submit(SITE, { message: 'Where is my data stored?', email: EMAIL });
     expect(res).toEqual({ request_id: expect.stringMatching(UUID), session_id: expect.stringMatching(UUID), status: 'pending', placeholder: expect.any(String) });
     expect(await h().client.requests.get(SITE, res.request_id)).toEqual({ session_id: res.session_id, request_id: res.request_id, status: 'pending' });
@@ -110,6 +111,7 @@ describe('§3 Feedback', () => {
   });
 
   it('a pending request is rejected with 409', async () => {
+    h().sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } }); // stays pending however slow the machine
     const { session_id, request_id } = await h().client.chat.submit(SITE, { message: 'hi', email: EMAIL });
     await expectApiError(h().client.feedback.submit(SITE, { session_id, request_id, feedback: 'bad' }), 'ConflictError', 409, 'feedback can only be submitted for completed responses');
   });

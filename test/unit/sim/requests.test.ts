@@ -6,10 +6,11 @@ const api = useSimulator({ retentionMs: 3_600_000 });
 
 describe('request status (spec §4.5, §3 Chat request)', () => {
   it('pending → completed with the answer and confidence', async () => {
+    api().sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } }); // stays pending however slow the machine
     const { body } = await api().chatAsync({ message: 'What is the maximum file size I can upload?', email: EMAIL });
     const id = String(body.request_id);
     expect((await api().status(id)).body).toEqual({ session_id: body.session_id, request_id: id, status: 'pending' });
-    api().sim.advanceTime(30_000);
+    api().sim.advanceTime(90_000);
     const done = await api().status(id);
     expect(done.body).toEqual({
       session_id: body.session_id, request_id: id, status: 'completed', answer: expect.stringContaining('50 GB'),
@@ -71,6 +72,7 @@ describe('feedback (spec §4.6, §3 Feedback)', () => {
   });
 
   it('409 for a pending request and for a failed one', async () => {
+    api().sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } }); // stays pending however slow the machine
     const pending = await api().chatAsync({ message: 'hi', email: EMAIL });
     const body = { session_id: pending.body.session_id, request_id: pending.body.request_id, feedback: 'good' };
     expect(await feedback(body)).toMatchObject({ status: 409, body: { error: ApiError.feedbackConflict } });
