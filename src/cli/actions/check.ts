@@ -1,0 +1,81 @@
+import { SiteChatClient } from '../../api';
+import { ConfigurationError } from '../../api/errors';
+import { configReport, formatCheckReport, runChecks, type CheckReport } from '../../check';
+import { DurationError, parseDuration } from '../../config/duration';
+import type { CheckFlags } from '../commands/check';
+import { ExitCode } from '../follow';
+import { createLogger, type Logger } from '../logger';
+
+/** Injection points for tests: the environment read and the output channel. */
+export interface CheckIo {
+  env?: NodeJS.ProcessEnv;
+  log?: Logger;
+}
+
+/** The URL without credentials, for display; never the raw text of an invalid one. */
+function shownUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(not a valid URL)';
+  }
+}
+
+async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, timeoutMs: number, log: Logger): Promise<CheckReport> {
+  let baseUrl = env.SITECHAT_BASE_URL;
+  let apiKey = env.SITECHAT_API_KEY;
+  let siteId = flags.site ?? env.SITECHAT_SITE_ID;
+  let tenantId = flags.tenant ?? env.SITECHAT_TENANT_ID;
+  let sim: { baseUrl: string; close(): Promise<void> } | undefined;
+  let client: SiteChatClient | undefined;
+  try {
+    if (!baseUrl) {
+      const { startSimulator } = await import('../../sim/index.js');
+      const { DEMO } = await import('../../sim/constants.js');
+      sim = await startSimulator({ port: 0 });
+      baseUrl = sim.baseUrl;
+      apiKey = DEMO.apiKey;
+      siteId ??= DEMO.siteId;
+      tenantId ??= DEMO.tenantId;
+      log.info(`no SITECHAT_BASE_URL: checking the embedded simulator at ${baseUrl} with its demo key`);
+    }
+    if (!apiKey) {
+      return configReport(shownUrl(baseUrl), 'SITECHAT_API_KEY is not set: export the tenant API key (created in the dashboard) as SITECHAT_API_KEY');
+    }
+    try {
+      client = new SiteChatClient({ baseUrl, apiKey, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
+    } catch (err) {
+      if (err instanceof ConfigurationError) return configReport(shownUrl(baseUrl), err.message);
+      throw err;
+    }
+    return await runChecks({ client, baseUrl: client.baseUrl, siteId, tenantId, timeoutMs, simulator: sim !== undefined });
+  } finally {
+    await client?.close();
+    await sim?.close();
+  }
+}
+
+/** `sitechat check`: exit 0 when every check that ran is ok, 3 otherwise, 2 for bad flags or nothing to check. */
+export async function checkAction(flags: CheckFlags, io: CheckIo = {}): Promise<number> {
+  const log = io.log ?? createLogger();
+  const env = io.env ?? process.env;
+  let timeoutMs: number;
+  try {
+    timeoutMs = parseDuration(flags.timeout ?? '10s');
+    if (timeoutMs <= 0) throw new DurationError('--timeout must be more than 0');
+  } catch (err) {
+    log.error(`--timeout: ${err instanceof Error ? err.message : String(err)}`);
+    return ExitCode.usage;
+  }
+  const report = await check(env, flags, timeoutMs, log);
+  if (report.checks.every((c) => c.outcome === 'skipped')) {
+    log.error('nothing to check: pass --site ID and/or --tenant ID (or set SITECHAT_SITE_ID / SITECHAT_TENANT_ID)');
+    return ExitCode.usage;
+  }
+  if (flags.json) log.out(JSON.stringify(report, null, 2));
+  else log.out(formatCheckReport(report).join('\n'));
+  return report.ok ? ExitCode.ok : ExitCode.runFailed;
+}
