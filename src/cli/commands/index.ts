@@ -4,8 +4,9 @@ import { register as run } from './run';
 import { register as sim } from './sim';
 import { register as watch } from './watch';
 import { register as worker } from './worker';
+import { register as check } from './check';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim];
+export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim, check];
