@@ -38,6 +38,10 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
       res = await deps.api.chat.send(input.siteId, body, { signal });
     } catch (err) {
       // No response means no request id to look up, and sending again could ask twice: record, don't retry.
+      // The server gave up at its ceiling but named the request: it may still finish, so look it up.
+      if (err instanceof SiteChatError && err.requestId && err.sessionId) {
+        return { requestId: err.requestId, sessionId: err.sessionId, submittedAtMs: started };
+      }
       if (err instanceof APIConnectionTimeoutError) {
         return { status: 'failed', error: `sync chat gave no response in time; the server may still have answered (no request id to look up): ${err.message}`, latencyMs: Date.now() - started };
       }

@@ -16,6 +16,9 @@ export interface SiteChatErrorInit {
   error?: string;
   /** The API's `message` string (403 bodies carry one). */
   apiMessage?: string;
+  /** Request and session ids, when an error body names them (a sync chat that hit its ceiling). */
+  requestId?: string;
+  sessionId?: string;
   cause?: unknown;
 }
 
@@ -27,6 +30,8 @@ export class SiteChatError extends Error {
   readonly status?: number;
   readonly error?: string;
   readonly apiMessage?: string;
+  readonly requestId?: string;
+  readonly sessionId?: string;
 
   constructor(message: string, init: SiteChatErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -34,6 +39,8 @@ export class SiteChatError extends Error {
     this.status = init.status;
     this.error = init.error;
     this.apiMessage = init.apiMessage;
+    this.requestId = init.requestId;
+    this.sessionId = init.sessionId;
   }
 
   toJSON(): Record<string, unknown> {

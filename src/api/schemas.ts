@@ -139,6 +139,10 @@ export const TenantLimitsSchema = z.record(z.string(), z.unknown());
 export const ErrorBodySchema = z.looseObject({
   error: z.string().optional(),
   message: z.string().optional(),
+  // Not in §7, but a sync chat that gives up at its ceiling may say which request it was (§4.3: "the
+  // request_id can then be looked up with the status endpoint").
+  request_id: z.string().optional(),
+  session_id: z.string().optional(),
 });
 
 export type Session = z.infer<typeof SessionSchema>;
