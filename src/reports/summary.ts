@@ -6,6 +6,11 @@ import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats }
 export interface SummarizeOptions {
   /** Sessions opened and closed, as counted by the workflow. @default opened = distinct `sessionId`s, closed = null */
   sessions?: { opened: number; closed: number | null };
+  /**
+   * Sessions closed, as counted by the workflow, when only that is known: opened is then counted from the rows
+   * (distinct `sessionId`s). Ignored when `sessions` is given.
+   */
+  sessionsClosed?: number;
   /** End of the run (ISO). @default `meta.finishedAt`, else the latest row `finishedAt`, else null */
   finishedAt?: string;
 }
@@ -88,7 +93,7 @@ export async function summarize(
     graded,
     passRate,
     feedback,
-    sessions: options.sessions ?? { opened: sessionIds.size, closed: null },
+    sessions: options.sessions ?? { opened: sessionIds.size, closed: options.sessionsClosed ?? null },
     latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max },
     distributions: {
       latencyMs: histogram(sorted, 0, niceCeil(max ?? 0), LATENCY_BINS),

@@ -49,6 +49,8 @@ describe('summarize', () => {
     expect((await summarize(meta(), iterate(mixed(600)))).sessions).toEqual({ opened: 7, closed: null });
     const given = await summarize(meta(), iterate(mixed(6)), undefined, { sessions: { opened: 3, closed: 2 } });
     expect(given.sessions).toEqual({ opened: 3, closed: 2 });
+    const closedOnly = await summarize(meta(), iterate(mixed(600)), undefined, { sessionsClosed: 5 });
+    expect(closedOnly.sessions).toEqual({ opened: 7, closed: 5 });
   });
 
   it('derives finishedAt and duration', async () => {
