@@ -74,9 +74,11 @@ describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP
 
     // The API key is nowhere in the history or the reports.
     const history = await historyText(stack.client, workflowId);
-    expect(history).toContain(DEMO.siteId); // decoded payloads really are searched
-    expect(history).not.toContain(DEMO.apiKey);
-    expect(await historyText(stack.client, `${workflowId}/chunk-0`)).not.toContain(DEMO.apiKey);
+    expect(history.includes(DEMO.siteId), 'decoded payloads are searched').toBe(true);
+    expect(history.includes(DEMO.apiKey), 'API key in the run history').toBe(false);
+    const chunk = await historyText(stack.client, `${workflowId}/chunk-0`);
+    expect(chunk.includes('confidenceScore'), 'decoded chunk payloads are searched').toBe(true);
+    expect(chunk.includes(DEMO.apiKey), 'API key in the chunk history').toBe(false);
     for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) {
       expect(readFileSync(join(result.reportDir, f), 'utf8')).not.toContain(DEMO.apiKey);
     }
