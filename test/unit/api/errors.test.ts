@@ -124,6 +124,14 @@ describe('other error bodies and statuses', () => {
     expect(err.error).toBe(html.slice(0, 200));
   });
 
+  it('an error body that names its request (sync chat at its ceiling) keeps the ids for a status lookup', async () => {
+    next = { status: 504, body: '{"error":"request timed out","request_id":"r-1","session_id":"s-1"}' };
+    const err = await failure(CALLS.status.call);
+    expect(err.status).toBe(504);
+    expect(err.requestId).toBe('r-1');
+    expect(err.sessionId).toBe('s-1');
+  });
+
   it('a JSON body without `error` and an empty body are tolerated', async () => {
     next = { status: 503, body: '{"detail":"down"}' };
     expect((await failure(CALLS.status.call)).error).toBe('{"detail":"down"}');
