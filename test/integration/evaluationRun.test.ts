@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
+import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { sha256File } from '../../src/datasets';
 import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunResult } from '../../workflows/types';
@@ -23,9 +24,9 @@ describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP
   });
   afterAll(async () => stack?.close());
 
-  async function run(input: Partial<RunInput['options']> = {}, dataset = DEMO_CSV): Promise<{ result: RunResult; workflowId: string }> {
-    const path = join(stack.runsDir, `dataset-${Date.now()}.csv`);
-    copyFileSync(dataset, path);
+  async function run(input: Partial<RunInput['options']> = {}, dataset?: string): Promise<{ result: RunResult; workflowId: string }> {
+    const path = dataset ?? join(stack.runsDir, `dataset-${Date.now()}.csv`);
+    if (!dataset) copyFileSync(DEMO_CSV, path);
     const runId = `t${Date.now()}`;
     const workflowId = `sitechat-evaluation-${runId}`;
     const result = await stack.client.workflow.execute('evaluationRun', {
@@ -82,5 +83,20 @@ describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP
     for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) {
       expect(readFileSync(join(result.reportDir, f), 'utf8')).not.toContain(DEMO.apiKey);
     }
+  });
+
+  it('--baseline latest: a weaker model regresses significantly and the gate fails, naming the rows', async () => {
+    const dataset = join(stack.runsDir, 'baseline-demo.csv');
+    copyFileSync(DEMO_CSV, dataset);
+    const good = await run({}, dataset);
+    expect(good.result.summary.gate?.passed).toBe(true);
+    const weak = await run({ model: WEAK_MODEL, baseline: 'latest' }, dataset);
+    const cmp = weak.result.summary.baseline;
+    expect(cmp?.runId).toBe(good.result.runId);
+    expect(cmp?.regressed.length).toBeGreaterThan(5);
+    expect(cmp?.mcnemar.significant).toBe(true);
+    expect(weak.result.summary.gate?.passed).toBe(false);
+    expect(weak.result.summary.gate?.reasons.join(' ')).toMatch(/significant regression/);
+    expect(readFileSync(join(weak.result.reportDir, 'report.md'), 'utf8')).toContain(cmp?.regressed[0] as string);
   });
 });
