@@ -3,7 +3,6 @@ import {
   CancellationScope,
   ContinueAsNew,
   continueAsNew,
-  defineQuery,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -11,13 +10,11 @@ import { newCursor } from '../src/cleanup/cursor';
 import { pageThrough } from '../src/cleanup/loop';
 import { buildCleanupReport } from '../src/cleanup/report';
 import { cleanupSettings, validateCleanupInput } from '../src/cleanup/rule';
-import { StopReason, type CleanupInput, type CleanupProgress, type CleanupReport } from '../src/cleanup/types';
+import { StopReason, type CleanupInput, type CleanupReport } from '../src/cleanup/types';
+import { CLEANUP_FAILED, cleanupProgressQuery } from '../src/cleanup/workflow';
 import { closing, listing, local } from './activities';
 import { describeFailure } from './outcome';
 import { runIdFromWorkflowId } from './run';
-
-/** Live progress of a cleanup: pass, pages, offset and counts so far. */
-export const cleanupProgressQuery = defineQuery<CleanupProgress>('cleanupProgress');
 
 /**
  * Pages listed per run before continuing as new. A page costs ~6 history events plus ~6 per close batch (at most
@@ -69,7 +66,7 @@ export async function sessionCleanup(input: CleanupInput): Promise<CleanupReport
     });
     report.reportPath = await local.writeCleanupReport(report);
     if (error !== undefined) {
-      throw ApplicationFailure.nonRetryable(`session cleanup failed: ${error} (report: ${report.reportPath})`, 'CleanupFailed', report);
+      throw ApplicationFailure.nonRetryable(`session cleanup failed: ${error} (report: ${report.reportPath})`, CLEANUP_FAILED, report);
     }
     return report;
   });

@@ -9,3 +9,4 @@ export { isFatalCloseError, newCursor, nextPageInput, nextStep, recordClose, sta
 export { CLOSE_LANES, FatalCloseError, pageThrough, type CleanupPorts } from './loop';
 export { buildCleanupReport, formatCleanupReport, type ReportMeta } from './report';
 export { cleanupInputFromFlags, CleanupOptionError, DEFAULT_IDLE_FOR, parseInstant, type CleanupFlags } from './options';
+export { CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupProgressQuery } from './workflow';

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { CleanupFlags } from '../../cleanup/options';
+
+export interface CleanupCommandFlags extends CleanupFlags {
+  json?: boolean;
+  worker: boolean;
+}
+
+/** The rule and limit options, shared with `sitechat schedule create cleanup`. */
+export function cleanupRuleOptions(command: Command): Command {
+  return command
+    .option('--site <id>', 'site whose sessions to close (default: SITECHAT_SITE_ID, or the simulator demo site)')
+    .option('--email <addr>', "only this user's sessions (the API's email filter)")
+    .option('--idle-for <duration>', 'close sessions idle at least this long, e.g. 7d, 36h, 0s (default 7d unless --created-before is given)')
+    .option('--created-before <date>', 'close sessions created before this date (2026-01-31 = midnight UTC) or date-time with zone')
+    .option('--max <n>', 'close at most this many sessions')
+    .option('--dry-run', 'list what would be closed; close nothing')
+    .option('--page-size <n>', 'sessions per list call, 1–500 (default 500)');
+}
+
+export function register(program: Command): void {
+  cleanupRuleOptions(program
+    .command('cleanup')
+    .description("Close a site's active sessions that match a rule (idle time, creation date, email); idempotent"))
+    .option('--json', 'print the cleanup report as JSON on stdout')
+    .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
+    .action(async (flags: CleanupCommandFlags) => {
+      const { cleanupAction } = await import('../actions/cleanup.js');
+      process.exitCode = await cleanupAction(flags);
+    });
+}
