@@ -68,7 +68,7 @@ function seed(n: number, prefix: string, o: { idleDays: number; ageDays?: number
   });
 }
 
-function closedIds(site = DEMO.siteId): Set<string> {
+function closedIds(site: string = DEMO.siteId): Set<string> {
   const { sessions } = stack.sim.simulator.sessions.list(site, undefined, 1e9, 0);
   return new Set(sessions.filter((s) => s.closedAt !== null).map((s) => s.id));
 }
