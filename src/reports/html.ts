@@ -2,7 +2,7 @@ import { baselineVerdict } from './baseline';
 import { pct } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -58,8 +58,7 @@ export async function* renderHtml(
 
 function header(s: RunSummary, title: string): string {
   const card = (label: string, value: string | number): string => `<div class="card"><b>${h(String(value))}</b>${h(label)}</div>`;
-  const ms = (v: number | null): string => (v === null ? 'n/a' : `${Math.round(v)} ms`);
-  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : '', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${ms(s.durationMs)}`];
+  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : '', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`];
   return `<header><h1>${h(title)}</h1><p class="meta">${h(meta.filter(Boolean).join(' · '))}</p></header>
 <section class="cards">${[
     card('pass rate', s.passRate === null ? 'n/a' : pct(s.passRate)),
@@ -70,8 +69,8 @@ function header(s: RunSummary, title: string): string {
     card('skipped', s.skipped),
     card('answered', s.answered),
     card('missing', s.missing),
-    card('p50 latency', ms(s.latencyMs.p50)),
-    card('p95 latency', ms(s.latencyMs.p95)),
+    card('p50 latency', formatMs(s.latencyMs.p50)),
+    card('p95 latency', formatMs(s.latencyMs.p95)),
     card('feedback good/bad', `${s.feedback.good}/${s.feedback.bad}`),
   ].join('')}</section>\n`;
 }

@@ -1,6 +1,6 @@
 import { baselineVerdict } from './baseline';
 import { pct } from './gate';
-import { mdFence, mdInline, moreLine } from './text';
+import { formatMs, mdFence, mdInline, moreLine } from './text';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -63,19 +63,15 @@ function rate(value: number | null): string {
   return value === null ? 'n/a' : pct(value);
 }
 
-function ms(value: number | null): string {
-  return value === null ? 'n/a' : `${Math.round(value)} ms`;
-}
-
 function headline(s: RunSummary): string {
   const rows: string[][] = [
     ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded)`],
     ['Rows', `${s.total} total: ${s.passed} passed, ${s.failed} failed, ${s.error} error, ${s.timedOut} timed out, ${s.skipped} skipped, ${s.answered} answered (ungraded)`],
-    ['Latency', `p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}, max ${ms(s.latencyMs.max)}`],
+    ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}`],
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed} failed`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed`],
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}${s.model ? `, model ${mdInline(s.model)}` : ''}`],
-    ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${ms(s.durationMs)})`],
+    ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);

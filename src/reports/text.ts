@@ -72,3 +72,14 @@ export function mdFence(text: string, max = 1000): string {
 export function moreLine(hidden: number, what: string): string {
   return `… ${hidden} more ${what}`;
 }
+
+/** A duration for people: `850 ms`, `12.5 s`, `4m 05s`, `2h 03m`; `n/a` for null. */
+export function formatMs(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return 'n/a';
+  if (ms < 10_000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  if (totalSeconds < 3600) return `${Math.floor(totalSeconds / 60)}m ${two(totalSeconds % 60)}s`;
+  return `${Math.floor(totalSeconds / 3600)}h ${two(Math.floor((totalSeconds % 3600) / 60))}m`;
+}

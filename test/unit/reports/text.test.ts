@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml, escapeXmlAttr, mdFence, mdInline, truncate } from '../../../src/reports/text';
+import { escapeXml, escapeXmlAttr, formatMs, mdFence, mdInline, truncate } from '../../../src/reports/text';
 
 describe('escaping', () => {
   it('escapes markup and replaces characters XML cannot carry', () => {
@@ -19,5 +19,9 @@ describe('escaping', () => {
     const fenced = mdFence('before\n```\n<script>x</script>\n````');
     expect(fenced.startsWith('`````text\n')).toBe(true);
     expect(fenced.endsWith('\n`````')).toBe(true);
+  });
+
+  it('formats durations for people', () => {
+    expect([null, 849.6, 12_460, 245_000, 7_380_000].map(formatMs)).toEqual(['n/a', '850 ms', '12.5 s', '4m 05s', '2h 03m']);
   });
 });
