@@ -1,0 +1,104 @@
+import { basename, extname, resolve } from 'node:path';
+import { Client, type ScheduleOptions } from '@temporalio/client';
+import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options';
+import { formatIssue, scanDataset } from '../../datasets';
+import {
+  cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
+  Schedules, ScheduleUsageError,
+} from '../../schedules';
+import { temporalConfigured } from '../../temporal/connect';
+import type { NightlyScheduleFlags, ScheduleOp } from '../commands/schedule';
+import { ExitCode } from '../follow';
+import { createLogger, type Logger } from '../logger';
+import { resolveRunOptions, UsageError } from '../runOptions';
+import { openRuntime } from '../runtime';
+import { defaultSiteId } from './cleanup';
+
+/** Demo email of the embedded simulator, as `sitechat run` uses it. */
+const DEMO_EMAIL = 'demo.user@example.com';
+
+async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise<ScheduleOptions | undefined> {
+  const datasetPath = resolve(flags.dataset);
+  const email = flags.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
+  const scan = await scanDataset(datasetPath, { delimiter: flags.delimiter, defaultEmail: email });
+  if (scan.issues.length > 0) {
+    for (const issue of scan.issues) log.error(formatIssue({ ...issue, file: flags.dataset }));
+    log.error(`${flags.dataset}: ${scan.issues.length} problem(s); no schedule was created`);
+    return undefined;
+  }
+  const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email });
+  const id = flags.id ?? defaultScheduleId('nightly', options.siteId, basename(datasetPath, extname(datasetPath)));
+  log.info(`dataset ${datasetPath}: ${scan.rows} rows; the workers must see this path (the file is pinned when each run starts)`);
+  return nightlySchedule(id, datasetPath, options, flags);
+}
+
+/** Builds the schedule before connecting, so flag errors never need Temporal. */
+async function createOptions(request: ScheduleOp, log: Logger): Promise<ScheduleOptions | undefined> {
+  if (request.op === 'create-nightly') return nightlyOptions(request.flags, log);
+  if (request.op !== 'create-cleanup') return undefined;
+  const input = cleanupInputFromFlags(request.flags, { siteId: defaultSiteId() });
+  return cleanupSchedule(request.flags.id ?? defaultScheduleId('cleanup', input.siteId), input, request.flags);
+}
+
+async function perform(request: ScheduleOp, schedules: Schedules, created: ScheduleOptions | undefined, log: Logger): Promise<number> {
+  const json = 'json' in request.flags && request.flags.json === true;
+  switch (request.op) {
+    case 'create-nightly':
+    case 'create-cleanup': {
+      const details = await schedules.create(created as ScheduleOptions);
+      if (json) log.out(JSON.stringify(details, null, 2));
+      else log.out([`created schedule ${details.id}`, ...formatScheduleDetails(details)].join('\n'));
+      return ExitCode.ok;
+    }
+    case 'list': {
+      const views = await schedules.list();
+      log.out(json ? JSON.stringify(views, null, 2) : formatScheduleList(views).join('\n'));
+      return ExitCode.ok;
+    }
+    case 'describe': {
+      const details = await schedules.describe(request.id);
+      log.out(json ? JSON.stringify(details, null, 2) : formatScheduleDetails(details).join('\n'));
+      return ExitCode.ok;
+    }
+    case 'pause':
+    case 'unpause':
+      await schedules[request.op](request.id, request.flags.note);
+      log.out(`schedule ${request.id} ${request.op === 'pause' ? 'paused' : 'unpaused'}`);
+      return ExitCode.ok;
+    case 'trigger': {
+      const overlap = request.flags.overlap === undefined ? undefined : OverlapFlag[request.flags.overlap as keyof typeof OverlapFlag];
+      const result = await schedules.trigger(request.id, overlap);
+      if (json) log.out(JSON.stringify({ scheduleId: request.id, ...result }));
+      else if (result.skipped) log.out(`skipped: a run of ${request.id} is still going and its overlap policy skips (use --overlap allow-all to start one anyway)`);
+      else log.out(result.workflowId ? `started ${result.workflowId}` : `triggered ${request.id}; see sitechat schedule describe ${request.id}`);
+      return ExitCode.ok;
+    }
+    case 'delete':
+      await schedules.delete(request.id);
+      log.out(`schedule ${request.id} deleted (runs already started go on)`);
+      return ExitCode.ok;
+  }
+}
+
+/** `sitechat schedule …`: exit 0, 2 for bad flags or a bad dataset, 3 when Temporal refuses or is unreachable. */
+export async function scheduleAction(request: ScheduleOp, io: { log?: Logger } = {}): Promise<number> {
+  const log = io.log ?? createLogger();
+  let runtime;
+  try {
+    const created = await createOptions(request, log);
+    if (request.op.startsWith('create') && created === undefined) return ExitCode.usage;
+    if (!temporalConfigured()) {
+      log.warn('no TEMPORAL_ADDRESS: using the embedded dev server (.sitechat/temporal.db); its schedules fire only while a sitechat process keeps it running');
+    }
+    runtime = await openRuntime({ log, worker: false, embeddedSimulator: false });
+    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
+    return await perform(request, new Schedules(client), created, log);
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    const usage = err instanceof ScheduleUsageError || err instanceof CleanupOptionError || err instanceof UsageError
+      || (err instanceof Error && /config|dataset|duration/i.test(err.name));
+    return usage ? ExitCode.usage : ExitCode.runFailed;
+  } finally {
+    await runtime?.close();
+  }
+}
