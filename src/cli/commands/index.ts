@@ -6,8 +6,9 @@ import { register as watch } from './watch';
 import { register as worker } from './worker';
 import { register as check } from './check';
 import { register as cleanup } from './cleanup';
+import { register as schedule } from './schedule';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim, check, cleanup];
+export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim, check, cleanup, schedule];
