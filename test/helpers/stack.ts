@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
@@ -66,4 +66,22 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
     },
   };
   return stack;
+}
+
+/**
+ * Registers a test file's hooks: one stack with running workers for the whole file, and a clean simulator
+ * (state, stats and faults) before every test.
+ */
+export function useStack(testFile: string, set: (stack: Stack) => void): void {
+  let stack: Stack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(testFile);
+    await stack.startWorkers();
+    set(stack);
+  });
+  afterAll(async () => stack?.close());
+  beforeEach(() => {
+    stack?.sim.reset();
+    stack?.sim.setFaults({});
+  });
 }

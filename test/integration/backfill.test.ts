@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import type { RunInput, RunResult } from '../../workflows/types';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
-import { startStack, type Stack } from '../helpers/stack';
+import { useStack, type Stack } from '../helpers/stack';
 
 const QUESTIONS = [
   'How much does the Personal plan cost?',
@@ -16,15 +16,7 @@ const QUESTIONS = [
 
 describe('backfillRun (real Temporal + simulator)', () => {
   let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack(__filename);
-    await stack.startWorkers();
-  });
-  afterAll(async () => stack?.close());
-  beforeEach(() => {
-    stack.sim.reset();
-    stack.sim.setFaults({});
-  });
+  useStack(__filename, (s) => (stack = s));
 
   function dataset(n: number): string {
     return writeDataset(stack, 'id,email,question', Array.from({ length: n }, (_, i) => `b${i + 1},user${i % 3}@example.com,${QUESTIONS[i % 4]}`));

@@ -1,28 +1,20 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { sha256File } from '../../src/datasets';
-import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunResult } from '../../workflows/types';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { historyText } from '../helpers/history';
-import { startStack, type Stack } from '../helpers/stack';
+import { readResults } from '../helpers/runs';
+import { useStack, type Stack } from '../helpers/stack';
 
 const DEMO_CSV = join(__dirname, '..', '..', 'datasets', 'demo.csv');
 
-function readResults(dir: string): RowResult[] {
-  return readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowResult);
-}
-
 describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP)', () => {
   let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack(__filename);
-    await stack.startWorkers();
-  });
-  afterAll(async () => stack?.close());
+  useStack(__filename, (s) => (stack = s));
 
   async function run(input: Partial<RunInput['options']> = {}, dataset?: string): Promise<{ result: RunResult; workflowId: string }> {
     const path = dataset ?? join(stack.runsDir, `dataset-${Date.now()}.csv`);

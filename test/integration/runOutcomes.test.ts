@@ -1,10 +1,10 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
 import type { RunResult } from '../../workflows/types';
 import { progressQuery, cancelSignal } from '../../workflows/signals';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
-import { startStack, type Stack } from '../helpers/stack';
+import { useStack, type Stack } from '../helpers/stack';
 
 const HEADER = 'id,conversation,turn,question,must_include';
 const QUESTIONS = [
@@ -19,15 +19,7 @@ function rows(n: number): string[] {
 
 describe('run outcomes, faults and failures (real Temporal + simulator)', () => {
   let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack(__filename);
-    await stack.startWorkers();
-  });
-  afterAll(async () => stack?.close());
-  beforeEach(() => {
-    stack.sim.reset();
-    stack.sim.setFaults({});
-  });
+  useStack(__filename, (s) => (stack = s));
 
   it('records a failed async request as `error` with the API\'s error string, and still closes its session', async () => {
     stack.sim.setFaults({ 'chat.async': { asyncFailRate: 1 } });
