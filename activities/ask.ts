@@ -31,11 +31,10 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
     ui_locale: input.uiLocale,
   };
   if (input.mode === 'sync') {
-    await deps.limiter.acquire(`POST /m2m/sites/${input.siteId}/chat`, signal);
     const started = Date.now();
     let res;
     try {
-      res = await deps.api.chat.send(input.siteId, body, { signal });
+      res = await deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat`, () => deps.api.chat.send(input.siteId, body, { signal }), signal);
     } catch (err) {
       // No response means no request id to look up, and sending again could ask twice: record, don't retry.
       // The server gave up at its ceiling but named the request: it may still finish, so look it up.
@@ -53,9 +52,9 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
       latencyMs: Date.now() - started,
     };
   }
-  await deps.limiter.acquire(`POST /m2m/sites/${input.siteId}/chat/async`, signal);
   const submittedAtMs = Date.now();
-  const res = await asFailure(() => deps.api.chat.submit(input.siteId, body, { signal }));
+  const res = await asFailure(() =>
+    deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/async`, () => deps.api.chat.submit(input.siteId, body, { signal }), signal));
   return { requestId: res.request_id, sessionId: res.session_id, submittedAtMs };
 }
 

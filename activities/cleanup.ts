@@ -19,9 +19,9 @@ export function cleanupActivities(deps: ActivityDeps) {
      */
     async listCleanupPage(input: CleanupPageInput): Promise<CleanupPage> {
       const signal = Context.current().cancellationSignal;
-      await deps.limiter.acquire(`GET /m2m/sites/${input.siteId}/sessions`, signal);
       const { sessions, pagination } = await asFailure(() =>
-        deps.api.sessions.list(input.siteId, { email: input.email, limit: input.limit, offset: input.offset }, { signal }));
+        deps.limiter.run(`GET /m2m/sites/${input.siteId}/sessions`, () =>
+          deps.api.sessions.list(input.siteId, { email: input.email, limit: input.limit, offset: input.offset }, { signal }), signal));
       return selectPage(sessions, pagination.total, {
         rule: input.rule, wantIds: input.wantIds, samples: input.samples, ignoreIds: input.ignoreIds,
       });

@@ -20,10 +20,11 @@ export function finishActivities(deps: ActivityDeps) {
           results.push(result);
           continue;
         }
-        await deps.limiter.acquire(`POST /m2m/sites/${siteId}/chat/feedback`, ctx.cancellationSignal);
+        const body = { session_id: result.sessionId, request_id: result.requestId, feedback };
         try {
           await retryInline(() =>
-            deps.api.feedback.submit(siteId, { session_id: result.sessionId as string, request_id: result.requestId as string, feedback }, { signal: ctx.cancellationSignal }),
+            deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
+              deps.api.feedback.submit(siteId, body, { signal: ctx.cancellationSignal }), ctx.cancellationSignal),
           );
           counts[feedback] += 1;
           results.push({ ...result, feedback });

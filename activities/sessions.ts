@@ -12,8 +12,7 @@ export function sessionActivities(deps: ActivityDeps) {
      */
     async preflight({ siteId }: { siteId: string }): Promise<void> {
       const signal = Context.current().cancellationSignal;
-      await deps.limiter.acquire(`GET /m2m/sites/${siteId}/sessions`, signal);
-      await asFailure(() => deps.api.sessions.list(siteId, { limit: 1 }, { signal }));
+      await asFailure(() => deps.limiter.run(`GET /m2m/sites/${siteId}/sessions`, () => deps.api.sessions.list(siteId, { limit: 1 }, { signal }), signal));
     },
 
     /** Closes a batch of sessions, paced by the per-path limiter; a session that cannot be closed is reported, not thrown. */
@@ -21,9 +20,10 @@ export function sessionActivities(deps: ActivityDeps) {
       const ctx = Context.current();
       const result: CloseSessionsResult = { closed: 0, failed: [] };
       for (const sessionId of sessionIds) {
-        await deps.limiter.acquire(`POST /m2m/sites/${siteId}/chat/session/close`, ctx.cancellationSignal);
         try {
-          await retryInline(() => deps.api.chat.closeSession(siteId, sessionId, { signal: ctx.cancellationSignal }));
+          await retryInline(() =>
+            deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
+              deps.api.chat.closeSession(siteId, sessionId, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
           result.closed += 1;
         } catch (err) {
           result.failed.push({ sessionId, error: shortError(err) });

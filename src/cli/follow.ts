@@ -71,8 +71,11 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   };
   process.on('SIGINT', onSigint);
 
+  // One query at a time, each with a short deadline, so none is left retrying after the connection closes.
+  let querying: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    handle.query(progressQuery).then((p) => view.update(p)).catch(() => undefined);
+    querying = querying.then(() =>
+      client.withDeadline(Date.now() + 2000, () => handle.query(progressQuery)).then((p) => view.update(p), () => undefined));
   }, options.intervalMs ?? 1000);
   try {
     const result = await Promise.race([handle.result() as Promise<RunResult>, detachedPromise.then(() => undefined)]);
@@ -88,6 +91,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     return ExitCode.runFailed;
   } finally {
     clearInterval(timer);
+    await querying;
     process.off('SIGINT', onSigint);
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { connectTemporal, temporalConfigured, type TemporalConnections } from '../temporal/connect';
 import { startLocalServer, type LocalServer } from '../temporal/localServer';
+import { installQuietRuntime } from '../temporal/sdkRuntime';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import type { Logger } from './logger';
@@ -33,7 +34,10 @@ export interface Runtime {
 
 interface ServerFile {
   address: string;
+  /** The sitechat process that owns the server. */
   pid: number;
+  /** The server process itself. */
+  serverPid?: number;
 }
 
 function alive(pid: number): boolean {
@@ -56,11 +60,13 @@ async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnection
       log.info(`using the embedded Temporal dev server of process ${running.pid} at ${running.address}`);
       return { temporal: await connectTemporal(running.address) };
     }
+    // Its owner died without stopping it (SIGKILL): it holds the database, so it goes.
+    if (running.serverPid && alive(running.serverPid)) process.kill(running.serverPid, 'SIGKILL');
   }
   mkdirSync(dir, { recursive: true });
   log.info('no TEMPORAL_ADDRESS: starting an embedded Temporal dev server');
   const localServer = await startLocalServer({ dbFilename: join(dir, 'temporal.db'), logFile: join(dir, 'temporal.log'), log: (l) => log.info(l) });
-  writeFileSync(serverFile, JSON.stringify({ address: localServer.address, pid: process.pid } satisfies ServerFile));
+  writeFileSync(serverFile, JSON.stringify({ address: localServer.address, pid: process.pid, serverPid: localServer.pid } satisfies ServerFile));
   const temporal = await connectTemporal(localServer.address);
   const stop = localServer.stop;
   localServer.stop = async () => {
@@ -76,6 +82,7 @@ async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnection
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log } = options;
+  installQuietRuntime('ERROR');
   const closers: (() => Promise<void>)[] = [];
   const close = async (): Promise<void> => {
     for (const c of closers.reverse()) await c().catch((err: unknown) => log.debug(`cleanup: ${String(err)}`));

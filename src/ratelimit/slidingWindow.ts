@@ -1,12 +1,19 @@
 /**
- * A strict limiter: at most `limit` starts in any window of `windowMs`. Temporal's task-queue limit is a token
- * bucket with a burst, which lets short bursts above the rate through (and a batch activity makes several
- * calls per task), so each worker process also holds one of these per API path. The API counts per client IP,
- * and one worker host is one IP.
+ * A strict limiter: at most `limit` requests in any window of `windowMs`, as the server sees them. Temporal's
+ * task-queue limit is a token bucket with a burst, which lets short bursts above the rate through (and a batch
+ * activity makes several calls per task), so each worker process also holds one of these per API path. The API
+ * counts per client IP, and one worker host is one IP.
+ *
+ * The server counts a request when it arrives, somewhere between our send and its response. So a request holds
+ * its place in the window from the moment it is let through until its response, and the window is measured from
+ * the response: event-loop delays and network jitter then cannot squeeze a sixth request into the server's second.
  */
 export class SlidingWindowLimiter {
-  private readonly starts: number[] = [];
+  /** End times of recent requests; in-flight requests count as ending now. */
+  private readonly ends: number[] = [];
+  private inFlight = 0;
   private tail: Promise<void> = Promise.resolve();
+  private wake?: () => void;
 
   constructor(
     readonly limit: number,
@@ -14,26 +21,38 @@ export class SlidingWindowLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Resolves when a start is allowed; callers are served in arrival order. A limit of 0 disables it. */
-  acquire(signal?: AbortSignal): Promise<void> {
-    if (this.limit <= 0) return Promise.resolve();
+  /** Runs `fn` when the window allows; callers are served in arrival order. A limit of 0 disables it. */
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.limit <= 0) return fn();
     const turn = this.tail.then(() => this.waitForSlot(signal));
     // A cancelled waiter must not block the ones behind it.
     this.tail = turn.catch(() => undefined);
-    return turn;
+    await turn;
+    try {
+      return await fn();
+    } finally {
+      this.inFlight -= 1;
+      this.ends.push(this.now());
+      this.wake?.();
+    }
   }
 
   private async waitForSlot(signal?: AbortSignal): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();
       const t = this.now();
-      while (this.starts.length > 0 && t - (this.starts[0] as number) >= this.windowMs) this.starts.shift();
-      if (this.starts.length < this.limit) {
-        this.starts.push(t);
+      while (this.ends.length > 0 && t - (this.ends[0] as number) >= this.windowMs) this.ends.shift();
+      if (this.ends.length + this.inFlight < this.limit) {
+        this.inFlight += 1;
         return;
       }
-      // Small margin: the server's window and ours are measured on different clocks.
-      await delay((this.starts[0] as number) + this.windowMs - t + 5, signal);
+      // Wait for the oldest end to leave the window, or for an in-flight request to end (then re-check).
+      const waitMs = this.ends.length > 0 ? (this.ends[0] as number) + this.windowMs - t + 1 : this.windowMs;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        delay(waitMs, signal).then(resolve, resolve);
+      });
+      this.wake = undefined;
     }
   }
 }
@@ -43,13 +62,13 @@ export class LimiterPool {
   private readonly limiters = new Map<string, SlidingWindowLimiter>();
   constructor(private readonly limit: number, private readonly windowMs = 1000) {}
 
-  acquire(key: string, signal?: AbortSignal): Promise<void> {
+  run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     let limiter = this.limiters.get(key);
     if (!limiter) {
       limiter = new SlidingWindowLimiter(this.limit, this.windowMs);
       this.limiters.set(key, limiter);
     }
-    return limiter.acquire(signal);
+    return limiter.run(fn, signal);
   }
 }
 

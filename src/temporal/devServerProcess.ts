@@ -19,6 +19,7 @@ export interface DevServerProcessOptions {
 
 export interface DevServerProcess {
   address: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -58,7 +59,9 @@ export async function spawnDevServer(options: DevServerProcessOptions): Promise<
   for (const ns of options.namespaces) args.push('--namespace', ns);
   for (const kv of options.dynamicConfig) args.push('--dynamic-config-value', kv);
 
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: Ctrl-C in the terminal goes to sitechat, which decides (cancel or detach) and then
+  // stops the server itself; the server must not die with the keystroke.
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   if (options.logFile) {
     mkdirSync(dirname(options.logFile), { recursive: true });
     const log = createWriteStream(options.logFile, { flags: 'a' });
@@ -92,6 +95,7 @@ export async function spawnDevServer(options: DevServerProcessOptions): Promise<
   }
   return {
     address,
+    pid: child.pid as number,
     async stop() {
       process.off('exit', onExit);
       await stopChild(child);

@@ -22,6 +22,8 @@ export interface LocalServerOptions {
 export interface LocalServer {
   /** host:port of the frontend gRPC service. */
   address: string;
+  /** The server process, when it is ours. */
+  pid?: number;
   cli: LocatedCli;
   stop(): Promise<void>;
 }
@@ -53,7 +55,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       namespaces, dynamicConfig: DEV_SERVER_DYNAMIC_CONFIG, logFile: options.logFile,
     });
     log(`Temporal dev server listening on ${server.address}`);
-    return { address: server.address, cli, stop: () => server.stop() };
+    return { address: server.address, pid: server.pid, cli, stop: () => server.stop() };
   }
   for (const note of cli.notes) log(`  (${note})`);
   log('no Temporal CLI could be found or installed: letting the SDK download it (needs internet access)');

@@ -1,13 +1,19 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 
+type Level = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+
 /**
- * The SDK logs every worker state change at INFO; a CLI user wants warnings only. SITECHAT_TEMPORAL_LOG_LEVEL
- * (TRACE … ERROR) turns it up. Must run before the first worker or native connection of the process.
+ * The SDK logs every worker state change at INFO; a standalone worker wants warnings (retried activities among
+ * them), and the CLI's in-process worker errors only, so its progress bar stays readable.
+ * SITECHAT_TEMPORAL_LOG_LEVEL (TRACE … ERROR) overrides both. The SDK's own signal handling is off: on Ctrl-C it
+ * would shut the workers down before sitechat has asked whether to cancel or detach. Must run before the first
+ * worker or native connection of the process; the first call wins.
  */
-export function installQuietRuntime(): void {
+export function installQuietRuntime(defaultLevel: Level = 'WARN'): void {
   if (Runtime._instance !== undefined) return;
-  const level = (process.env.SITECHAT_TEMPORAL_LOG_LEVEL ?? 'WARN').toUpperCase() as 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  const level = (process.env.SITECHAT_TEMPORAL_LOG_LEVEL ?? defaultLevel).toUpperCase() as Level;
   Runtime.install({
+    shutdownSignals: [],
     logger: new DefaultLogger(level, (entry) => {
       // Activity-only workers (one per rate-limited queue) are that way on purpose.
       if (entry.message.startsWith('No workflows registered')) return;

@@ -1,4 +1,5 @@
 import { connectTemporal, temporalConfigured } from '../../temporal/connect';
+import { installQuietRuntime } from '../../temporal/sdkRuntime';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
 import { workerConfigFromEnv } from '../../temporal/workerConfig';
@@ -8,6 +9,7 @@ import { createLogger } from '../logger';
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
   const log = createLogger();
+  installQuietRuntime('WARN');
   try {
     const config = workerConfigFromEnv();
     if (!temporalConfigured()) log.warn('TEMPORAL_ADDRESS is not set: connecting to localhost:7233');

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { delay, LimiterPool, SlidingWindowLimiter } from '../../../src/ratelimit/slidingWindow';
+
+describe('SlidingWindowLimiter', () => {
+  it('never lets a request start until `limit` earlier requests have been answered for a full window', async () => {
+    const limiter = new SlidingWindowLimiter(3, 200);
+    const spans: { start: number; end: number }[] = [];
+    await Promise.all(Array.from({ length: 9 }, () => limiter.run(async () => {
+      const start = performance.now();
+      await delay(15);
+      spans.push({ start, end: performance.now() });
+    })));
+    spans.sort((a, b) => a.start - b.start);
+    const ends = spans.map((s) => s.end).sort((a, b) => a - b);
+    // The (i+3)-th start comes at least a window after the i-th response: the server, which counts arrivals
+    // somewhere in between, can never see 4 in one window.
+    for (let i = 0; i + 3 < spans.length; i++) {
+      expect((spans[i + 3] as { start: number }).start).toBeGreaterThanOrEqual((ends[i] as number) + 200 - 1);
+    }
+  });
+
+  it('serves callers in arrival order, and a cancelled waiter does not block the ones behind it', async () => {
+    const limiter = new SlidingWindowLimiter(1, 100);
+    const order: string[] = [];
+    const aborted = new AbortController();
+    const first = limiter.run(async () => void order.push('a'));
+    const second = limiter.run(async () => void order.push('b'), aborted.signal);
+    const third = limiter.run(async () => void order.push('c'));
+    aborted.abort(new Error('cancelled'));
+    await first;
+    await expect(second).rejects.toThrow('cancelled');
+    await third;
+    expect(order).toEqual(['a', 'c']);
+  });
+
+  it('a limit of 0 turns it off, and a pool keeps one window per key', async () => {
+    const off = new SlidingWindowLimiter(0, 1000);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => off.run(async () => i)));
+    expect(results).toHaveLength(20);
+
+    const pool = new LimiterPool(1, 10_000);
+    await pool.run('POST /a', async () => 1);
+    // Another path has its own budget, so this does not wait 10 s.
+    await expect(pool.run('POST /b', async () => 2)).resolves.toBe(2);
+  });
+
+  it('passes errors through and frees the slot', async () => {
+    const limiter = new SlidingWindowLimiter(1, 50);
+    await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+  });
+});
