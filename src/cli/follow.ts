@@ -28,12 +28,14 @@ type Interrupt = 'cancel' | 'detach';
 async function askInterrupt(view: ProgressView): Promise<Interrupt | undefined> {
   if (!process.stdin.isTTY || !view.tty) return 'cancel';
   view.end();
+  view.paused = true;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = (await rl.question('Cancel the run (c), detach and leave it running (d), or continue (Enter)? ')).trim().toLowerCase();
     return answer.startsWith('c') ? 'cancel' : answer.startsWith('d') ? 'detach' : undefined;
   } finally {
     rl.close();
+    view.paused = false;
   }
 }
 
@@ -61,7 +63,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     void askInterrupt(view).then(async (choice) => {
       interrupts = 0;
       if (choice === 'cancel') {
-        log.info('cancelling: nothing new is asked; open sessions are closed and reports written …');
+        log.info('cancelling: nothing new is asked; questions in flight are waited for, then sessions are closed and reports written (sitechat cancel again abandons them) …');
         await handle.signal(cancelSignal);
       } else if (choice === 'detach') {
         detached = true;

@@ -35,6 +35,8 @@ export function progressLine(p: RunProgress): string {
 export class ProgressView {
   private lastLineAt = 0;
   private drawn = false;
+  /** Set while a prompt owns the terminal line. */
+  paused = false;
 
   constructor(
     private readonly stream: NodeJS.WriteStream,
@@ -46,6 +48,7 @@ export class ProgressView {
   }
 
   update(p: RunProgress): void {
+    if (this.paused) return;
     const line = progressLine(p);
     if (this.tty) {
       const done = Object.values(p.counts).reduce((a, b) => a + b, 0);
