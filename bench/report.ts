@@ -1,0 +1,235 @@
+/** Derived numbers, the targets, and the two renderings of one bench run: a terminal table and Markdown. */
+import type { NaiveMeasurement, RunnerMeasurement } from './scenarios';
+
+export interface Machine {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+}
+
+export interface BenchResults {
+  date: string;
+  commit: string;
+  /** Uncommitted changes in the tree when the bench ran (paths). */
+  dirty: string[];
+  command: string;
+  quick: boolean;
+  machine: Machine;
+  limit?: RunnerMeasurement;
+  naive?: NaiveMeasurement;
+  ceiling?: RunnerMeasurement;
+  scale?: RunnerMeasurement;
+  derived: Derived;
+  totalMs: number;
+}
+
+export interface Cost {
+  rows: number;
+  events: number;
+  eventsPerRow: number;
+  historyActions: number;
+  heartbeats: number;
+  queries: number;
+  actions: number;
+  actionsPerRow: number;
+  /** Heartbeats that reached the server per activity that heartbeats (ask, finishRows, closeSessions). */
+  heartbeatsPerActivity: number;
+}
+
+export interface Derived {
+  idealMs?: number;
+  efficiency?: number;
+  retries?: number;
+  cost?: Cost;
+  scaleCost?: Cost;
+  runnerVsNaive?: number;
+}
+
+export interface Target {
+  name: string;
+  measured: string;
+  target: string;
+  met: boolean | undefined;
+}
+
+export function costOf(m: RunnerMeasurement): Cost {
+  const rows = m.scenario.rows;
+  const historyActions = Object.values(m.histories.actions).reduce((a, b) => a + b, 0);
+  const heartbeats = (m.frontend.RecordActivityTaskHeartbeat ?? 0) + (m.frontend.RecordActivityTaskHeartbeatById ?? 0);
+  const queries = m.frontend.QueryWorkflow ?? 0;
+  const actions = historyActions + heartbeats + queries;
+  const a = m.histories.activitiesByType;
+  const heartbeating = Math.max(1, (a.ask ?? 0) + (a.finishRows ?? 0) + (a.closeSessions ?? 0));
+  return {
+    rows, events: m.histories.totalEvents, eventsPerRow: m.histories.totalEvents / rows, historyActions, heartbeats, queries,
+    actions, actionsPerRow: actions / rows, heartbeatsPerActivity: heartbeats / heartbeating,
+  };
+}
+
+export function derive(r: Pick<BenchResults, 'limit' | 'naive' | 'ceiling' | 'scale'>): Derived {
+  const d: Derived = {};
+  if (r.limit) {
+    const rate = r.limit.scenario.sim.rateLimit;
+    d.idealMs = (r.limit.scenario.rows / rate) * 1000 + r.limit.medianAnswerMs;
+    d.efficiency = d.idealMs / r.limit.wallMs;
+    d.retries = Object.values(r.limit.histories.retriesByType).reduce((a, b) => a + b, 0);
+    d.cost = costOf(r.limit);
+  }
+  if (r.scale) d.scaleCost = costOf(r.scale);
+  if (r.limit && r.naive) d.runnerVsNaive = r.limit.throughputQps / r.naive.throughputQps;
+  return d;
+}
+
+const f = (n: number | undefined, digits = 2): string => (n === undefined ? '–' : n.toFixed(digits));
+const s = (ms: number | undefined): string => (ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
+
+export function targets(r: BenchResults): Target[] {
+  const { limit, ceiling, scale, naive, derived: d } = r;
+  const out: Target[] = [];
+  if (limit) {
+    out.push({ name: 'efficiency at the limit (ideal / wall)', measured: f(d.efficiency), target: '>= 0.95', met: (d.efficiency ?? 0) >= 0.95 });
+    out.push({ name: '429 responses at the limit', measured: String(limit.sim.rateLimited), target: '0', met: limit.sim.rateLimited === 0 });
+  }
+  if (ceiling) out.push({ name: 'engine ceiling (q/s, limits off)', measured: f(ceiling.throughputQps, 1), target: '>= 50', met: ceiling.throughputQps >= 50 });
+  if (d.cost) {
+    out.push({ name: 'history events per single-turn row', measured: f(d.cost.eventsPerRow), target: '<= 10', met: d.cost.eventsPerRow <= 10 });
+    out.push({ name: 'billable actions per single-turn row', measured: f(d.cost.actionsPerRow), target: '<= 4', met: d.cost.actionsPerRow <= 4 });
+  }
+  if (scale) {
+    const complete = scale.summary.total === scale.scenario.rows && scale.summary.error === 0 && scale.summary.timedOut === 0;
+    out.push({ name: `scale: ${scale.scenario.rows} rows complete`, measured: `${scale.summary.total} rows, ${scale.summary.error} errors, ${scale.summary.timedOut} timed out`, target: 'all rows, no error', met: complete });
+    out.push({ name: 'scale: worker peak RSS', measured: `${f(scale.worker.peakRssMiB, 0)} MiB`, target: '< 400 MB', met: scale.worker.peakRssMiB * 1.048576 < 400 });
+    out.push({ name: 'scale: largest history', measured: `${scale.histories.largest.events} events`, target: '<= 10,240', met: scale.histories.largest.events <= 10_240 });
+  }
+  if (naive && limit) out.push({ name: 'runner / naive script throughput', measured: f(d.runnerVsNaive, 3), target: '>= 0.95', met: (d.runnerVsNaive ?? 0) >= 0.95 });
+  return out;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function runnerRow(name: string, m: RunnerMeasurement | undefined): string[] | undefined {
+  if (!m) return undefined;
+  const sc = m.scenario;
+  return [
+    name, String(sc.rows), `${sc.sim.rateLimit || 'off'} / ${sc.worker.ratePerSecond || 'off'}`, String(sc.sim.latencyScale), `${sc.worker.pollIntervalMs} ms`,
+    String(sc.concurrency), s(m.wallMs), f(m.throughputQps, 1), f(m.steadyQps, 1), String(m.sim.rateLimited),
+    `${f(m.worker.cores)} / ${f(m.worker.peakRssMiB, 0)} MiB`, `${f(m.server.cores)} / ${f(m.server.peakRssMiB, 0)} MiB`,
+    m.cli ? `${f(m.cli.cores)} / ${f(m.cli.peakRssMiB, 0)} MiB` : '–',
+  ];
+}
+
+function idleSeconds(m: RunnerMeasurement): number {
+  const started = m.histories.series.askStarted;
+  const first = started.findIndex((n) => n > 0);
+  let last = started.length - 1;
+  while (last > 0 && (started[last] ?? 0) === 0) last--;
+  return started.slice(first, last + 1).filter((n) => n === 0).length;
+}
+
+/** Where the wall time went, from the activities' start and close times in the histories. */
+function phases(m: RunnerMeasurement): string[][] {
+  const t = m.histories.timeline;
+  const ask = t.ask;
+  if (!ask) return [];
+  const submitS = (ask.lastStartMs - ask.firstStartMs) / 1000;
+  const rate = m.histories.askStartsPerSecond;
+  const tail = (name: string): string => (t[name] ? `${s(t[name].lastCloseMs - ask.lastStartMs)}` : '–');
+  return [
+    ['before the first question (prepare, preflight, chunk start, readPage)', s(ask.firstStartMs)],
+    ['submit phase: first → last ask started', `${submitS.toFixed(1)} s = ${f((ask.count - 1) / submitS)} asks/s${rate ? ` (per second: min ${rate.min}, median ${rate.median}, max ${rate.max})` : ''}`],
+    ['last ask started → last ask / finishRows / closeSessions closed', `${tail('ask')} / ${tail('finishRows')} / ${tail('closeSessions')}`],
+    ['last ask started → run closed', s(m.wallMs - ask.lastStartMs)],
+    ['whole seconds with no question started, within the submit phase', String(idleSeconds(m))],
+    ['chunks (start → close, s after the run started)', m.histories.series.chunks.map(([a, b]) => `${a}→${b}`).join(', ')],
+    ['asks waiting in the submit task queue (schedule → start) p50 / p95', m.histories.askQueueMs ? `${s(m.histories.askQueueMs.p50)} / ${s(m.histories.askQueueMs.p95)}` : '–'],
+  ];
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const { limit, naive, ceiling, scale, derived: d } = r;
+  const parts: string[] = [];
+  parts.push(`Measured ${r.date} at commit \`${r.commit.slice(0, 12)}\`${r.dirty.length ? ` (plus uncommitted: ${r.dirty.join(', ')})` : ''} on ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB RAM, Node ${r.machine.node}, ${r.machine.platform}.`);
+  parts.push(`Command: \`${r.command}\` (${s(r.totalMs)} in all).`);
+  parts.push('### Targets\n\n' + table(['target', 'measured', 'goal', 'met'], targets(r).map((t) => [t.name, t.measured, t.target, t.met === undefined ? '–' : t.met ? 'yes' : '**no**'])));
+  const rows = [runnerRow('1. at the limit', limit), runnerRow('2. engine ceiling', ceiling), runnerRow('4. scale', scale)].filter((x): x is string[] => Boolean(x));
+  parts.push('### Runner scenarios\n\n' + table(
+    ['scenario', 'rows', 'rate limit sim / runner (/s)', 'latency scale', 'poll', 'concurrency', 'wall', 'q/s', 'steady q/s', '429s', 'worker CPU cores / peak RSS', 'Temporal server CPU / peak RSS', 'CLI CPU / peak RSS'],
+    rows,
+  ));
+  if (limit) {
+    parts.push('### 1. Throughput at the limit\n\n' + table(['metric', 'value'], [
+      ['rows', String(limit.scenario.rows)],
+      ['median answer time (simulator draws)', `${limit.medianAnswerMs} ms`],
+      ['ideal = rows / 5 + median answer', s(d.idealMs)],
+      ['wall (run workflow start → close)', s(limit.wallMs)],
+      ['efficiency = ideal / wall', f(d.efficiency, 3)],
+      ['429 responses (simulator)', String(limit.sim.rateLimited)],
+      ['activity retries (attempts > 1, histories)', `${d.retries ?? 0} ${JSON.stringify(limit.histories.retriesByType)}`],
+      ['peak requests in any 1 s per path (simulator)', Object.entries(limit.sim.peakRatePerPath).map(([k, v]) => `${k} ${v}`).join(', ')],
+      ...phases(limit),
+      ['duplicate submissions', String(limit.sim.duplicateSubmissions)],
+      ['outcomes', `${limit.summary.passed} passed, ${limit.summary.failed} failed, ${limit.summary.error} error, ${limit.summary.timedOut} timed out`],
+      ['runner-observed latency p50 / p95', `${limit.summary.latencyMs.p50 ?? '–'} / ${limit.summary.latencyMs.p95 ?? '–'} ms`],
+    ]));
+  }
+  if (naive && limit) {
+    parts.push('### 5. Side by side with the naive script\n\n' + table(['', 'runner', 'naive script'], [
+      ['rows / concurrency', `${limit.scenario.rows} / ${limit.scenario.concurrency}`, `${naive.rows} / ${naive.concurrency}`],
+      ['wall', s(limit.wallMs), s(naive.wallMs)],
+      ['questions/s', f(limit.throughputQps, 3), f(naive.throughputQps, 3)],
+      ['429 responses received', String(limit.sim.rateLimited), `${naive.sim.rateLimited} (${Object.entries(naive.result.rateLimited).map(([k, v]) => `${k} ${v}`).join(', ')})`],
+      ['rows lost / errors', String(limit.summary.error), String(naive.result.errors)],
+      ['CPU (cores) / peak RSS', `worker ${f(limit.worker.cores)} / ${f(limit.worker.peakRssMiB, 0)} MiB + server ${f(limit.server.cores)} / ${f(limit.server.peakRssMiB, 0)} MiB`, `${f(naive.process.cores)} / ${f(naive.process.peakRssMiB, 0)} MiB`],
+      ['runner / script throughput', f(d.runnerVsNaive, 3), ''],
+    ]));
+  }
+  if (ceiling) {
+    parts.push('### 2. Engine ceiling\n\n' + table(['metric', 'value'], [
+      ['rows / concurrency', `${ceiling.scenario.rows} / ${ceiling.scenario.concurrency}`],
+      ['questions/s end to end (steady)', `${f(ceiling.throughputQps, 1)} (${f(ceiling.steadyQps, 1)})`],
+      ['median answer time', `${ceiling.medianAnswerMs} ms`],
+      ['worker CPU', `${f(ceiling.worker.cores)} cores, ${f(ceiling.worker.cpuMs / ceiling.scenario.rows, 1)} ms per row`],
+      ['Temporal server CPU', `${f(ceiling.server.cores)} cores, ${f(ceiling.server.cpuMs / ceiling.scenario.rows, 1)} ms per row`],
+      ['worker peak RSS (VmHWM) / when ready → sampled peak during the run', `${f(ceiling.worker.peakRssMiB, 0)} / ${f(ceiling.worker.startRssMiB, 0)} → ${f(ceiling.worker.runPeakRssMiB, 0)} MiB`],
+    ]));
+  }
+  for (const [title, cost, m] of [['3. Temporal cost per row (run at the limit)', d.cost, limit], ['3b. Temporal cost per row (scale run, CLI following)', d.scaleCost, scale]] as const) {
+    if (!cost || !m) continue;
+    parts.push(`### ${title}\n\n` + table(['item', 'count', 'per row'], [
+      ['history events (all workflows)', String(cost.events), f(cost.eventsPerRow)],
+      ...Object.entries(m.histories.actions).map(([k, v]) => [`action: ${k}`, String(v), f(v / cost.rows, 3)]),
+      ['action: heartbeats that reached the server', String(cost.heartbeats), `${f(cost.heartbeats / cost.rows, 3)} (${f(cost.heartbeatsPerActivity)} per ask/finishRows/closeSessions activity)`],
+      ['action: queries', String(cost.queries), f(cost.queries / cost.rows, 3)],
+      ['**billable actions**', `**${cost.actions}**`, `**${f(cost.actionsPerRow)}**`],
+    ]) + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +
+      (m.histories.workflowTaskFailures.length ? `\nFailed workflow tasks: ${m.histories.workflowTaskFailures.map((w) => `${w.workflowId.replace(/^.*\//, '')} ${w.cause} (${w.message})`).join('; ')}.` : '') +
+      `\nActivities: ${Object.entries(m.histories.activitiesByType).map(([k, v]) => `${k} ${v}`).join(', ')}. Workflows: ${m.histories.workflows}; parent ${m.histories.parent.events} events, largest ${m.histories.largest.workflowId.replace(/^.*\//, '')} ${m.histories.largest.events} events / ${f(m.histories.largest.bytes / 1024, 0)} KiB.`);
+  }
+  if (scale) {
+    parts.push('### 4. Scale\n\n' + table(['metric', 'value'], [
+      ['rows', String(scale.scenario.rows)],
+      ['outcomes', `${scale.summary.total} recorded: ${scale.summary.passed} passed, ${scale.summary.failed} failed, ${scale.summary.error} error, ${scale.summary.timedOut} timed out, ${scale.summary.skipped} skipped`],
+      ['wall / questions/s', `${s(scale.wallMs)} / ${f(scale.throughputQps, 1)}`],
+      ['worker peak RSS (VmHWM, start-up included)', `${f(scale.worker.peakRssMiB, 0)} MiB`],
+      ['worker RSS when ready (workflows bundled) → sampled peak during the run', `${f(scale.worker.startRssMiB, 0)} → ${f(scale.worker.runPeakRssMiB, 0)} MiB (ready after ${s(scale.worker.readyMs)})`],
+      ['CLI peak RSS', `${f(scale.cli?.peakRssMiB, 0)} MiB`],
+      ['Temporal server peak RSS', `${f(scale.server.peakRssMiB, 0)} MiB`],
+      ['workflows', `${scale.histories.workflows} (parent + chunks)`],
+      ['parent history', `${scale.histories.parent.events} events, ${f(scale.histories.parent.bytes / 1024, 0)} KiB`],
+      ['largest history', `${scale.histories.largest.workflowId.replace(/^.*\//, '')}: ${scale.histories.largest.events} events, ${f(scale.histories.largest.bytes / 1024, 0)} KiB`],
+      ['all histories', `${scale.histories.totalEvents} events, ${f(scale.histories.totalBytes / 1024 / 1024, 1)} MiB`],
+    ]));
+  }
+  return parts.join('\n\n');
+}
+
+/** A short terminal summary: the targets, then one line per scenario. */
+export function renderTerminal(r: BenchResults): string {
+  const pad = (t: string, n: number): string => (t.length >= n ? t : t + ' '.repeat(n - t.length));
+  const lines = targets(r).map((t) => `${t.met === undefined ? ' ' : t.met ? '✓' : '✗'} ${pad(t.name, 42)} ${pad(t.measured, 36)} (target ${t.target})`);
+  return lines.join('\n');
+}

@@ -1,0 +1,137 @@
+/**
+ * The benchmark harness (issue 6). One run, one Temporal dev server (one namespace per scenario), fresh simulators:
+ *
+ *   1. throughput at the API's limit (500 questions, 5/s per path, answers 0.5–3 s) — wall, ideal, efficiency, 429s
+ *   5. the same 500 questions from a naive script (bench/naive-runner.ts) against a fresh simulator — the ratio
+ *   2. engine ceiling: limits off, fast answers, 100 ms polls — questions/s, worker CPU and RSS
+ *   3. Temporal cost per row, from every history of run 1 and the server's heartbeat/query counters
+ *   4. scale: 10,000 rows through `sitechat run --no-worker` and a `sitechat worker` process — RSS, largest history
+ *
+ *   npm run bench                       # full (~8 min)
+ *   npm run bench -- --quick            # ~1 min: 100 questions, 300-row ceiling, 1,000-row scale
+ *   npm run bench -- --only limit,naive # a subset (limit, naive, ceiling, scale)
+ *   npm run bench -- --write-docs       # also replace the results block of BENCHMARKS.md
+ *
+ * Writes bench/results/latest.json (quick runs: bench/results/quick.json). Benchmarks, not tests: nothing here
+ * asserts a duration; missed targets are reported, and the exit code stays 0 unless the harness itself fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { installQuietRuntime } from '../src/temporal/sdkRuntime';
+import { projectRoot } from '../src/temporal/projectRoot';
+import { startBenchServer } from './devServer';
+import { derive, renderMarkdown, renderTerminal, type BenchResults } from './report';
+import { runNaiveScenario, runRunnerScenario, type BenchEnv, type RunnerScenario, type SimSettings } from './scenarios';
+
+const SCENARIOS = ['limit', 'naive', 'ceiling', 'scale'] as const;
+type ScenarioName = (typeof SCENARIOS)[number];
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: projectRoot(), encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function parseArgs(argv: string[]): { quick: boolean; only: Set<ScenarioName>; writeDocs: boolean } {
+  const quick = argv.includes('--quick');
+  const writeDocs = argv.includes('--write-docs');
+  const i = argv.indexOf('--only');
+  const only = new Set<ScenarioName>(i >= 0 ? (argv[i + 1] ?? '').split(',').map((x) => x.trim() as ScenarioName) : SCENARIOS);
+  for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`);
+  return { quick, only, writeDocs };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const log = (line: string): void => void process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+  const n = args.quick
+    ? { limit: 100, ceiling: 300, scale: 1_000 }
+    : { limit: 500, ceiling: 2_000, scale: 10_000 };
+
+  // Spec: 5 requests/s per client IP and path; latency scale 0.1 → answers in 0.5–3 s.
+  const limitSim: SimSettings = { latencyScale: 0.1, rateLimit: 5, seed: 7 };
+  const fastSim: SimSettings = { latencyScale: 0.01, rateLimit: 0, seed: 7 };
+  const concurrency = 50;
+  const fast = { ratePerSecond: 0, pollIntervalMs: 100, maxConcurrentAsks: 1000 };
+  const scenarios: Record<Exclude<ScenarioName, 'naive'>, RunnerScenario> = {
+    limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client' },
+    ceiling: { name: 'ceiling', namespace: 'bench-ceiling', rows: n.ceiling, sim: fastSim, worker: fast, concurrency: 200, via: 'client' },
+    scale: { name: 'scale', namespace: 'bench-scale', rows: n.scale, sim: fastSim, worker: fast, concurrency: 200, via: 'cli' },
+  };
+
+  installQuietRuntime();
+  const workDir = mkdtempSync(join(tmpdir(), 'sitechat-bench-'));
+  log('starting the Temporal dev server');
+  const server = await startBenchServer(Object.values(scenarios).map((s) => s.namespace));
+  const connection = await Connection.connect({ address: server.address });
+  const env: BenchEnv = { server, connection, workDir, log };
+  const results: Omit<BenchResults, 'derived' | 'totalMs'> = {
+    date: new Date().toISOString(),
+    commit: git(['rev-parse', 'HEAD']),
+    dirty: git(['status', '--porcelain', '--untracked-files=no']).split('\n').filter(Boolean).map((l) => l.slice(3)),
+    command: `${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    quick: args.quick,
+    machine: {
+      cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version, platform: `${platform()} ${release()}`,
+    },
+  };
+  try {
+    if (args.only.has('limit')) {
+      log(`1. at the limit: ${n.limit} questions, 5/s per path, latency ×${limitSim.latencyScale}`);
+      results.limit = await runRunnerScenario(env, scenarios.limit);
+      log(`   wall ${(results.limit.wallMs / 1000).toFixed(1)} s, ${results.limit.sim.rateLimited} × 429`);
+    }
+    if (args.only.has('naive')) {
+      log(`5. naive script: the same ${n.limit} questions, concurrency ${concurrency}, fresh simulator`);
+      results.naive = await runNaiveScenario(env, { rows: n.limit, concurrency, sim: limitSim, pollMs: 1000 });
+      log(`   wall ${(results.naive.wallMs / 1000).toFixed(1)} s, ${results.naive.sim.rateLimited} × 429`);
+    }
+    if (args.only.has('ceiling')) {
+      log(`2. engine ceiling: ${n.ceiling} questions, limits off, latency ×${fastSim.latencyScale}, polls every ${fast.pollIntervalMs} ms`);
+      results.ceiling = await runRunnerScenario(env, scenarios.ceiling);
+      log(`   ${results.ceiling.throughputQps.toFixed(1)} q/s`);
+    }
+    if (args.only.has('scale')) {
+      log(`4. scale: ${n.scale} rows via sitechat run --no-worker + sitechat worker`);
+      results.scale = await runRunnerScenario(env, scenarios.scale);
+      log(`   ${results.scale.summary.total} rows in ${(results.scale.wallMs / 1000).toFixed(1)} s; largest history ${results.scale.histories.largest.events} events`);
+    }
+  } finally {
+    await connection.close();
+    await server.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const full: BenchResults = { ...results, derived: derive(results), totalMs: Date.now() - started };
+  const dir = join(projectRoot(), 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, args.quick ? 'quick.json' : 'latest.json');
+  writeFileSync(file, JSON.stringify(full, null, 2) + '\n');
+  process.stdout.write(`\n${renderTerminal(full)}\n\n${renderMarkdown(full)}\n\nresults: ${file}\n`);
+  if (args.writeDocs) writeDocs(renderMarkdown(full));
+}
+
+/** Replaces the block between the bench markers of BENCHMARKS.md. */
+function writeDocs(block: string): void {
+  const path = join(projectRoot(), 'BENCHMARKS.md');
+  const text = readFileSync(path, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`${path} has no ${start} … ${end} block`);
+  writeFileSync(path, `${text.slice(0, a + start.length)}\n${block}\n${text.slice(b)}`);
+  process.stderr.write(`updated ${path}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
