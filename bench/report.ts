@@ -1,5 +1,5 @@
 /** Derived numbers, the targets, and the two renderings of one bench run: a terminal table and Markdown. */
-import type { NaiveMeasurement, RunnerMeasurement } from './scenarios';
+import { heartbeatsPerAskAtScale1, type NaiveMeasurement, type RunnerMeasurement } from './scenarios';
 
 export interface Machine {
   cpus: number;
@@ -45,6 +45,11 @@ export interface Derived {
   cost?: Cost;
   scaleCost?: Cost;
   runnerVsNaive?: number;
+  /** Heartbeats per ask the real service's 5–30 s answers would cost (same SDK throttling), estimated. */
+  heartbeatsPerAskAtScale1?: number;
+  /** Parent history events per row of the scale run, and the row count at which the parent passes 10,240 events. */
+  parentEventsPerRow?: number;
+  parentLimitRows?: number;
 }
 
 export interface Target {
@@ -77,7 +82,12 @@ export function derive(r: Pick<BenchResults, 'limit' | 'naive' | 'ceiling' | 'sc
     d.retries = Object.values(r.limit.histories.retriesByType).reduce((a, b) => a + b, 0);
     d.cost = costOf(r.limit);
   }
-  if (r.scale) d.scaleCost = costOf(r.scale);
+  if (r.scale) {
+    d.scaleCost = costOf(r.scale);
+    d.parentEventsPerRow = r.scale.histories.parent.events / r.scale.scenario.rows;
+    d.parentLimitRows = Math.floor(10_240 / d.parentEventsPerRow);
+  }
+  d.heartbeatsPerAskAtScale1 = heartbeatsPerAskAtScale1(7);
   if (r.limit && r.naive) d.runnerVsNaive = r.limit.throughputQps / r.naive.throughputQps;
   return d;
 }
@@ -194,10 +204,12 @@ export function renderMarkdown(r: BenchResults): string {
       ['median answer time', `${ceiling.medianAnswerMs} ms`],
       ['worker CPU', `${f(ceiling.worker.cores)} cores, ${f(ceiling.worker.cpuMs / ceiling.scenario.rows, 1)} ms per row`],
       ['Temporal server CPU', `${f(ceiling.server.cores)} cores, ${f(ceiling.server.cpuMs / ceiling.scenario.rows, 1)} ms per row`],
+      ['bench process CPU (simulator, Temporal client)', `${f(ceiling.harness.cores)} cores`],
       ['worker peak RSS (VmHWM) / when ready → sampled peak during the run', `${f(ceiling.worker.peakRssMiB, 0)} / ${f(ceiling.worker.startRssMiB, 0)} → ${f(ceiling.worker.runPeakRssMiB, 0)} MiB`],
     ]));
   }
-  for (const [title, cost, m] of [['3. Temporal cost per row (run at the limit)', d.cost, limit], ['3b. Temporal cost per row (scale run, CLI following)', d.scaleCost, scale]] as const) {
+  const label = (m: RunnerMeasurement, id: string): string => (id === m.histories.parent.workflowId ? 'parent' : id.replace(/^.*\//, ''));
+  for (const [title, cost, m, first] of [['3. Temporal cost per row (run at the limit)', d.cost, limit, true], ['3b. Temporal cost per row (scale run, CLI following)', d.scaleCost, scale, false]] as const) {
     if (!cost || !m) continue;
     parts.push(`### ${title}\n\n` + table(['item', 'count', 'per row'], [
       ['history events (all workflows)', String(cost.events), f(cost.eventsPerRow)],
@@ -205,9 +217,9 @@ export function renderMarkdown(r: BenchResults): string {
       ['action: heartbeats that reached the server', String(cost.heartbeats), `${f(cost.heartbeats / cost.rows, 3)} (${f(cost.heartbeatsPerActivity)} per ask/finishRows/closeSessions activity)`],
       ['action: queries', String(cost.queries), f(cost.queries / cost.rows, 3)],
       ['**billable actions**', `**${cost.actions}**`, `**${f(cost.actionsPerRow)}**`],
-    ]) + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +
+    ]) + (first ? `\n\nAt the real service's 5–30 s answers the same throttling would send ≈ ${f(d.heartbeatsPerAskAtScale1, 3)} heartbeats per ask (estimate from the simulator's latency distribution).` : '') + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +
       (m.histories.workflowTaskFailures.length ? `\nFailed workflow tasks: ${m.histories.workflowTaskFailures.map((w) => `${w.workflowId.replace(/^.*\//, '')} ${w.cause} (${w.message})`).join('; ')}.` : '') +
-      `\nActivities: ${Object.entries(m.histories.activitiesByType).map(([k, v]) => `${k} ${v}`).join(', ')}. Workflows: ${m.histories.workflows}; parent ${m.histories.parent.events} events, largest ${m.histories.largest.workflowId.replace(/^.*\//, '')} ${m.histories.largest.events} events / ${f(m.histories.largest.bytes / 1024, 0)} KiB.`);
+      `\nActivities: ${Object.entries(m.histories.activitiesByType).map(([k, v]) => `${k} ${v}`).join(', ')}. Workflows: ${m.histories.workflows}; parent ${m.histories.parent.events} events, largest ${label(m, m.histories.largest.workflowId)} ${m.histories.largest.events} events / ${f(m.histories.largest.bytes / 1024, 0)} KiB.`);
   }
   if (scale) {
     parts.push('### 4. Scale\n\n' + table(['metric', 'value'], [
@@ -220,8 +232,10 @@ export function renderMarkdown(r: BenchResults): string {
       ['Temporal server peak RSS', `${f(scale.server.peakRssMiB, 0)} MiB`],
       ['workflows', `${scale.histories.workflows} (parent + chunks)`],
       ['parent history', `${scale.histories.parent.events} events, ${f(scale.histories.parent.bytes / 1024, 0)} KiB`],
-      ['largest history', `${scale.histories.largest.workflowId.replace(/^.*\//, '')}: ${scale.histories.largest.events} events, ${f(scale.histories.largest.bytes / 1024, 0)} KiB`],
+      ['largest history', `${label(scale, scale.histories.largest.workflowId)}: ${scale.histories.largest.events} events, ${f(scale.histories.largest.bytes / 1024, 0)} KiB`],
       ['all histories', `${scale.histories.totalEvents} events, ${f(scale.histories.totalBytes / 1024 / 1024, 1)} MiB`],
+      ['parent growth', `${f(d.parentEventsPerRow, 3)} events per row → passes 10,240 events at ≈ ${d.parentLimitRows?.toLocaleString('en-US') ?? '–'} rows`],
+      ['CLI progress queries (billable)', `${scale.frontend.QueryWorkflow ?? 0} in ${s(scale.wallMs)}`],
     ]));
   }
   return parts.join('\n\n');

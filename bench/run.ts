@@ -11,6 +11,10 @@
  *   npm run bench -- --quick            # ~1 min: 100 questions, 300-row ceiling, 1,000-row scale
  *   npm run bench -- --only limit,naive # a subset (limit, naive, ceiling, scale)
  *   npm run bench -- --write-docs       # also replace the results block of BENCHMARKS.md
+ *   node dist/bench/run.js --render bench/results/latest.json [--write-docs]   # re-render a saved run
+ *
+ * BENCH_WORKER_NODE_OPTIONS (e.g. --max-old-space-size=160) is passed to the worker processes as NODE_OPTIONS, for
+ * memory diagnostics; it is recorded in the command line of the results.
  *
  * Writes bench/results/latest.json (quick runs: bench/results/quick.json). Benchmarks, not tests: nothing here
  * asserts a duration; missed targets are reported, and the exit code stays 0 unless the harness itself fails.
@@ -31,7 +35,7 @@ type ScenarioName = (typeof SCENARIOS)[number];
 
 function git(args: string[]): string {
   try {
-    return execFileSync('git', args, { cwd: projectRoot(), encoding: 'utf8' }).trim();
+    return execFileSync('git', args, { cwd: projectRoot(), encoding: 'utf8' });
   } catch {
     return '';
   }
@@ -46,7 +50,17 @@ function parseArgs(argv: string[]): { quick: boolean; only: Set<ScenarioName>; w
   return { quick, only, writeDocs };
 }
 
+/** `--render FILE`: re-render a results file (derived numbers recomputed) without running anything. */
+function render(file: string, writeDocsToo: boolean): void {
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
+  const full: BenchResults = { ...saved, derived: derive(saved) };
+  process.stdout.write(`${renderTerminal(full)}\n\n${renderMarkdown(full)}\n`);
+  if (writeDocsToo) writeDocs(renderMarkdown(full));
+}
+
 async function main(): Promise<void> {
+  const r = process.argv.indexOf('--render');
+  if (r >= 0) return render(process.argv[r + 1] ?? join(projectRoot(), 'bench', 'results', 'latest.json'), process.argv.includes('--write-docs'));
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const log = (line: string): void => void process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
@@ -73,7 +87,7 @@ async function main(): Promise<void> {
   const env: BenchEnv = { server, connection, workDir, log };
   const results: Omit<BenchResults, 'derived' | 'totalMs'> = {
     date: new Date().toISOString(),
-    commit: git(['rev-parse', 'HEAD']),
+    commit: git(['rev-parse', 'HEAD']).trim(),
     dirty: git(['status', '--porcelain', '--untracked-files=no']).split('\n').filter(Boolean).map((l) => l.slice(3)),
     command: `${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: args.quick,

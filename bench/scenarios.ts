@@ -71,6 +71,8 @@ export interface RunnerMeasurement {
   worker: ProcStats & { readyMs: number };
   server: ProcStats;
   cli?: ProcStats;
+  /** This process: the simulator (and the Temporal client waiting for the result). */
+  harness: ProcStats;
 }
 
 export interface NaiveMeasurement {
@@ -87,6 +89,22 @@ function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/**
+ * Heartbeats per ask at the real service's answer times (latency scale 1: 5–30 s): the SDK sends the first heartbeat
+ * at once, then at most one per throttle interval (0.8 × the 20 s heartbeat timeout = 16 s) while the activity
+ * runs, and drops a pending one when the activity completes. An ask heartbeats after every poll, so it sends
+ * 1 + floor(observed latency / 16 s), the observed latency being the answer time rounded up to the poll interval.
+ */
+export function heartbeatsPerAskAtScale1(seed: number, pollMs = 1000, samples = 100_000): number {
+  const rng = new Prng(seed, 'latency');
+  let total = 0;
+  for (let i = 0; i < samples; i++) {
+    const observed = Math.ceil(sampleCompletionMs(rng, 1) / pollMs) * pollMs;
+    total += 1 + Math.floor(observed / 16_000);
+  }
+  return total / samples;
 }
 
 /** The simulator draws one completion time per accepted question from its seeded `latency` stream. */
@@ -124,6 +142,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
     const before = await frontendRequests(env.server.metricsUrl, sc.namespace);
     const workerWatch = new ProcWatcher(worker.pid);
     const serverWatch = new ProcWatcher(env.server.pid);
+    const harnessWatch = new ProcWatcher(process.pid);
     const t0 = Date.now();
     let workflowId: string;
     let summary: RunResult['summary'];
@@ -175,6 +194,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       worker: { ...procStats(workerWatch, elapsed), readyMs: worker.readyMs },
       server: procStats(serverWatch, elapsed),
       cli: cliWatch ? procStats(cliWatch, elapsed) : undefined,
+      harness: procStats(harnessWatch, elapsed),
     };
   } finally {
     await worker.stop();
