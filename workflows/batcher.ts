@@ -9,9 +9,15 @@ export class Batcher<T> {
   private failure: unknown;
 
   constructor(
-    private readonly size: number,
+    private size: number,
     private readonly flush: (batch: T[]) => Promise<void>,
   ) {}
+
+  /** Smaller batches near the end, so the last rows are not held back waiting for a full batch. */
+  resize(size: number): void {
+    this.size = size;
+    if (this.items.length >= this.size) this.startFlush();
+  }
 
   add(item: T): void {
     this.items.push(item);

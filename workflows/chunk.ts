@@ -15,6 +15,8 @@ import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } fr
 
 /** Rows per feedback/record activity and sessions per close activity. */
 const BATCH = 20;
+/** Once the last question is sent, batches shrink so the chunk's tail finishes soon after its last answer. */
+const TAIL_BATCH = 5;
 
 /**
  * One page of the work plan: its conversations run concurrently up to `window`, the turns of each in order in
@@ -47,11 +49,14 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   CancellationScope.current().cancelRequested.catch(stop);
 
   const parent = getExternalWorkflowHandle(input.parentWorkflowId);
-  const finisher = new Batcher<FinishItem>(BATCH, async (items) => {
-    await finishing.finishRows({ runId: input.runId, siteId: options.siteId, items });
+  const report = async (drained?: boolean): Promise<void> => {
     const delta = unreported;
     unreported = {};
-    await parent.signal(chunkProgressSignal, { page: input.page, counts: delta, inFlight });
+    await parent.signal(chunkProgressSignal, { page: input.page, counts: delta, inFlight, drained });
+  };
+  const finisher = new Batcher<FinishItem>(BATCH, async (items) => {
+    await finishing.finishRows({ runId: input.runId, siteId: options.siteId, items });
+    await report();
   });
   const closer = new Batcher<string>(BATCH, async (sessionIds) => {
     const res = await closing.closeSessions({ siteId: options.siteId, sessionIds });
@@ -142,9 +147,16 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     };
 
     let next = 0;
+    // The last conversation has started: the run may start the next chunk, and our batches shrink.
+    const onLastStarted = (): void => {
+      finisher.resize(TAIL_BATCH);
+      closer.resize(TAIL_BATCH);
+      void report(true).catch(() => undefined);
+    };
     const lane = async (): Promise<void> => {
       while (next < units.length) {
         const unit = units[next++] as PlannedUnit;
+        if (next === units.length) onLastStarted();
         await runConversation(unit);
       }
     };

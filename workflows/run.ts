@@ -1,6 +1,8 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  condition,
+  continueAsNew,
   startChild,
   setHandler,
   workflowInfo,
@@ -11,32 +13,50 @@ import { listing, local } from './activities';
 import { runChunk } from './chunk';
 import { describeFailure } from './outcome';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
-import { addCounts, countsOf, emptyCounts, type RunInput, type RunProgress, type RunResult } from './types';
+import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
 
-/** Chunks (child workflows) in flight at once; two overlap so one chunk's tail does not idle the run. */
+/** Chunks (child workflows) sending questions at once. */
 const CHUNK_SLOTS = 2;
+
+/**
+ * Chunks per run of this workflow before it continues as new. A chunk costs the parent ~21 history events
+ * (start, completion, a progress signal per 20 rows, their workflow tasks), so 200 chunks stay near 4,200 events
+ * and a 100,000-row backfill is five short histories instead of one of ~21,000 events.
+ */
+const DEFAULT_CHUNKS_PER_RUN = 200;
+
+type Failure = { message: string; type: string };
 
 /**
  * The run of a dataset: prepare the plan, check access once, then one child workflow per page of the plan,
  * then reports. Shared by evaluation runs and backfills; `input.kind` says whether to grade.
+ *
+ * A chunk hands its place to the next one as soon as it has sent its last question (it says so in its progress
+ * signal), not when it completes: its last answers, feedback and closes then overlap the next chunk's questions
+ * instead of idling the rate-limited submit path. During that hand-over up to one chunk's window more
+ * conversations are in flight than `concurrency`.
  */
 export async function runDataset(given: RunInput): Promise<RunResult> {
   const { workflowId } = workflowInfo();
   // A Temporal Schedule starts runs with fixed arguments: the run id then comes from the workflow id the
   // schedule made unique, and the dataset's sha256 is pinned when the plan is built.
   const input: RunInput = { ...given, runId: given.runId || runIdFromWorkflowId(workflowId) };
+  const carry = input.carry;
   const progress: RunProgress = {
-    runId: input.runId, total: 0, counts: emptyCounts(), inFlight: 0, chunksDone: 0, chunks: 0,
-    startedAt: Date.now(), updatedAt: Date.now(), throughput: 0, cancelling: false, phase: 'preparing',
+    runId: input.runId, total: carry?.plan.rows ?? 0, counts: carry ? { ...carry.counts } : emptyCounts(), inFlight: 0,
+    chunksDone: carry?.nextPage ?? 0, chunks: carry?.plan.pages ?? 0, startedAt: carry?.startedAt ?? Date.now(),
+    updatedAt: Date.now(), throughput: 0, cancelling: false, phase: carry ? 'running' : 'preparing',
   };
   const inFlightByPage = new Map<number, number>();
+  const drained = new Set<number>();
   const running = new Map<number, ChildWorkflowHandle<typeof runChunk>>();
   let cancelled = false;
 
   setHandler(progressQuery, () => withRates(progress));
-  setHandler(chunkProgressSignal, ({ page, counts, inFlight }) => {
+  setHandler(chunkProgressSignal, ({ page, counts, inFlight, drained: isDrained }) => {
     addCounts(progress.counts, counts);
     inFlightByPage.set(page, inFlight);
+    if (isDrained) drained.add(page);
     progress.inFlight = [...inFlightByPage.values()].reduce((a, b) => a + b, 0);
     progress.updatedAt = Date.now();
   });
@@ -52,47 +72,65 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   CancellationScope.current().cancelRequested.catch(cancel);
 
   return CancellationScope.nonCancellable(async () => {
-    const plan = await local.prepareRun({ input, workflowId });
+    const plan = carry?.plan ?? (await local.prepareRun({ input, workflowId }));
     progress.total = plan.rows;
     progress.chunks = plan.pages;
 
-    let fatal: { message: string; type: string } | undefined;
-    try {
-      await listing.preflight({ siteId: input.options.siteId });
-    } catch (err) {
-      fatal = describeFailure(err);
+    let fatal: Failure | undefined;
+    if (!carry) {
+      try {
+        await listing.preflight({ siteId: input.options.siteId });
+      } catch (err) {
+        fatal = describeFailure(err);
+      }
     }
 
     progress.phase = 'running';
     const slots = Math.max(1, Math.min(CHUNK_SLOTS, plan.pages));
     const window = Math.max(1, Math.ceil(input.options.concurrency / slots));
-    let sessionsClosed = 0;
-    let nextPage = 0;
-    const lane = async (): Promise<void> => {
-      while (nextPage < plan.pages && !cancelled && !fatal) {
-        const page = nextPage++;
-        const child = await startChild(runChunk, {
-          workflowId: `${workflowId}/chunk-${page}`,
-          taskQueue: TaskQueue.main,
-          args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
-        });
-        running.set(page, child);
-        try {
-          const res = await child.result();
+    let sessionsClosed = carry?.sessionsClosed ?? 0;
+    let nextPage = carry?.nextPage ?? 0;
+    const lastPageThisRun = Math.min(plan.pages, nextPage + (input.options.chunksPerRun ?? DEFAULT_CHUNKS_PER_RUN));
+    const completions: Promise<void>[] = [];
+
+    const startPage = async (page: number): Promise<Promise<void>> => {
+      const child = await startChild(runChunk, {
+        workflowId: `${workflowId}/chunk-${page}`,
+        taskQueue: TaskQueue.main,
+        args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
+      });
+      running.set(page, child);
+      const done = child.result().then(
+        (res) => {
           sessionsClosed += res.sessionsClosed;
           if (res.fatal) fatal ??= res.fatal;
-          if (fatal) cancel();
-        } catch (err) {
+        },
+        (err: unknown) => {
           fatal ??= describeFailure(err);
-          cancel();
-        } finally {
-          running.delete(page);
-          inFlightByPage.delete(page);
-          progress.chunksDone += 1;
-        }
+        },
+      ).finally(() => {
+        running.delete(page);
+        inFlightByPage.delete(page);
+        progress.chunksDone += 1;
+        if (fatal) cancel();
+      });
+      completions.push(done);
+      return done;
+    };
+    const lane = async (): Promise<void> => {
+      while (nextPage < lastPageThisRun && !cancelled && !fatal) {
+        const page = nextPage++;
+        const done = await startPage(page);
+        await Promise.race([done, condition(() => drained.has(page))]);
       }
     };
     await Promise.all(Array.from({ length: slots }, lane));
+    await Promise.all(completions);
+
+    if (nextPage < plan.pages && !cancelled && !fatal) {
+      const next: RunCarry = { plan, nextPage, counts: progress.counts, sessionsClosed, startedAt: progress.startedAt };
+      return continueAsNew<typeof runDataset>({ ...input, carry: next });
+    }
 
     progress.phase = 'finishing';
     progress.inFlight = 0;
@@ -101,7 +139,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       const skipped = await local.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
       addCounts(progress.counts, skipped);
     }
-    const result = await local.finalizeRun({ runId: input.runId, input, workflowId, sessionsClosed, cancelled: cancelled && !fatal });
+    const result = await local.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
     progress.phase = 'done';
     if (fatal) {

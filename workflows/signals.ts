@@ -15,5 +15,7 @@ export interface ChunkProgress {
   page: number;
   counts: Partial<OutcomeCounts>;
   inFlight: number;
+  /** The chunk has sent its last question: the run may start the next chunk. */
+  drained?: boolean;
 }
 export const chunkProgressSignal = defineSignal<[ChunkProgress]>('chunkProgress');

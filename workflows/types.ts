@@ -34,6 +34,8 @@ export interface RunOptions {
   outDir?: string;
   /** Backfills: the answers file (.csv or .jsonl), in dataset order, as the workers see the path. */
   outFile?: string;
+  /** Chunks (pages of 100 conversations) per workflow history before the run continues as new. @default 200 */
+  chunksPerRun?: number;
 }
 
 export interface RunInput {
@@ -44,6 +46,17 @@ export interface RunInput {
   options: RunOptions;
   /** A later attempt of the same run id: rows that already have an answer are not sent again. */
   resume?: boolean;
+  /** Set by the run itself when it continues as new: where it stands. */
+  carry?: RunCarry;
+}
+
+/** What a run carries into its next history when it continues as new; small whatever the dataset's size. */
+export interface RunCarry {
+  plan: { rows: number; units: number; pages: number };
+  nextPage: number;
+  counts: OutcomeCounts;
+  sessionsClosed: number;
+  startedAt: number;
 }
 
 /** Counts by outcome; they add up to the rows finished so far. */

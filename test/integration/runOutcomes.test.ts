@@ -102,4 +102,17 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
     expect(stats.sessions.closed).toBe(stats.sessions.total);
     expect(readResults(result.reportDir)).toHaveLength(60);
   });
+  it('continues as new between chunks on long runs: every row recorded once, counts carried over', async () => {
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(250)), { concurrency: 20, chunksPerRun: 1 });
+    const { summary, reportDir } = (await handle.result()) as RunResult;
+    expect(summary.total).toBe(250);
+    expect(summary.passed + summary.failed).toBe(250);
+    expect(readResults(reportDir)).toHaveLength(250);
+    const progress = await handle.query(progressQuery);
+    expect(Object.values(progress.counts).reduce((a, b) => a + b, 0)).toBe(250);
+    // Three pages, one per history: the run continued as new twice.
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+    expect(stack.sim.stats().sessions.closed).toBe(250);
+  });
 });
