@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
@@ -8,8 +9,8 @@ export interface WorkersOptions {
   connection: NativeConnection;
   namespace?: string;
   config: WorkerConfig;
-  /** Reuse a bundle across workers of one process (bundling takes seconds). */
-  workflowBundle?: WorkflowBundleWithSourceMap;
+  /** Reuse a bundle across workers of one process (bundling takes seconds). @default the prebuilt one, else bundled now */
+  workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** Extra dependencies for the activities (tests inject a dispatcher through the client). */
   deps?: Partial<ActivityDeps>;
   /** Which queues to poll. @default all of them */
@@ -27,6 +28,17 @@ export function workflowsPath(): string {
   return join(__dirname, '..', '..', 'workflows');
 }
 
+/** dist/workflow-bundle.js, written by `npm run build` (scripts/bundle-workflows.ts). */
+export function prebuiltBundlePath(): string {
+  return join(__dirname, '..', '..', 'workflow-bundle.js');
+}
+
+/** The build's bundle when running from dist/, else a fresh one (tests run the sources, which may be newer). */
+async function workflowBundleFor(): Promise<WorkflowBundleWithSourceMap | { codePath: string }> {
+  const prebuilt = prebuiltBundlePath();
+  return __filename.endsWith('.js') && existsSync(prebuilt) ? { codePath: prebuilt } : bundleWorkflows();
+}
+
 export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundlerLogger });
 }
@@ -42,7 +54,7 @@ const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { config } = options;
   const { activities, close } = createActivities(config, options.deps);
-  const workflowBundle = options.workflowBundle ?? (await bundleWorkflows());
+  const workflowBundle = options.workflowBundle ?? (await workflowBundleFor());
   const queues = options.queues ?? Object.values(TaskQueue);
   const rate = config.ratePerSecond;
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { sha256File } from '../../src/datasets';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
@@ -23,7 +23,7 @@ export const defaultOptions: RunOptions = {
 };
 
 /** Starts a run workflow the way the CLI does (pinned sha256, references only). */
-export async function startRun(stack: Stack, dataset: string, options: Partial<RunOptions> = {}, kind: RunKind = 'evaluation', runId = `t${Date.now()}-${++seq}`): Promise<WorkflowHandle> {
+export async function startRun(stack: Stack, dataset: string, options: Partial<RunOptions> = {}, kind: RunKind = 'evaluation', runId = `t${Date.now()}-${++seq}`): Promise<WorkflowHandleWithFirstExecutionRunId> {
   const input: RunInput = { kind, runId, dataset: { path: dataset, sha256: await sha256File(dataset) }, options: { ...defaultOptions, ...options } };
   return stack.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
     taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
