@@ -71,7 +71,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   };
 
   // Cleanup must run even when the run is cancelled, so the body never inherits cancellation; `stop` turns a
-  // cancel into "ask nothing new, abandon the questions in flight".
+  // cancel into "ask nothing new", a second one into "abandon the questions in flight".
   return CancellationScope.nonCancellable(async () => {
     const units = await local.readPage({ runId: input.runId, page: input.page, resume: input.resume });
     const ask = asking(options.answerTimeoutMs);
@@ -162,6 +162,8 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(input.window, units.length)) }, lane));
     await Promise.all([finisher.drain(), closer.drain()]);
+    // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them.
+    if (Object.keys(unreported).length > 0) await report();
     return { counts, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal, fatal };
   });
 }
