@@ -93,7 +93,8 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const lastPageThisRun = Math.min(plan.pages, nextPage + (input.options.chunksPerRun ?? DEFAULT_CHUNKS_PER_RUN));
     const completions: Promise<void>[] = [];
 
-    const startPage = async (page: number): Promise<Promise<void>> => {
+    // Returns the completion wrapped: an async function returning a bare promise would make the caller wait for it.
+    const startPage = async (page: number): Promise<{ done: Promise<void> }> => {
       const child = await startChild(runChunk, {
         workflowId: `${workflowId}/chunk-${page}`,
         taskQueue: TaskQueue.main,
@@ -115,12 +116,12 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
         if (fatal) cancel();
       });
       completions.push(done);
-      return done;
+      return { done };
     };
     const lane = async (): Promise<void> => {
       while (nextPage < lastPageThisRun && !cancelled && !fatal) {
         const page = nextPage++;
-        const done = await startPage(page);
+        const { done } = await startPage(page);
         await Promise.race([done, condition(() => drained.has(page))]);
       }
     };
