@@ -4,11 +4,11 @@
  * bench reads the server's own counters (heartbeats and queries that reached it, which no history records) and
  * its CPU.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Connection } from '@temporalio/client';
 import { locateTemporalCli } from '../src/temporal/cliLocator';
-import { freePort } from '../src/temporal/devServerProcess';
+import { freePort, spawnDevServer } from '../src/temporal/devServerProcess';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../src/temporal/localServer';
+
+export { stopChild } from '../src/temporal/devServerProcess';
 
 export interface BenchServer {
   address: string;
@@ -20,53 +20,9 @@ export interface BenchServer {
 export async function startBenchServer(namespaces: string[]): Promise<BenchServer> {
   const cli = await locateTemporalCli();
   if (!cli.path) throw new Error(`no Temporal CLI found (${cli.notes.join('; ')}); run \`npm run provision\``);
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--metrics-port', String(metricsPort), '--headless', '--log-level', 'error'];
-  for (const ns of namespaces) args.push('--namespace', ns);
-  for (const kv of DEV_SERVER_DYNAMIC_CONFIG) args.push('--dynamic-config-value', kv);
-  const child = spawn(cli.path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => void (stderr = (stderr + d.toString()).slice(-4000)));
-  const kill = (): void => void child.kill('SIGKILL');
-  process.once('exit', kill);
-  const address = `127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`Temporal dev server exited with ${child.exitCode}: ${stderr}`);
-    try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000 });
-      await conn.workflowService.getSystemInfo({});
-      await conn.close();
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        kill();
-        throw new Error(`Temporal dev server did not answer on ${address}: ${stderr}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  return {
-    address,
-    pid: child.pid as number,
-    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-    stop: async () => {
-      process.off('exit', kill);
-      await stopChild(child);
-    },
-  };
-}
-
-export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill(signal);
-  });
+  const metricsPort = await freePort();
+  const server = await spawnDevServer({ cliPath: cli.path, namespaces, dynamicConfig: DEV_SERVER_DYNAMIC_CONFIG, metricsPort });
+  return { address: server.address, pid: server.pid, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, stop: () => server.stop() };
 }
 
 /** `service_requests` of the frontend for one namespace, by operation (RecordActivityTaskHeartbeat, QueryWorkflow …). */

@@ -9,6 +9,8 @@ export interface DevServerProcessOptions {
   dbFilename?: string;
   port?: number;
   uiPort?: number;
+  /** Serve Prometheus metrics here (the bench reads the server's own counters). @default a port the CLI picks */
+  metricsPort?: number;
   namespaces: string[];
   dynamicConfig: string[];
   /** Where the server's own output goes; never this process's stdout, which `--json` keeps clean. */
@@ -34,15 +36,16 @@ export function freePort(): Promise<number> {
   });
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** Asks a child to stop (SIGTERM by default) and kills it if it has not exited after `graceMs`. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
     child.once('exit', () => {
       clearTimeout(kill);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
@@ -56,6 +59,7 @@ export async function spawnDevServer(options: DevServerProcessOptions): Promise<
   if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
+  if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
   for (const ns of options.namespaces) args.push('--namespace', ns);
   for (const kv of options.dynamicConfig) args.push('--dynamic-config-value', kv);
 
