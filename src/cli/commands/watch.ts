@@ -13,7 +13,7 @@ export function register(program: Command): void {
     });
   program
     .command('cancel')
-    .description('Cancel a run gracefully: nothing new is asked, open sessions are closed, reports are written')
+    .description('Cancel a run gracefully: nothing new is asked, questions in flight are waited for, sessions are closed, reports are written (run it again to abandon the questions in flight)')
     .argument('<run>', 'run id or workflow id')
     .action(async (run: string) => {
       const { cancelAction } = await import('../actions/watch.js');
