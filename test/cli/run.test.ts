@@ -62,4 +62,16 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(/gate\s+FAILED/);
   });
+  it('--config applies default assertions and runs a custom grader module in an activity', async () => {
+    writeFileSync(join(dir, 'short.js'), 'exports.grade = (row, answer) => ({ pass: answer.answer.length < 5, reason: `length ${answer.answer.length}` });\n');
+    writeFileSync(join(dir, 'sitechat.config.yaml'), 'failUnder: 0.5\nassertions:\n  - { type: custom, module: ./short.js }\n');
+    const file = join(dir, 'one.csv');
+    writeFileSync(file, 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\n');
+    const ran = await sitechat(dir, ['run', file, '--config', join(dir, 'sitechat.config.yaml'), '--out', join(dir, 'custom')]);
+    expect(ran.code, ran.stderr).toBe(1);
+    const row = JSON.parse(readFileSync(join(dir, 'custom', 'results.jsonl'), 'utf8').trim()) as { outcome: string; assertions: { type: string; pass: boolean; reason: string }[] };
+    expect(row.outcome).toBe('failed');
+    expect(row.assertions.map((a) => [a.type, a.pass])).toEqual([['contains-all', true], ['custom', false]]);
+    expect(row.assertions[1]?.reason).toMatch(/length \d+/);
+  });
 });
