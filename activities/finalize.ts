@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { findLatestRun, finalizeRun, loadBaseline, loadBaselineFromStore, ReportFile, type BaselineInput } from '../src/reports';
+import { basename, resolve } from 'node:path';
+import { findLatestRun, finalizeRun, loadBaseline, loadBaselineFromStore, type BaselineInput } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
 import type { RunResult } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -36,7 +36,7 @@ export function finalizeActivities(deps: ActivityDeps) {
         summary,
         outputFile,
         reportDir: outDir,
-        reportFiles: Object.values(ReportFile).filter((f) => Object.values(paths).some((p) => p.endsWith(f))),
+        reportFiles: Object.values(paths).map((p) => basename(p)),
         cancelled: fin.cancelled,
       };
     },

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { buildWorkPlan, readWorkPage } from '../src/datasets';
-import { Outcome, type RowResult } from '../src/reports/types';
+import { unansweredResult } from '../src/reports/rowResult';
+import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
@@ -62,11 +63,8 @@ export function planActivities(deps: ActivityDeps) {
       const finishedAt = new Date().toISOString();
       for (let page = fromPage; page < toPage; page++) {
         const units = await readWorkPage(planDir(deps, runId), page);
-        const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id)).map((row) => ({
-          id: row.id, index: row.index, line: row.line, question: row.question, conversation: row.conversation,
-          turn: row.turn, tags: row.tags, expected: row.expected,
-          outcome: outcome === 'error' ? Outcome.error : Outcome.skipped, error: reason, finishedAt,
-        }));
+        const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id))
+          .map((row) => unansweredResult(row, outcome, reason, finishedAt));
         await deps.store.append(runId, results);
         rows += results.length;
       }

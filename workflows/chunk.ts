@@ -9,7 +9,8 @@ import { Outcome, type RowResult } from '../src/reports/types';
 import type { AskResult, FinishItem, PlannedRow, PlannedUnit } from '../activities/types';
 import { asking, closing, finishing, local } from './activities';
 import { Batcher } from './batcher';
-import { answeredResult, describeFailure, isFatal, rowBase, skippedResult } from './outcome';
+import { unansweredResult } from '../src/reports/rowResult';
+import { answeredResult, describeFailure, isFatal } from './outcome';
 import { cancelSignal, chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
 
@@ -102,7 +103,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         );
       } catch (err) {
         if (isCancellation(err) || cancelled) {
-          finish(skippedResult(row, 'run cancelled while waiting for the answer', new Date().toISOString()));
+          finish(unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer', new Date().toISOString()));
           return sessionId;
         }
         const failure = describeFailure(err);
@@ -110,7 +111,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           fatal ??= failure;
           abandonInFlight();
         }
-        finish({ ...rowBase(row), outcome: Outcome.error, error: failure.message, errorType: failure.type, sessionId, finishedAt: new Date().toISOString() });
+        finish(unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { errorType: failure.type, sessionId }));
         return sessionId;
       } finally {
         inFlight -= 1;
@@ -140,7 +141,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         }
         if (cancelled) {
           const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
-          finish(fatal ? { ...rowBase(row), outcome: Outcome.error, error: reason, errorType: fatal.type, finishedAt: new Date().toISOString() } : skippedResult(row, reason, new Date().toISOString()));
+          finish(unansweredResult(row, fatal ? Outcome.error : Outcome.skipped, reason, new Date().toISOString(), { errorType: fatal?.type }));
           continue;
         }
         sessionId = await runTurn(row, sessionId);

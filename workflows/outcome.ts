@@ -2,30 +2,10 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { assertionsForRow, combineGrades, gradeAnswer } from '../src/grading';
 import type { GradeResult } from '../src/grading/types';
 import type { DatasetRow } from '../src/datasets/types';
+import { rowBase } from '../src/reports/rowResult';
 import { Outcome, type RowResult } from '../src/reports/types';
 import type { AskResult } from '../activities/types';
 import type { RunKind, RunOptions } from './types';
-
-/** The base of a row's result: what the dataset said, before anything was asked. */
-export function rowBase(row: DatasetRow): Omit<RowResult, 'outcome'> {
-  return {
-    id: row.id,
-    index: row.index,
-    line: row.line,
-    question: row.question,
-    conversation: row.conversation,
-    turn: row.turn,
-    email: row.email,
-    model: row.model,
-    expected: row.expected,
-    tags: row.tags,
-    metadata: Object.keys(row.metadata).length > 0 ? row.metadata : undefined,
-  };
-}
-
-export function skippedResult(row: DatasetRow, reason: string, finishedAt: string): RowResult {
-  return { ...rowBase(row), outcome: Outcome.skipped, error: reason, finishedAt };
-}
 
 /** Turns an answer into the row's outcome; grading is pure code, so it runs here, deterministically. */
 export function answeredResult(
