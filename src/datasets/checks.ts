@@ -24,7 +24,8 @@ export class DatasetChecker {
   private readonly conversations = new Map<string, ConversationState>();
   private singles = 0;
 
-  constructor(private readonly issues: IssueCollector) {}
+  /** @param requireEmail whether a row opening a session needs an email (not when re-grading recorded answers). @default true */
+  constructor(private readonly issues: IssueCollector, private readonly requireEmail = true) {}
 
   /** Conversations seen so far, single-row ones included (= work units). */
   get conversationCount(): number {
@@ -42,7 +43,7 @@ export class DatasetChecker {
   add(row: DatasetRow): void {
     if (row.conversation === undefined) {
       this.singles += 1;
-      if (row.email === undefined && row.session_id === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
+      if (this.requireEmail && row.email === undefined && row.session_id === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
       return;
     }
     if (row.conversation.startsWith('row:')) {
@@ -56,7 +57,7 @@ export class DatasetChecker {
       if (state.withTurn > 0 && state.firstWithoutTurn !== undefined) {
         this.issues.add(state.firstWithoutTurn, `\`turn\` is missing while other rows of conversation ${JSON.stringify(key)} have one`, 'turn');
       }
-      if (state.session === undefined && !state.opener.hasEmail) this.issues.add(state.opener.line, EMAIL_REQUIRED, 'email');
+      if (this.requireEmail && state.session === undefined && !state.opener.hasEmail) this.issues.add(state.opener.line, EMAIL_REQUIRED, 'email');
     }
   }
 

@@ -18,6 +18,8 @@ export interface DatasetReadOptions {
   defaultEmail?: string;
   /** Issues kept (all are counted). @default 1000 */
   maxIssues?: number;
+  /** A row opening a session must have an email; off for recorded answers, which open no session. @default true */
+  requireEmail?: boolean;
 }
 
 /** What one pass found. Small and JSON-safe. */
@@ -52,7 +54,7 @@ export async function walkDataset(
   await ensureReadableFile(file);
   const issues = new IssueCollector(file, options.maxIssues);
   const ctx: ReaderContext = { file, hash: createHash('sha256'), issues, columns: [], complete: true };
-  const checker = new DatasetChecker(issues);
+  const checker = new DatasetChecker(issues, options.requireEmail ?? true);
   const records = format === 'csv' ? readCsv(file, ctx, options.delimiter) : readJsonl(file, ctx);
   let rows = 0;
   for await (const record of records) {

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { formatIssue } from '../../datasets';
+import { loadRunConfig, type RunConfig } from '../../config';
+import { createItemGrader } from '../../regrade/grader';
+import { openFileInput } from '../../regrade/fileInput';
+import { regrade } from '../../regrade/regrade';
+import { isRunDirectory, openRunInput } from '../../regrade/runInput';
+import type { GradeInput } from '../../regrade/types';
+import { FileResultsStore, finalizeRun, findLatestRun, loadBaseline, loadBaselineFromStore, type BaselineInput } from '../../reports';
+import type { GradeFlags } from '../commands/grade';
+import { ExitCode } from '../follow';
+import { createLogger, type Logger } from '../logger';
+import { parseRate, UsageError } from '../runOptions';
+import { summaryTable } from '../summaryTable';
+import { newRunId } from './run';
+
+/** Problems printed before "… and N more". */
+const SHOWN = 50;
+/** A progress line at most this often on long inputs. */
+const PROGRESS_EVERY_MS = 2000;
+
+async function openInput(path: string, flags: GradeFlags): Promise<GradeInput> {
+  return (await isRunDirectory(path)) ? openRunInput(path) : openFileInput(path, { delimiter: flags.delimiter });
+}
+
+function concurrencyOf(raw: string | undefined): number {
+  if (raw === undefined) return 8;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--concurrency must be a whole number >= 1, got "${raw}"`);
+  return n;
+}
+
+/** An explicit baseline is loaded before anything is graded, so a wrong path costs nothing. */
+async function explicitBaseline(ref: string | undefined): Promise<BaselineInput | undefined> {
+  if (!ref || ref === 'latest') return undefined;
+  try {
+    return await loadBaseline(resolve(ref));
+  } catch (err) {
+    throw new UsageError(`--baseline: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function progress(log: Logger, total: number): (done: number) => void {
+  let last = Date.now();
+  return (done) => {
+    if (Date.now() - last < PROGRESS_EVERY_MS) return;
+    last = Date.now();
+    log.info(`graded ${done}/${total} rows`);
+  };
+}
+
+/** `sitechat grade`: validate everything, grade recorded answers into a new run, write its reports, exit with the gate. */
+export async function gradeAction(inputPath: string, flags: GradeFlags): Promise<number> {
+  const log = createLogger({ quiet: false });
+  try {
+    const input = await openInput(resolve(inputPath), flags);
+    if (input.issueCount > 0) {
+      for (const issue of input.issues.slice(0, SHOWN)) log.error(formatIssue(issue));
+      if (input.issueCount > SHOWN) log.error(`… and ${input.issueCount - SHOWN} more`);
+      log.error(`${inputPath}: ${input.issueCount} problem(s); nothing was graded. Fix the input and run again.`);
+      return ExitCode.usage;
+    }
+    const config: RunConfig | undefined = flags.config ? await loadRunConfig(flags.config) : undefined;
+    const failUnder = flags.failUnder !== undefined ? parseRate(flags.failUnder) : config?.failUnder;
+    const concurrency = concurrencyOf(flags.concurrency);
+    const baseline = await explicitBaseline(flags.baseline);
+
+    const store = new FileResultsStore(resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'));
+    const runId = `grade-${newRunId()}`;
+    const source = input.source;
+    const siteId = flags.site ?? (source.kind === 'run' ? source.siteId : undefined) ?? 'offline';
+    const model = source.kind === 'run' ? source.model : undefined;
+    await store.init(runId, {
+      runId, workflowId: `sitechat-grade-${runId}`, kind: 'evaluation', dataset: input.dataset, datasetSha256: input.datasetSha256,
+      siteId, model, startedAt: new Date().toISOString(), rowCount: input.rows,
+      options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder, baseline: flags.baseline, config: flags.config },
+    });
+    log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
+    await regrade(input.items(), store, runId, createItemGrader({ assertions: config?.assertions ?? [], thresholds: config?.thresholds }), {
+      concurrency, onProgress: progress(log, input.rows),
+    });
+    for (const warning of input.warnings) log.warn(warning);
+
+    const latest = flags.baseline === 'latest' ? await findLatestRun(store, input.datasetSha256, siteId, runId) : undefined;
+    if (flags.baseline === 'latest' && !latest) log.info('no earlier finished run of this dataset and site: nothing to compare with');
+    const outDir = resolve(flags.out ?? store.runDir(runId));
+    const { summary } = await finalizeRun(store, runId, {
+      outDir,
+      baseline: baseline ?? (latest ? await loadBaselineFromStore(store, latest.runId) : undefined),
+      gate: { failUnder },
+    });
+    if (flags.json) log.out(JSON.stringify({ ...summary, reportDir: outDir }, null, 2));
+    else log.out(summaryTable(summary));
+    log.info(`reports: ${outDir}`);
+    return summary.gate?.passed === false ? ExitCode.gateFailed : ExitCode.ok;
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    const usage = err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name));
+    return usage ? ExitCode.usage : ExitCode.runFailed;
+  }
+}

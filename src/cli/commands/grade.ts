@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+
+export interface GradeFlags {
+  config?: string;
+  baseline?: string;
+  failUnder?: string;
+  out?: string;
+  site?: string;
+  delimiter?: string;
+  concurrency?: string;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('grade')
+    .description('Grade recorded answers again, offline: same graders, reports and exit codes as `run`; nothing is sent to the Site Chat API')
+    .argument('<input>', "a previous run's directory (runs/<runId>), or a CSV/JSONL file with the dataset columns plus `answer` (optional confidence_score, latency_ms)")
+    .option('--config <file>', 'run config file (sitechat.config.yaml): default assertions and thresholds')
+    .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of the same dataset and site')
+    .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
+    .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
+    .option('--site <id>', 'site the answers came from, for labels and baselines (default: the run\'s site, else "offline")')
+    .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
+    .option('--concurrency <n>', 'rows graded at once by graders that wait (LLM judge, custom modules) (default 8)')
+    .option('--json', 'print the summary as JSON on stdout')
+    .action(async (input: string, flags: GradeFlags) => {
+      const { gradeAction } = await import('../actions/grade.js');
+      process.exitCode = await gradeAction(input, flags);
+    });
+}
