@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import { formatIssue } from '../../datasets';
 import { loadRunConfig, type RunConfig } from '../../config';
-import { createItemGrader } from '../../regrade/grader';
 import { openFileInput } from '../../regrade/fileInput';
-import { regrade } from '../../regrade/regrade';
+import { gradeRun } from '../../regrade/gradeRun';
 import { isRunDirectory, openRunInput } from '../../regrade/runInput';
 import type { GradeInput } from '../../regrade/types';
-import { FileResultsStore, finalizeRun, findLatestRun, loadBaseline, loadBaselineFromStore, type BaselineInput } from '../../reports';
+import { loadBaseline, type BaselineInput } from '../../reports';
 import type { GradeFlags } from '../commands/grade';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
@@ -65,30 +64,14 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     const concurrency = concurrencyOf(flags.concurrency);
     const baseline = await explicitBaseline(flags.baseline);
 
-    const store = new FileResultsStore(resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'));
     const runId = `grade-${newRunId()}`;
-    const source = input.source;
-    const siteId = flags.site ?? (source.kind === 'run' ? source.siteId : undefined) ?? 'offline';
-    const model = source.kind === 'run' ? source.model : undefined;
-    await store.init(runId, {
-      runId, workflowId: `sitechat-grade-${runId}`, kind: 'evaluation', dataset: input.dataset, datasetSha256: input.datasetSha256,
-      siteId, model, startedAt: new Date().toISOString(), rowCount: input.rows,
-      options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder, baseline: flags.baseline, config: flags.config },
-    });
     log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
-    await regrade(input.items(), store, runId, createItemGrader({ assertions: config?.assertions ?? [], thresholds: config?.thresholds }), {
-      concurrency, onProgress: progress(log, input.rows),
+    const { summary, outDir, noBaselineFound } = await gradeRun(input, {
+      runsDir: resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'), runId, config, failUnder, siteId: flags.site, concurrency,
+      baseline: flags.baseline === 'latest' ? 'latest' : baseline, outDir: flags.out, onProgress: progress(log, input.rows),
     });
     for (const warning of input.warnings) log.warn(warning);
-
-    const latest = flags.baseline === 'latest' ? await findLatestRun(store, input.datasetSha256, siteId, runId) : undefined;
-    if (flags.baseline === 'latest' && !latest) log.info('no earlier finished run of this dataset and site: nothing to compare with');
-    const outDir = resolve(flags.out ?? store.runDir(runId));
-    const { summary } = await finalizeRun(store, runId, {
-      outDir,
-      baseline: baseline ?? (latest ? await loadBaselineFromStore(store, latest.runId) : undefined),
-      gate: { failUnder },
-    });
+    if (noBaselineFound) log.info('no earlier finished run of this dataset and site: nothing to compare with');
     if (flags.json) log.out(JSON.stringify({ ...summary, reportDir: outDir }, null, 2));
     else log.out(summaryTable(summary));
     log.info(`reports: ${outDir}`);

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/sim';
+import { DEMO } from '../../src/sim/constants';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+
+interface Ran { code: number | null; stdout: string; stderr: string }
+
+function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('sitechat grade (offline re-grading, the built CLI)', () => {
+  let dir: string;
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  /** A Site Chat API the command is pointed at, to show it is never called. */
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-grade-'));
+    sim = await startSimulator({ port: 0, rateLimit: 0 });
+    env = { SITECHAT_BASE_URL: sim.baseUrl, SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_SITE_ID: DEMO.siteId, SITECHAT_RUNS_DIR: join(dir, 'runs') };
+  });
+  afterAll(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('grades a CSV of recorded answers, writes the reports, sends nothing', async () => {
+    const file = join(dir, 'answers.csv');
+    writeFileSync(file, [
+      'id,question,expected,answer,must_include',
+      'a,What is the capital of France?,Paris|Paname,"The capital of France is Paris.",',
+      'b,What is the capital of Italy?,Rome,"It is Milan.",',
+      'c,How much is the plan?,,"It costs $9.99 a month.",$9.99',
+    ].join('\n') + '\n');
+    const ran = await sitechat(dir, ['grade', file, '--out', join(dir, 'out'), '--json'], env);
+    expect([0, 1]).toContain(ran.code);
+    const summary = JSON.parse(ran.stdout) as { total: number; passed: number; failed: number; graded: number };
+    expect(summary).toMatchObject({ total: 3, graded: 3 });
+    const rows = readFileSync(join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; outcome: string; answer: string; assertions: unknown[] });
+    expect(rows.map((r) => [r.id, r.outcome])).toEqual([['a', 'passed'], ['b', 'failed'], ['c', 'passed']]);
+    expect(rows[0]?.answer).toBe('The capital of France is Paris.');
+    for (const f of ['summary.json', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(dir, 'out', f))).toBe(true);
+    expect(Object.keys((await sim.stats()).requests)).toEqual([]);
+
+    const gated = await sitechat(dir, ['grade', file, '--fail-under', '90%'], env);
+    expect(gated.code).toBe(1);
+  });
+
+  it('refuses an input without answers, or with a bad number, naming file, line and column (exit 2)', async () => {
+    const noAnswer = join(dir, 'questions.csv');
+    writeFileSync(noAnswer, 'id,question,expected\nq,Why?,Because\n');
+    const a = await sitechat(dir, ['grade', noAnswer], env);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/questions\.csv: .*no `answer` column/);
+
+    const badNumber = join(dir, 'bad.jsonl');
+    writeFileSync(badNumber, '{"id":"x","question":"Why?","answer":"Because.","confidence_score":"high"}\n{"id":"y","question":"How?","answer":"So.","latency_ms":-5}\n');
+    const b = await sitechat(dir, ['grade', badNumber], env);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/bad\.jsonl:1: `confidence_score` must be a number from 0 to 100/);
+    expect(b.stderr).toMatch(/bad\.jsonl:2: `latency_ms` must be a number >= 0/);
+    expect(b.stderr).toContain('nothing was graded');
+  });
+
+  it('a blank answer is an error row, never a grade of the empty string', async () => {
+    const file = join(dir, 'blank.csv');
+    writeFileSync(file, 'id,question,must_include,answer\nq1,Why?,because,\n');
+    const ran = await sitechat(dir, ['grade', file, '--out', join(dir, 'blank')], env);
+    const row = JSON.parse(readFileSync(join(dir, 'blank', 'results.jsonl'), 'utf8').trim()) as { outcome: string; error: string };
+    expect(row).toMatchObject({ outcome: 'error', error: 'no answer recorded for this row in the input' });
+    expect(ran.code).not.toBe(2);
+  });
+});
