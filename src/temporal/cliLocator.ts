@@ -1,11 +1,15 @@
 import { execFile } from 'node:child_process';
+import { childEnv } from './childEnv';
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { projectRoot } from './projectRoot';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+/** Every tool run here gets the environment without sitechat's secrets. */
+const run = (file: string, args: string[], options: { timeout: number; env?: NodeJS.ProcessEnv }) =>
+  execFileAsync(file, args, { ...options, env: childEnv(options.env) });
 
 /**
  * Pinned Temporal CLI. 1.5.1 bundles Temporal server 1.29.1 (task-queue config APIs exist) and is the newest
