@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { connectTemporal, temporalConfigured, type TemporalConnections } from '../temporal/connect';
 import { startLocalServer, type LocalServer } from '../temporal/localServer';
+import { isSameProcess, processIdentity, type ProcessIdentity } from '../temporal/processIdentity';
 import { installQuietRuntime } from '../temporal/sdkRuntime';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
@@ -32,20 +33,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** `.sitechat/temporal.json`: who runs the embedded server. Identities, not bare pids: a pid is reused once its process is gone. */
 interface ServerFile {
   address: string;
   /** The sitechat process that owns the server. */
-  pid: number;
+  owner?: ProcessIdentity;
   /** The server process itself. */
-  serverPid?: number;
+  server?: ProcessIdentity;
 }
 
-function alive(pid: number): boolean {
+function readServerFile(path: string, log: Logger): ServerFile | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+    return JSON.parse(readFileSync(path, 'utf8')) as ServerFile;
+  } catch (err) {
+    log.warn(`${path} is not readable (${err instanceof Error ? err.message : String(err)}); ignoring it`);
+    return undefined;
   }
 }
 
@@ -54,19 +56,22 @@ async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnection
   if (temporalConfigured()) return { temporal: await connectTemporal() };
   const dir = resolve(STATE_DIR);
   const serverFile = join(dir, 'temporal.json');
-  if (existsSync(serverFile)) {
-    const running = JSON.parse(readFileSync(serverFile, 'utf8')) as ServerFile;
-    if (running.pid !== process.pid && alive(running.pid)) {
-      log.info(`using the embedded Temporal dev server of process ${running.pid} at ${running.address}`);
+  const running = existsSync(serverFile) ? readServerFile(serverFile, log) : undefined;
+  if (running) {
+    if (running.owner?.pid !== process.pid && isSameProcess(running.owner)) {
+      log.info(`using the embedded Temporal dev server of process ${running.owner?.pid} at ${running.address}`);
       return { temporal: await connectTemporal(running.address) };
     }
-    // Its owner died without stopping it (SIGKILL): it holds the database, so it goes.
-    if (running.serverPid && alive(running.serverPid)) process.kill(running.serverPid, 'SIGKILL');
+    // Its owner died without stopping it (SIGKILL): it holds the database, so it goes — but only when the pid is
+    // still that server; a reused pid belongs to someone else and is left alone.
+    if (isSameProcess(running.server)) process.kill(running.server?.pid ?? 0, 'SIGKILL');
+    else if (running.server) log.debug(`pid ${running.server.pid} of ${serverFile} is no longer the dev server; left alone`);
   }
   mkdirSync(dir, { recursive: true });
   log.info('no TEMPORAL_ADDRESS: starting an embedded Temporal dev server');
   const localServer = await startLocalServer({ dbFilename: join(dir, 'temporal.db'), logFile: join(dir, 'temporal.log'), log: (l) => log.info(l) });
-  writeFileSync(serverFile, JSON.stringify({ address: localServer.address, pid: process.pid, serverPid: localServer.pid } satisfies ServerFile));
+  const record: ServerFile = { address: localServer.address, owner: processIdentity(process.pid), server: localServer.pid ? processIdentity(localServer.pid) : undefined };
+  writeFileSync(serverFile, JSON.stringify(record));
   const temporal = await connectTemporal(localServer.address);
   const stop = localServer.stop;
   localServer.stop = async () => {

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processIdentity } from '../../src/temporal/processIdentity';
+
+const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+
+function sitechat(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('the embedded dev server’s pid file', () => {
+  let dir: string;
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-embedded-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a stale .sitechat/temporal.json whose pid now belongs to another process leaves that process alone', async () => {
+    const bystander = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      const id = processIdentity(bystander.pid ?? 0);
+      if (!id) throw new Error('no /proc identity for the bystander');
+      mkdirSync(join(dir, '.sitechat'));
+      // The file a SIGKILLed sitechat left behind; since then the server's pid went to an unrelated process.
+      writeFileSync(join(dir, '.sitechat', 'temporal.json'), JSON.stringify({
+        // `pid`/`serverPid`: the bare pids earlier versions wrote (and acted on without checking).
+        address: '127.0.0.1:1', pid: 999_999, serverPid: id.pid, owner: { pid: 999_999, startTicks: 1, cmdline: 'node sitechat run' },
+        server: { pid: id.pid, startTicks: id.startTicks - 1, cmdline: 'temporal server start-dev' },
+      }));
+      writeFileSync(join(dir, 'one.csv'), 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\n');
+      const ran = await sitechat(dir, ['run', 'one.csv']);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(processIdentity(id.pid)).toEqual(id);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
+  }, 120_000);
+});
