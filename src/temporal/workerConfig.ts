@@ -23,11 +23,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** @param min the smallest value that works: a worker with 0 slots would accept work and never do it. */
+function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  if (!Number.isFinite(value) || value < min) throw new ConfigError(`${name} must be a number >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -43,6 +44,6 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     runsDir: resolve(overrides.runsDir ?? env.SITECHAT_RUNS_DIR ?? 'runs'),
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
-    maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500),
+    maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),
   };
 }

@@ -7,10 +7,10 @@ import { processIdentity } from '../../src/temporal/processIdentity';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
 
-function sitechat(cwd: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('exit', (code) => resolve({ code, stderr }));
@@ -45,4 +45,10 @@ describe('the embedded dev server’s pid file', () => {
       bystander.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('a worker with 0 question slots exits 2 at once instead of never finishing', async () => {
+    const ran = await sitechat(dir, ['worker'], { SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', SITECHAT_MAX_CONCURRENT_ASKS: '0', TEMPORAL_ADDRESS: '127.0.0.1:9' });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a number >= 1');
+  });
 });

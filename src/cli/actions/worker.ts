@@ -2,7 +2,7 @@ import { connectTemporal, temporalConfigured } from '../../temporal/connect';
 import { installQuietRuntime } from '../../temporal/sdkRuntime';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
-import { workerConfigFromEnv } from '../../temporal/workerConfig';
+import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
 
@@ -34,6 +34,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
     return ExitCode.ok;
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
-    return ExitCode.runFailed;
+    // A setting the worker cannot run with is a usage error: it stops at once, before polling anything.
+    return err instanceof ConfigError ? ExitCode.usage : ExitCode.runFailed;
   }
 }

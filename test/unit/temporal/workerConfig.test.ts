@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, workerConfigFromEnv } from '../../../src/temporal/workerConfig';
+
+const base = { SITECHAT_BASE_URL: 'http://127.0.0.1:1/api/v1', SITECHAT_API_KEY: 'k' };
+
+describe('workerConfigFromEnv', () => {
+  it('refuses a worker with no slots for questions (it would take work and never do it)', () => {
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '0' })).toThrow(ConfigError);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '0' })).toThrow(/SITECHAT_MAX_CONCURRENT_ASKS must be a number >= 1, got "0"/);
+    expect(workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '3' }).maxConcurrentAsks).toBe(3);
+  });
+
+  it('keeps 0 where it means "off" (rate limit)', () => {
+    expect(workerConfigFromEnv({ ...base, SITECHAT_RATE_LIMIT: '0' }).ratePerSecond).toBe(0);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_RATE_LIMIT: '-1' })).toThrow(/SITECHAT_RATE_LIMIT must be a number >= 0/);
+  });
+});
