@@ -1,4 +1,6 @@
 import type { SiteChatClient } from '../src/api';
+import type { JudgeCache } from '../src/grading/judge/cache';
+import type { Judge } from '../src/grading/judge/types';
 import type { LimiterPool } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
 import type { ResumeIndex } from './resume';
@@ -18,4 +20,10 @@ export interface ActivityDeps {
   firstPollDelayMs: number;
   /** Answers an earlier attempt of a resumed run recorded. */
   resume: ResumeIndex;
+  /** The LLM judge; absent when the worker has no `SITECHAT_JUDGE_*` settings (judge assertions then fail the row). */
+  judge?: Judge;
+  /** Verdicts already paid for. @default `<runsDir>/.judge-cache/` */
+  judgeCache: JudgeCache;
+  /** Attempts per judgement on retryable errors (SITECHAT_JUDGE_MAX_ATTEMPTS). @default 6 */
+  judgeMaxAttempts: number;
 }
