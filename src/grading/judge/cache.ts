@@ -13,10 +13,13 @@ import type { Judge, JudgeOutcome, JudgeRequest, JudgeVerdict } from './types';
 /** Directory of the cache inside the runs directory (the directory store's root). */
 export const JUDGE_CACHE_DIR = '.judge-cache';
 
-/** The cache key of a request judged by `model`: hex SHA-256 over every input that decides the verdict. */
-export function judgeCacheKey(model: string, request: JudgeRequest): string {
+/**
+ * The cache key of a request judged by `model` with the prompt `version` (the current one of the request's kind by
+ * default): hex SHA-256 over every input that decides the verdict.
+ */
+export function judgeCacheKey(model: string, request: JudgeRequest, version = promptVersion(request.kind)): string {
   const criteria = request.kind === 'rubric' ? request.rubric : request.references;
-  const parts = [model, promptVersion(request.kind), request.kind, request.question, criteria, request.answer];
+  const parts = [model, version, request.kind, request.question, criteria, request.answer];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 

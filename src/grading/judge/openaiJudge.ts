@@ -4,6 +4,7 @@
  * retries belong to the caller (the activity retry policy, or `pacedJudge`), so each attempt is one call and what
  * is paced is what the provider counts.
  */
+import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { Secret } from '../../api/secret';
 import { JudgeOutputError } from './errors';
@@ -61,6 +62,15 @@ export class OpenAIJudge implements Judge {
     if (!choice) throw new JudgeOutputError('judge reply has no choices', '');
     const parsed = parseJudgeReply(this.secret.scrub(choice.message?.content ?? ''));
     return { ...parsed, tokens: completion.usage?.total_tokens ?? 0 };
+  }
+
+  /** The client inside holds the key in a plain field: logging or serializing the judge shows only this. */
+  toJSON(): { model: string; baseUrl: string } {
+    return { model: this.model, baseUrl: this.settings.baseUrl };
+  }
+
+  [inspect.custom](): string {
+    return `OpenAIJudge ${JSON.stringify(this.toJSON())}`;
   }
 }
 
