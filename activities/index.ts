@@ -1,5 +1,5 @@
 import { SiteChatClient } from '../src/api';
-import { LimiterPool } from '../src/ratelimit/slidingWindow';
+import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { FileResultsStore } from '../src/reports';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
@@ -53,6 +53,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     // The judge key goes into its client here, like the API key: activities see requests, never keys.
     judge: overrides.judge ?? (config.judge ? createJudge(config.judge) : undefined),
     judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),
+    judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
   };
   return { activities: buildActivities(deps), close: () => (overrides.api ? Promise.resolve() : api.close()) };

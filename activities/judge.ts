@@ -33,7 +33,7 @@ export function judgeActivities(deps: ActivityDeps) {
       const ctx = Context.current();
       let verdict;
       try {
-        verdict = await judge.judge(request, { signal: ctx.cancellationSignal });
+        verdict = await deps.judgeLimiter.run(() => judge.judge(request, { signal: ctx.cancellationSignal }), ctx.cancellationSignal);
       } catch (err) {
         throw toJudgeFailure(err, ctx.info.attempt, deps.judgeMaxAttempts);
       }
