@@ -1,5 +1,7 @@
 import type { SiteChatClient } from '../src/api';
-import type { LimiterPool } from '../src/ratelimit/slidingWindow';
+import type { JudgeCache } from '../src/grading/judge/cache';
+import type { Judge } from '../src/grading/judge/types';
+import type { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
 import type { ResumeIndex } from './resume';
 
@@ -18,4 +20,15 @@ export interface ActivityDeps {
   firstPollDelayMs: number;
   /** Answers an earlier attempt of a resumed run recorded. */
   resume: ResumeIndex;
+  /** The LLM judge; absent when the worker has no `SITECHAT_JUDGE_*` settings (judge assertions then fail the row). */
+  judge?: Judge;
+  /** Verdicts already paid for. @default `<runsDir>/.judge-cache/` */
+  judgeCache: JudgeCache;
+  /**
+   * At most SITECHAT_JUDGE_RPM judge calls in any minute from this worker: what a provider counts. The judge queue's
+   * per-second limits spread the calls; this bounds the bursts those limits let through.
+   */
+  judgeLimiter: SlidingWindowLimiter;
+  /** Attempts per judgement on retryable errors (SITECHAT_JUDGE_MAX_ATTEMPTS). @default 6 */
+  judgeMaxAttempts: number;
 }

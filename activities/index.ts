@@ -1,6 +1,9 @@
 import { SiteChatClient } from '../src/api';
-import { LimiterPool } from '../src/ratelimit/slidingWindow';
+import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { FileResultsStore } from '../src/reports';
+import { JudgeCache } from '../src/grading/judge/cache';
+import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
+import { createJudge } from '../src/grading/judge/openaiJudge';
 import type { WorkerConfig } from '../src/temporal/workerConfig';
 import { askActivity } from './ask';
 import { cleanupActivities } from './cleanup';
@@ -8,6 +11,7 @@ import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
+import { judgeActivities } from './judge';
 import { planActivities } from './plan';
 import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
@@ -22,6 +26,7 @@ function buildActivities(deps: ActivityDeps) {
     ...finishActivities(deps),
     ...finalizeActivities(deps),
     ...gradeActivities(),
+    ...judgeActivities(deps),
     ...cleanupActivities(deps),
   };
 }
@@ -36,14 +41,20 @@ export type RunActivities = ReturnType<typeof buildActivities>;
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const store = overrides.store ?? new FileResultsStore(config.runsDir);
+  const runsDir = overrides.runsDir ?? config.runsDir;
   const deps: ActivityDeps = {
     api,
     store,
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new LimiterPool(config.ratePerSecond),
-    runsDir: overrides.runsDir ?? config.runsDir,
+    runsDir,
     pollIntervalMs: overrides.pollIntervalMs ?? config.pollIntervalMs,
     firstPollDelayMs: overrides.firstPollDelayMs ?? config.pollIntervalMs,
+    // The judge key goes into its client here, like the API key: activities see requests, never keys.
+    judge: overrides.judge ?? (config.judge ? createJudge(config.judge) : undefined),
+    judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),
+    judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
+    judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
   };
   return { activities: buildActivities(deps), close: () => (overrides.api ? Promise.resolve() : api.close()) };
 }

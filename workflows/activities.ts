@@ -1,6 +1,7 @@
 import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../src/api/errors';
+import { NON_RETRYABLE_JUDGE_ERRORS } from '../src/grading/judge/errors';
 import { TaskQueue } from '../src/temporal/taskQueues';
 
 /**
@@ -19,7 +20,29 @@ const apiRetry: ActivityOptions['retry'] = {
 export const local = proxyActivities<RunActivities>({
   taskQueue: TaskQueue.main,
   startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '1s', maximumAttempts: 5, nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError'] },
+  retry: {
+    initialInterval: '1s',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError', 'CustomGraderError'],
+  },
+});
+
+/**
+ * LLM judge calls, one per activity. 429, 5xx and network errors back off 1 s, 2 s, 4 s … (a 429's Retry-After wins);
+ * the worker ends the retries itself after SITECHAT_JUDGE_MAX_ATTEMPTS (its failure is then non-retryable), so this
+ * policy's attempts are only a backstop. Bad requests, keys, URLs and models are not retried.
+ */
+export const judging = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.judge,
+  // Covers the worker's call timeout (SITECHAT_JUDGE_TIMEOUT_MS, 60 s by default) with room to spare.
+  startToCloseTimeout: '5 minutes',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '30s',
+    maximumAttempts: 20,
+    nonRetryableErrorTypes: [...NON_RETRYABLE_JUDGE_ERRORS],
+  },
 });
 
 /** Session list (preflight and cleanup): one GET per activity. */

@@ -4,13 +4,15 @@ import {
   isCancellation,
   setHandler,
 } from '@temporalio/workflow';
-import { assertionsForRow } from '../src/grading';
+import { feedbackFor, gradedResult, gradeRow } from '../src/grading/gradeRow';
+import type { GradeResult } from '../src/grading/types';
 import { Outcome, type RowResult } from '../src/reports/types';
 import type { AskResult, FinishItem, PlannedRow, PlannedUnit } from '../activities/types';
 import { asking, closing, finishing, local } from './activities';
 import { Batcher } from './batcher';
-import { unansweredResult } from '../src/reports/rowResult';
-import { answeredResult, describeFailure, isFatal } from './outcome';
+import { answeredResult, unansweredResult } from '../src/reports/rowResult';
+import { activityGrader } from './grading';
+import { describeFailure, isFatal } from './outcome';
 import { cancelSignal, chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
 
@@ -117,14 +119,16 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         inFlight -= 1;
         askScopes.delete(scope);
       }
-      const custom = input.kind === 'evaluation' && answer.status === 'completed'
-        ? assertionsForRow(row, options.assertions, options.thresholds).filter((s) => s.type === 'custom')
-        : [];
-      const customGrade = custom.length > 0
-        ? await local.gradeCustom({ row, answer: { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs }, modules: custom.map((s) => ({ module: s.type === 'custom' ? s.module : '', threshold: s.type === 'custom' ? s.threshold : undefined })) })
-        : undefined;
-      const { result, grade } = answeredResult(input.kind, row, answer, options, new Date().toISOString(), customGrade);
-      const feedback = options.feedback === 'graded' && grade?.graded && answer.requestId ? (grade.pass ? 'good' : 'bad') : undefined;
+      let result = answeredResult(row, answer, row.model ?? options.model, new Date().toISOString());
+      let grade: GradeResult | undefined;
+      if (input.kind === 'evaluation' && answer.status === 'completed') {
+        const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
+        grade = await gradeRow(row, graded, options, activityGrader(row, graded));
+        // Judging takes time: the row finished when its grade was in.
+        result = { ...gradedResult(result, grade), finishedAt: new Date().toISOString() };
+      }
+      const verdict = feedbackFor(grade);
+      const feedback = options.feedback === 'graded' && answer.requestId ? verdict : undefined;
       finish(result, feedback);
       return answer.sessionId ?? sessionId;
     };

@@ -1,45 +1,4 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { assertionsForRow, combineGrades, gradeAnswer } from '../src/grading';
-import type { GradeResult } from '../src/grading/types';
-import type { DatasetRow } from '../src/datasets/types';
-import { rowBase } from '../src/reports/rowResult';
-import { Outcome, type RowResult } from '../src/reports/types';
-import type { AskResult } from '../activities/types';
-import type { RunKind, RunOptions } from './types';
-
-/** Turns an answer into the row's outcome; grading is pure code, so it runs here, deterministically. */
-export function answeredResult(
-  kind: RunKind,
-  row: DatasetRow,
-  ask: AskResult,
-  options: RunOptions,
-  finishedAt: string,
-  customGrade?: GradeResult,
-): { result: RowResult; grade?: GradeResult } {
-  const base: RowResult = {
-    ...rowBase(row),
-    model: row.model ?? options.model,
-    outcome: Outcome.answered,
-    answer: ask.answer,
-    confidenceScore: ask.confidenceScore,
-    confidenceLevel: ask.confidenceLevel,
-    confidenceReason: ask.confidenceReason,
-    latencyMs: ask.latencyMs,
-    sessionId: ask.sessionId,
-    requestId: ask.requestId,
-    finishedAt,
-  };
-  if (ask.status === 'failed') return { result: { ...base, outcome: Outcome.error, error: `request failed: ${ask.error ?? 'no error given'}`, errorType: 'RequestFailed' } };
-  if (ask.status === 'timed_out') return { result: { ...base, outcome: Outcome.timedOut, error: ask.error } };
-  if (kind === 'backfill') return { result: base };
-  const specs = assertionsForRow(row, options.assertions, options.thresholds).filter((s) => s.type !== 'custom');
-  const grade = combineGrades(
-    gradeAnswer(row, { answer: ask.answer ?? '', confidenceScore: ask.confidenceScore, latencyMs: ask.latencyMs }, specs),
-    customGrade?.assertions ?? [],
-  );
-  if (!grade.graded) return { result: base, grade };
-  return { result: { ...base, outcome: grade.pass ? Outcome.passed : Outcome.failed, assertions: grade.assertions }, grade };
-}
 
 /** Why an activity failed, in the words the API used: "401 invalid_api_key …". */
 export function describeFailure(err: unknown): { message: string; type: string; status?: number } {

@@ -6,7 +6,17 @@ import { isSameProcess, processIdentity, type ProcessIdentity } from '../tempora
 import { installQuietRuntime } from '../temporal/sdkRuntime';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
+import { Secret } from '../api/secret';
+import { JUDGE_DEFAULTS, type JudgeSettings } from '../grading/judge/settings';
 import type { Logger } from './logger';
+
+function judgeConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.SITECHAT_JUDGE_BASE_URL || env.SITECHAT_JUDGE_API_KEY || env.SITECHAT_JUDGE_MODEL);
+}
+
+function simulatorJudge(baseUrl: string): JudgeSettings {
+  return { ...JUDGE_DEFAULTS, baseUrl, apiKey: new Secret('sim-judge-key'), model: 'sim-judge', rpm: 600 };
+}
 
 /** Where the embedded dev server keeps its database, so `sitechat watch` works after a restart. */
 export const STATE_DIR = '.sitechat';
@@ -109,6 +119,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       simulator = sim;
       closers.push(() => sim.close());
       overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey };
+      if (!judgeConfigured(process.env)) {
+        // The simulator's judge route (a deterministic test double) stands in for a model, like the simulator for the API.
+        overrides.judge = simulatorJudge(sim.judgeBaseUrl);
+        log.info(`no SITECHAT_JUDGE_BASE_URL: judge assertions use the embedded simulator's judge route (a test double, not a model)`);
+      }
       defaultSiteId ??= DEMO.siteId;
       defaultEmail ??= 'demo.user@example.com';
       log.info(`no SITECHAT_BASE_URL: using the embedded simulator at ${sim.baseUrl} (demo knowledge base, latency ×${latencyScale})`);

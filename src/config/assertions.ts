@@ -36,6 +36,8 @@ export const assertionSpecSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('min-confidence'), threshold: z.number().min(0).max(100) }),
   z.strictObject({ type: z.literal('max-latency'), ms: milliseconds }),
   z.strictObject({ type: z.literal('custom'), module: text, threshold: ratio.optional() }),
+  z.strictObject({ type: z.literal('llm-rubric'), value: text.optional() }),
+  z.strictObject({ type: z.literal('llm-correctness') }),
 ]) satisfies z.ZodType<AssertionSpec, unknown>;
 
 /** The known assertion types, for error messages. */

@@ -5,7 +5,7 @@ import type { IssueCollector } from './issues';
 /** Known columns; any other column is kept in the row's `metadata`. */
 export const KNOWN_COLUMNS = [
   'id', 'question', 'conversation', 'turn', 'email', 'session_id', 'model', 'response_language', 'ui_locale',
-  'expected', 'must_include', 'include_any', 'must_not_include', 'regex', 'min_confidence', 'tags',
+  'expected', 'must_include', 'include_any', 'must_not_include', 'regex', 'min_confidence', 'tags', 'rubric',
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 

@@ -65,6 +65,7 @@ const rowSchema = z.object({
     .max(100, { error: (iss) => `must be a number from 0 to 100 ${got(iss.input)}` })
     .optional()),
   tags: list,
+  rubric: text,
 });
 
 /** Where a row sits in the file, and the defaults to apply. */

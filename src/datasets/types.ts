@@ -29,6 +29,8 @@ export interface DatasetRow {
   regex?: string;
   min_confidence?: number;
   tags?: string[];
+  /** Criteria for an LLM judge (`llm-rubric`), e.g. "mentions the 14-day refund window". */
+  rubric?: string;
   /** Columns the schema does not know, kept verbatim. */
   metadata: Record<string, string>;
 }

@@ -9,11 +9,14 @@
  * | `must_not_include` | `not-contains` (ignoring case)                         |
  * | `regex`            | `regex` (`pattern` or `/pattern/flags`)                |
  * | `min_confidence`   | `min-confidence`                                       |
+ * | `rubric`           | `llm-rubric` (an LLM judge checks the criteria)        |
  *
  * Defaults that compare with the reference answer (`f1`, `rouge-l`, `levenshtein` without a
  * `value`) decide how `expected` is graded: when the config has any, `expected` adds no `f1` of
  * its own, and on rows without `expected` they are left out (nothing to compare with). A row's
- * `min_confidence` replaces a default `min-confidence`.
+ * `min_confidence` replaces a default `min-confidence`. `llm-correctness` compares with `expected` too.
+ * A default `llm-rubric` without `value` takes the row's `rubric` (rows without one leave it out), so a
+ * row's `rubric` never adds a second `llm-rubric` next to it.
  *
  * Given run `thresholds`, reference-based specs without a `threshold` get the run's one baked in, so
  * the specs grade the same wherever they travel (workflow payloads, `gradeAnswer` without thresholds).
@@ -25,7 +28,7 @@ import type { AssertionSpec, GradingThresholds } from './types';
 /** Columns of the row that produce assertions. */
 export type RowAssertionColumns = Pick<
   DatasetRow,
-  'expected' | 'must_include' | 'include_any' | 'must_not_include' | 'regex' | 'min_confidence'
+  'expected' | 'must_include' | 'include_any' | 'must_not_include' | 'regex' | 'min_confidence' | 'rubric'
 >;
 
 /** The assertions for one row: derived from its columns first, then the applicable defaults. */
@@ -41,8 +44,10 @@ export function assertionsForRow(
   if (row.must_not_include?.length) specs.push({ type: 'not-contains', values: [...row.must_not_include] });
   if (row.regex !== undefined) specs.push({ type: 'regex', ...parseRegexLiteral(row.regex) });
   if (row.min_confidence !== undefined) specs.push({ type: 'min-confidence', threshold: row.min_confidence });
+  if (row.rubric !== undefined && !defaults.some(usesRowRubric)) specs.push({ type: 'llm-rubric' });
   for (const spec of defaults) {
     if (comparesWithExpected(spec) && row.expected === undefined) continue;
+    if (usesRowRubric(spec) && row.rubric === undefined) continue;
     if (spec.type === 'min-confidence' && row.min_confidence !== undefined) continue;
     specs.push(spec);
   }
@@ -51,7 +56,13 @@ export function assertionsForRow(
 
 /** A reference-based spec without its own `value`: it grades against the row's `expected`. */
 export function comparesWithExpected(spec: AssertionSpec): boolean {
+  if (spec.type === 'llm-correctness') return true;
   return (spec.type === 'f1' || spec.type === 'rouge-l' || spec.type === 'levenshtein') && spec.value === undefined;
+}
+
+/** An `llm-rubric` without its own `value`: its criteria are the row's `rubric`. */
+export function usesRowRubric(spec: AssertionSpec): boolean {
+  return spec.type === 'llm-rubric' && spec.value === undefined;
 }
 
 function withThreshold(spec: AssertionSpec, thresholds: GradingThresholds): AssertionSpec {

@@ -1,6 +1,6 @@
 /**
  * The aggregator: evaluates a row's assertions against an answer. Pure and deterministic, safe in
- * workflow code. `custom` assertions are not run here; they come back in `pending`.
+ * workflow code. External assertions (`custom`, the LLM judge) are not run here; they come back in `pending`.
  */
 import type { DatasetRow } from '../datasets/types';
 import { rougeL, tokenF1 } from './overlap';
@@ -12,10 +12,11 @@ import type {
   AssertionResult,
   AssertionSpec,
   BuiltinAssertionSpec,
-  CustomAssertionSpec,
+  ExternalAssertionSpec,
   GradeResult,
   GradingThresholds,
 } from './types';
+import { isExternalSpec } from './types';
 
 /** Thresholds used when neither the spec nor the run config gives one. */
 export const DEFAULT_THRESHOLDS = { f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
@@ -48,16 +49,16 @@ export function gradeAnswer(
   specs: readonly AssertionSpec[],
   thresholds: GradingThresholds = {},
 ): GradeResult {
-  const pending = specs.filter((s): s is CustomAssertionSpec => s.type === 'custom');
+  const pending = specs.filter((s): s is ExternalAssertionSpec => isExternalSpec(s));
   const assertions = specs
-    .filter((s): s is BuiltinAssertionSpec => s.type !== 'custom')
+    .filter((s): s is BuiltinAssertionSpec => !isExternalSpec(s))
     .map((s) => evaluateAssertion(s, row, answer, thresholds));
   const graded = specs.length > 0;
   const result: GradeResult = { graded, pass: graded && assertions.every((a) => a.pass), assertions };
   return pending.length > 0 ? { ...result, pending } : result;
 }
 
-/** Merges the results of the `pending` custom assertions into a grade. */
+/** Merges the results of the `pending` external assertions into a grade. */
 export function combineGrades(base: GradeResult, custom: readonly AssertionResult[]): GradeResult {
   const assertions = [...base.assertions, ...custom];
   const graded = base.graded || assertions.length > 0;

@@ -3,7 +3,7 @@
  * Custom (module-loading) graders live in `./custom` and are deliberately not exported here.
  */
 export * from './types';
-export { assertionsForRow, comparesWithExpected, type RowAssertionColumns } from './assertions';
+export { assertionsForRow, comparesWithExpected, usesRowRubric, type RowAssertionColumns } from './assertions';
 export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, type RowForGrading } from './grade';
 export { maxLatency, minConfidence } from './metrics';
 export { collapseWhitespace, foldCase, normalizeForEquals, rougeTokens, squadTokens } from './normalize';
@@ -11,3 +11,4 @@ export { lcsLength, rougeL, rougeLScore, tokenF1, tokenF1Score } from './overlap
 export { compileRegex, parseRegexLiteral, type RegexSource } from './regex';
 export { levenshtein, levenshteinDistance, levenshteinSimilarity } from './similarity';
 export { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
+export { feedbackFor, gradedResult, gradeRow, GradingError, type ExternalGrader, type GradeRowOptions } from './gradeRow';

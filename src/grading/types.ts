@@ -19,7 +19,14 @@ export type AssertionSpec =
   | { type: 'min-confidence'; threshold: number }
   | { type: 'max-latency'; ms: number }
   /** Path to a JS/TS module exporting `grade(row, answer)`; runs in an activity, never in the workflow. */
-  | { type: 'custom'; module: string; threshold?: number };
+  | { type: 'custom'; module: string; threshold?: number }
+  /**
+   * An LLM judge decides whether the answer meets the criteria: `value`, else the row's `rubric` column.
+   * Runs in an activity on the judge queue.
+   */
+  | { type: 'llm-rubric'; value?: string }
+  /** An LLM judge decides whether the answer is consistent with the row's `expected` reference(s). */
+  | { type: 'llm-correctness' };
 
 export type AssertionType = AssertionSpec['type'];
 
@@ -36,6 +43,21 @@ export interface AssertionResult {
   /** 0..1 */
   score: number;
   reason: string;
+  /** Set by the LLM judge assertions: what the judge said, and what it cost. */
+  judge?: JudgeRecord;
+}
+
+/** The judge's verdict as recorded on an assertion result. */
+export interface JudgeRecord {
+  /** The judge model (`SITECHAT_JUDGE_MODEL`). */
+  model: string;
+  verdict: 'pass' | 'fail';
+  /** The judge's short reason. */
+  reason: string;
+  /** Tokens the call used (prompt + completion); for a cache hit, what the original call used. */
+  tokens: number;
+  /** Taken from the judge cache: no call was made for it in this run. */
+  cached: boolean;
 }
 
 export interface GradeResult {
@@ -44,18 +66,40 @@ export interface GradeResult {
   pass: boolean;
   assertions: AssertionResult[];
   /**
-   * `custom` specs that `gradeAnswer` did not run (they need Node): an activity runs them with
-   * `runCustomGrader` and merges the results with `combineGrades`. Absent when there are none;
+   * `custom` and judge specs that `gradeAnswer` did not run (they need I/O): `gradeRow` hands them to
+   * its `external` grader and merges the results with `combineGrades`. Absent when there are none;
    * while present, `pass` covers the built-in assertions only.
    */
-  pending?: CustomAssertionSpec[];
+  pending?: ExternalAssertionSpec[];
+  /**
+   * Set by `gradeRow` when an external grader could not give a verdict (judge unreachable, unparseable
+   * reply, custom module missing): the row is then `error`, never a silent pass or fail.
+   */
+  error?: { message: string; type: string };
 }
 
-/** Assertions the pure graders evaluate (everything but `custom`). */
-export type BuiltinAssertionSpec = Exclude<AssertionSpec, { type: 'custom' }>;
+/** Assertions the pure graders evaluate (everything but `custom` and the judge types). */
+export type BuiltinAssertionSpec = Exclude<AssertionSpec, ExternalAssertionSpec>;
 
-/** Assertions that run in an activity. */
+/** A custom module grader: runs in an activity. */
 export type CustomAssertionSpec = Extract<AssertionSpec, { type: 'custom' }>;
+
+/** Assertions an LLM judge decides. */
+export type JudgeAssertionSpec = Extract<AssertionSpec, { type: 'llm-rubric' | 'llm-correctness' }>;
+
+/** Assertions that need I/O, so they run outside the pure graders (in activities, or in `sitechat grade`). */
+export type ExternalAssertionSpec = CustomAssertionSpec | JudgeAssertionSpec;
+
+/** The assertion types that are external. */
+export const EXTERNAL_ASSERTION_TYPES = ['custom', 'llm-rubric', 'llm-correctness'] as const satisfies readonly ExternalAssertionSpec['type'][];
+
+export function isExternalSpec(spec: AssertionSpec): spec is ExternalAssertionSpec {
+  return (EXTERNAL_ASSERTION_TYPES as readonly string[]).includes(spec.type);
+}
+
+export function isJudgeSpec(spec: AssertionSpec): spec is JudgeAssertionSpec {
+  return spec.type === 'llm-rubric' || spec.type === 'llm-correctness';
+}
 
 /** Run-wide pass thresholds for reference-based graders whose spec gives no `threshold`. */
 export interface GradingThresholds {

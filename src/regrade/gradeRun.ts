@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { RunConfig } from '../config';
 import { FileResultsStore, finalizeRun, findLatestRun, loadBaselineFromStore, type BaselineInput, type RunSummary } from '../reports';
+import { JudgeCache, type Judge } from '../grading/judge';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
 import type { GradeInput } from './types';
@@ -21,6 +22,8 @@ export interface GradeRunOptions {
   siteId?: string;
   /** @default `<runsDir>/<runId>` */
   outDir?: string;
+  /** The LLM judge, paced for use outside Temporal (`offlineJudge`). @default none: judge assertions make rows `error` */
+  judge?: Judge;
   /** Rows graded at once. @default 8 */
   concurrency?: number;
   onProgress?: (done: number) => void;
@@ -43,7 +46,9 @@ export async function gradeRun(input: GradeInput, options: GradeRunOptions): Pro
     siteId, model: source.kind === 'run' ? source.model : undefined, startedAt: new Date().toISOString(), rowCount: input.rows,
     options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder },
   });
-  const grader = createItemGrader({ assertions: config?.assertions ?? [], thresholds: config?.thresholds });
+  const grader = createItemGrader({
+    assertions: config?.assertions ?? [], thresholds: config?.thresholds, judge: options.judge, judgeCache: JudgeCache.inRunsDir(options.runsDir),
+  });
   await regrade(input.items(), store, runId, grader, { concurrency: options.concurrency, onProgress: options.onProgress });
 
   const latest = options.baseline === 'latest' ? await findLatestRun(store, input.datasetSha256, siteId, runId) : undefined;

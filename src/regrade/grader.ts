@@ -1,33 +1,57 @@
 /**
- * The grader `sitechat grade` uses: the run's assertions for each row (row columns, then the config's defaults),
- * pure graders in process, custom modules loaded here (there is no workflow sandbox offline).
+ * The grader `sitechat grade` uses: the same `gradeRow` as a run, with the external graders called in process
+ * instead of through activities — custom modules loaded here, the LLM judge behind an in-process pacer and retry
+ * (a run uses the judge queue's rate limit and the activity retry policy) and the same cache as the workers.
  */
-import { assertionsForRow, combineGrades, gradeAnswer, type AssertionResult, type AssertionSpec, type GradingThresholds } from '../grading';
+import { gradedResult, gradeRow, GradingError, type AssertionSpec, type ExternalGrader, type GradingThresholds } from '../grading';
 import { runCustomGrader } from '../grading/custom';
-import { rowBase } from '../reports/rowResult';
-import { Outcome, type RowResult } from '../reports/types';
+import { createJudge, JudgeCache, judgeCached, judgeSettingsFromEnv, pacedJudge, judgeRequestFor, judgeResult, JudgeError, unjudgeableResult, type Judge } from '../grading/judge';
+import { answeredResult } from '../reports/rowResult';
 import type { ItemGrader } from './regrade';
+import type { GradeItem } from './types';
 
-export function createItemGrader(config: { assertions: readonly AssertionSpec[]; thresholds?: GradingThresholds }): ItemGrader {
-  return async ({ row, answer, recorded }) => {
-    const specs = assertionsForRow(row, config.assertions, config.thresholds);
-    const base = gradeAnswer(row, answer, specs);
-    const custom: AssertionResult[] = [];
-    for (const spec of base.pending ?? []) custom.push(await runCustomGrader(spec.module, row, answer, spec.threshold));
-    const grade = combineGrades(base, custom);
-    const result: RowResult = {
-      ...rowBase(row),
-      model: row.model ?? recorded?.model,
-      outcome: Outcome.answered,
-      answer: answer.answer,
-      confidenceScore: answer.confidenceScore,
-      confidenceLevel: recorded?.confidenceLevel,
-      confidenceReason: recorded?.confidenceReason,
-      latencyMs: answer.latencyMs,
-      sessionId: recorded?.sessionId,
-      requestId: recorded?.requestId,
-      finishedAt: new Date().toISOString(),
-    };
-    return grade.graded ? { ...result, outcome: grade.pass ? Outcome.passed : Outcome.failed, assertions: grade.assertions } : result;
+export interface ItemGraderOptions {
+  assertions: readonly AssertionSpec[];
+  thresholds?: GradingThresholds;
+  /** The judge, already paced and retried (`offlineJudge`); absent when none is configured (judge assertions then make rows `error`). */
+  judge?: Judge;
+  judgeCache: JudgeCache;
+}
+
+/** The judge of the environment (`SITECHAT_JUDGE_*`), paced and retried in process; undefined when none is set. */
+export function offlineJudge(env: NodeJS.ProcessEnv = process.env): Judge | undefined {
+  const settings = judgeSettingsFromEnv(env);
+  return settings && pacedJudge(createJudge(settings), { rpm: settings.rpm, maxAttempts: settings.maxAttempts });
+}
+
+function externalFor(item: GradeItem & { answer: NonNullable<GradeItem['answer']> }, options: ItemGraderOptions): ExternalGrader {
+  return (specs) => Promise.all(specs.map(async (spec) => {
+    if (spec.type === 'custom') return runCustomGrader(spec.module, item.row, item.answer, spec.threshold);
+    const request = judgeRequestFor(spec, item.row, item.answer);
+    if ('missing' in request) return unjudgeableResult(spec, request.missing);
+    if (!options.judge) {
+      throw new GradingError('no judge configured: set SITECHAT_JUDGE_BASE_URL, SITECHAT_JUDGE_API_KEY and SITECHAT_JUDGE_MODEL', 'JudgeConfigError');
+    }
+    try {
+      return judgeResult(spec, await judgeCached(options.judge, options.judgeCache, request));
+    } catch (err) {
+      if (err instanceof JudgeError) throw new GradingError(err.message, err.name);
+      throw err;
+    }
+  }));
+}
+
+export function createItemGrader(options: ItemGraderOptions): ItemGrader {
+  return async (item) => {
+    const { row, answer, recorded } = item;
+    const answered = answeredResult(row, {
+      status: 'completed', answer: answer.answer, confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs ?? 0,
+      confidenceLevel: recorded?.confidenceLevel, confidenceReason: recorded?.confidenceReason,
+      sessionId: recorded?.sessionId, requestId: recorded?.requestId,
+    }, row.model ?? recorded?.model, new Date().toISOString());
+    // An input without latency keeps none, rather than a made-up 0.
+    if (answer.latencyMs === undefined) delete answered.latencyMs;
+    const grade = await gradeRow(row, answer, { assertions: options.assertions, thresholds: options.thresholds }, externalFor(item, options));
+    return gradedResult(answered, grade);
   };
 }

@@ -28,3 +28,40 @@ export function unansweredResult(
 ): RowResult {
   return { ...rowBase(row), ...extra, outcome, error: reason, finishedAt };
 }
+
+/** What the runner got back for a question: the answer, or why there is none. (The ask activity returns this.) */
+export interface AnswerRecord {
+  status: 'completed' | 'failed' | 'timed_out';
+  sessionId?: string;
+  requestId?: string;
+  answer?: string;
+  confidenceScore?: number;
+  confidenceLevel?: string;
+  confidenceReason?: string;
+  /** The `error` string of a `failed` request, or why the answer never came. */
+  error?: string;
+  latencyMs: number;
+}
+
+/**
+ * A row with its answer, before grading: `answered`, or `error` for a failed request, `timed_out` when the
+ * answer never came. `gradedResult` (src/grading/gradeRow) then turns an `answered` row into its grade.
+ */
+export function answeredResult(row: DatasetRow, ask: AnswerRecord, model: string | undefined, finishedAt: string): RowResult {
+  const base: RowResult = {
+    ...rowBase(row),
+    model,
+    outcome: Outcome.answered,
+    answer: ask.answer,
+    confidenceScore: ask.confidenceScore,
+    confidenceLevel: ask.confidenceLevel,
+    confidenceReason: ask.confidenceReason,
+    latencyMs: ask.latencyMs,
+    sessionId: ask.sessionId,
+    requestId: ask.requestId,
+    finishedAt,
+  };
+  if (ask.status === 'failed') return { ...base, outcome: Outcome.error, error: `request failed: ${ask.error ?? 'no error given'}`, errorType: 'RequestFailed' };
+  if (ask.status === 'timed_out') return { ...base, outcome: Outcome.timedOut, error: ask.error };
+  return base;
+}

@@ -1,3 +1,4 @@
+import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
 import { histogram, niceCeil, percentile } from './stats';
 import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
@@ -49,6 +50,7 @@ export async function summarize(
   const byTag = Object.create(null) as Record<string, TagStats>;
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
+  const judge = { calls: 0, cached: 0, tokens: 0 };
   let total = 0;
   let lastFinishedAt: string | undefined;
 
@@ -67,6 +69,7 @@ export async function summarize(
     if (row.finishedAt && (!lastFinishedAt || Date.parse(row.finishedAt) > Date.parse(lastFinishedAt))) {
       lastFinishedAt = row.finishedAt;
     }
+    for (const a of row.assertions ?? []) addJudged(judge, a.judge);
     diff?.add(row);
   }
 
@@ -102,7 +105,17 @@ export async function summarize(
     byTag,
     errorsByType,
     ...(diff && { baseline: diff.result(passRate) }),
+    ...(judge.calls + judge.cached > 0 && { judge }),
   };
+}
+
+function addJudged(into: NonNullable<RunSummary['judge']>, judged: AssertionResult['judge']): void {
+  if (!judged) return;
+  if (judged.cached) into.cached++;
+  else {
+    into.calls++;
+    into.tokens += judged.tokens;
+  }
 }
 
 function addToTag(stats: TagStats, outcome: Outcome): void {

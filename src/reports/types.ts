@@ -161,4 +161,9 @@ export interface RunSummary {
   errorsByType: Record<string, number>;
   baseline?: BaselineComparison;
   gate?: GateResult;
+  /**
+   * LLM judge use, from the rows' assertions: `calls` made by this run and the `tokens` they used; `cached` verdicts
+   * reused at no cost. Absent when no row was judged.
+   */
+  judge?: { calls: number; cached: number; tokens: number };
 }

@@ -72,12 +72,13 @@ export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
   }
   const sim = await startSimulator(options);
   const adminUrl = `${sim.origin}/__sim`;
-  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl }));
+  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl, judgeBaseUrl: sim.judgeBaseUrl }));
   else {
     log.out(`Site Chat simulator listening on ${sim.baseUrl}`);
     log.out(`API key (demo-tenant):  ${sim.apiKey}`);
     log.out(`site:                   ${DEMO.siteId}`);
     log.out(`admin:                  ${adminUrl}/stats, ${adminUrl}/faults, ${adminUrl}/reset`);
+    log.out(`judge (test double):    ${sim.judgeBaseUrl} (any model, any bearer key)`);
     log.info(`export SITECHAT_BASE_URL=${sim.baseUrl} SITECHAT_API_KEY=${sim.apiKey} SITECHAT_SITE_ID=${DEMO.siteId}`);
   }
   const faults = sim.getFaults();

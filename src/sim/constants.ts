@@ -65,6 +65,8 @@ export const Endpoint = {
   tenantLimits: 'tenants.limits',
   documentsCreate: 'documents.create',
   documentsList: 'documents.list',
+  /** `POST /v1/chat/completions`: the OpenAI-compatible judge route (a test double, not part of the Site Chat API). */
+  judgeChat: 'judge.chat',
 } as const;
 export type EndpointName = (typeof Endpoint)[keyof typeof Endpoint];
 export const ENDPOINT_NAMES: readonly EndpointName[] = Object.values(Endpoint);
@@ -77,3 +79,5 @@ export const I_DONT_KNOW =
 export const API_PREFIX = '/api/v1';
 export const M2M_PREFIX = '/api/v1/m2m/';
 export const ADMIN_PREFIX = '/__sim/';
+/** The judge route's prefix: the judge's base URL is `http://host:port/v1`. */
+export const JUDGE_PREFIX = '/v1';

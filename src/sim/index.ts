@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX, DEMO_API_KEY } from './constants';
+import { API_PREFIX, DEMO_API_KEY, JUDGE_PREFIX } from './constants';
 import type { FaultConfig } from './faults/config';
 import { createSimServer } from './http/server';
 import type { SimulatorOptions } from './options';
@@ -21,6 +21,8 @@ export interface SimulatorHandle {
   baseUrl: string;
   /** `http://host:port` (admin routes live under `/__sim/`). */
   origin: string;
+  /** `http://host:port/v1`: base URL of the OpenAI-compatible judge route (a test double; any bearer key). */
+  judgeBaseUrl: string;
   port: number;
   /** The demo key (`sk-sim-demo-0000`); valid only with the demo fixtures. */
   apiKey: string;
@@ -56,6 +58,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     baseUrl: `${origin}${API_PREFIX}`,
     origin,
+    judgeBaseUrl: `${origin}${JUDGE_PREFIX}`,
     port,
     apiKey: DEMO_API_KEY,
     stats: () => sim.snapshot(),

@@ -18,6 +18,8 @@ export interface SimStats {
   sessions: { total: number; closed: number };
   /** Chat messages identical to an earlier user message of the same session. */
   duplicateSubmissions: number;
+  /** Judge completions served by `POST /v1/chat/completions` (200s), by verdict. Errors are in `requests['judge.chat']`. */
+  judge: { calls: number; verdicts: { pass: number; fail: number } };
   /** Injected faults. `dropped` responses are not counted in `requests`. */
   faults: { errors: number; asyncFailures: number; dropped: number; bursts: number; delayed: number };
   /** Most requests in flight at once, overall and on one (client IP, path). */
@@ -37,6 +39,7 @@ function zero(): Counters {
     feedback: 0,
     feedbackByValue: { good: 0, bad: 0 },
     duplicateSubmissions: 0,
+    judge: { calls: 0, verdicts: { pass: 0, fail: 0 } },
     faults: { errors: 0, asyncFailures: 0, dropped: 0, bursts: 0, delayed: 0 },
   };
 }

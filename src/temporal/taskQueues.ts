@@ -17,6 +17,11 @@ export const TaskQueue = {
   close: 'sitechat-close',
   /** GET …/sessions */
   list: 'sitechat-list',
+  /**
+   * LLM judge calls: one model call per activity attempt, limited to SITECHAT_JUDGE_RPM / 60 per second (task-queue
+   * and worker limits), a budget of the judge provider's, apart from the Site Chat API's.
+   */
+  judge: 'sitechat-judge',
 } as const;
 export type TaskQueue = (typeof TaskQueue)[keyof typeof TaskQueue];
 

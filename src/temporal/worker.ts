@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { JUDGE_DEFAULTS } from '../grading/judge/settings';
 import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
 import type { WorkerConfig } from './workerConfig';
 
@@ -21,6 +22,16 @@ export interface RunningWorkers {
   /** Resolves when every worker has stopped. */
   done: Promise<void>;
   shutdown(): Promise<void>;
+}
+
+/**
+ * The judge provider counts requests per minute; a judge activity makes one call per attempt, so RPM / 60 per second
+ * as task-queue limit (cluster-wide) and worker limit keeps every worker and retry inside the budget.
+ */
+function judgeLimits(config: WorkerConfig): Pick<WorkerOptions, 'maxTaskQueueActivitiesPerSecond' | 'maxActivitiesPerSecond'> {
+  const rpm = config.judge?.rpm ?? JUDGE_DEFAULTS.rpm;
+  if (rpm <= 0) return {};
+  return { maxTaskQueueActivitiesPerSecond: rpm / 60, maxActivitiesPerSecond: rpm / 60 };
 }
 
 export function workflowsPath(): string {
@@ -66,6 +77,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       activities,
     };
     if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });
+    if (taskQueue === TaskQueue.judge) return Worker.create({ ...base, ...judgeLimits(config), maxConcurrentActivityTaskExecutions: 20 });
     const limits = (RATE_LIMITED_QUEUES as readonly string[]).includes(taskQueue) && rate > 0
       ? { maxTaskQueueActivitiesPerSecond: rate, maxActivitiesPerSecond: rate }
       : {};

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { judgeSettingsFromEnv, type JudgeSettings } from '../grading/judge/settings';
 
 /**
  * Everything a worker needs that must never travel through Temporal: the API key above all. Read from the
@@ -17,6 +18,8 @@ export interface WorkerConfig {
   pollIntervalMs: number;
   /** SITECHAT_MAX_CONCURRENT_ASKS: questions one worker waits on at once. @default 500 */
   maxConcurrentAsks: number;
+  /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
+  judge?: JudgeSettings;
 }
 
 export class ConfigError extends Error {
@@ -45,5 +48,6 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
     maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),
+    judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
   };
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { formatIssue } from '../../datasets';
 import { loadRunConfig, type RunConfig } from '../../config';
 import { openFileInput } from '../../regrade/fileInput';
+import { offlineJudge } from '../../regrade/grader';
 import { gradeRun } from '../../regrade/gradeRun';
 import { isRunDirectory, openRunInput } from '../../regrade/runInput';
 import type { GradeInput } from '../../regrade/types';
@@ -63,11 +64,12 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     const failUnder = flags.failUnder !== undefined ? parseRate(flags.failUnder) : config?.failUnder;
     const concurrency = concurrencyOf(flags.concurrency);
     const baseline = await explicitBaseline(flags.baseline);
+    const judge = offlineJudge();
 
     const runId = `grade-${newRunId()}`;
     log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
     const { summary, outDir, noBaselineFound } = await gradeRun(input, {
-      runsDir: resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'), runId, config, failUnder, siteId: flags.site, concurrency,
+      runsDir: resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'), runId, config, failUnder, siteId: flags.site, concurrency, judge,
       baseline: flags.baseline === 'latest' ? 'latest' : baseline, outDir: flags.out, onProgress: progress(log, input.rows),
     });
     for (const warning of input.warnings) log.warn(warning);
@@ -78,6 +80,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     return summary.gate?.passed === false ? ExitCode.gateFailed : ExitCode.ok;
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
+    // ConfigError, DatasetFileError, JudgeConfigError …: the input or the settings, not the grading.
     const usage = err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name));
     return usage ? ExitCode.usage : ExitCode.runFailed;
   }

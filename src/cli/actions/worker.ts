@@ -22,7 +22,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
     }
     const temporal = await connectTemporal();
     const workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, queues });
-    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path`);
+    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path; ${config.judge ? `judge ${config.judge.model} at ${new URL(config.judge.baseUrl).origin}, ${config.judge.rpm || 'no limit of'} calls/min` : 'no judge configured'}`);
     const stop = (): void => {
       log.info('shutting down: finishing in-flight activities …');
       void workers.shutdown();

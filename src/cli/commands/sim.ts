@@ -51,7 +51,7 @@ export function register(program: Command): void {
     .option('--rate-limit-burst <n>', 'the first N requests get 429')
     .option('--faults <json|file>', 'per-endpoint fault config, e.g. \'{"chat.async":{"dropRate":0.1}}\'')
     .option('--trust-forwarded-for', 'take the client IP from X-Forwarded-For (rate limiting per simulated client)')
-    .option('--json', 'print { baseUrl, apiKey, adminUrl } as JSON on stdout')
+    .option('--json', 'print { baseUrl, apiKey, adminUrl, judgeBaseUrl } as JSON on stdout')
     .action(async (flags: SimFlags) => {
       const [{ simAction }, { createLogger }] = await Promise.all([import('../../sim/cli.js'), import('../logger.js')]);
       process.exitCode = await simAction(flags, createLogger());

@@ -4,9 +4,11 @@ import { createDocuments, listDocuments } from '../handlers/documents';
 import { submitFeedback } from '../handlers/feedback';
 import { requestStatus } from '../handlers/requests';
 import { closeSession, listSessions } from '../handlers/sessions';
+import { chatCompletions } from '../handlers/judge';
 import { tenantLimits } from '../handlers/tenants';
 import { Router } from './router';
-import type { Handler } from './types';
+import type { Handler, Reply } from './types';
+import type { Simulator } from '../simulator';
 
 export interface ApiRoute {
   endpoint: EndpointName;
@@ -24,4 +26,9 @@ export const apiRouter = new Router<ApiRoute>([
   { method: 'GET', path: 'm2m/tenants/:tenant/limits', value: { endpoint: Endpoint.tenantLimits, handler: tenantLimits } },
   { method: 'POST', path: 'm2m/sites/:site/documents', value: { endpoint: Endpoint.documentsCreate, handler: createDocuments } },
   { method: 'GET', path: 'm2m/sites/:site/documents', value: { endpoint: Endpoint.documentsList, handler: listDocuments } },
+]);
+
+/** The OpenAI-compatible judge route, relative to `/v1/` (bearer auth, OpenAI error shapes). */
+export const judgeRouter = new Router<{ endpoint: EndpointName; handler: (sim: Simulator, body: unknown) => Reply }>([
+  { method: 'POST', path: 'chat/completions', value: { endpoint: Endpoint.judgeChat, handler: chatCompletions } },
 ]);

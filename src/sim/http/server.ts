@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { authenticate } from '../auth';
-import { ADMIN_PREFIX, API_PREFIX, ApiError, type EndpointName } from '../constants';
+import { ADMIN_PREFIX, API_PREFIX, ApiError, JUDGE_PREFIX, type EndpointName } from '../constants';
+import { checkBearer, openAiError } from '../handlers/judge';
 import { adminRouter } from '../handlers/admin';
 import type { Simulator } from '../simulator';
 import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
-import { apiRouter } from './routes';
+import { apiRouter, judgeRouter } from './routes';
 import { errorReply, INVALID_JSON, type Reply } from './types';
 
 type JsonResult = { ok: true; body: unknown } | { ok: false; reason: 'too-large' | 'aborted' };
@@ -78,12 +79,62 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   send(r);
 }
 
+/**
+ * The judge route, with the API's order of checks: rate limit → unknown route → injected 429 burst → body →
+ * injected extra latency → bearer key (401) → injected 500 → handler (400) → injected response drop.
+ */
+async function handleJudge(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  const match = judgeRouter.match(req.method ?? 'GET', pathname.slice(JUDGE_PREFIX.length + 1));
+  const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
+  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${pathname}`;
+  const now = Date.now();
+  res.once('close', sim.stats.begin(key, endpoint, now));
+  const send = (r: Reply): void => {
+    sim.stats.response(endpoint, r.status);
+    sendJson(res, r.status, r.body, r.headers);
+  };
+  const tooMany = (): Reply => {
+    const retry = sim.options.retryAfterSeconds;
+    return openAiError(429, 'Rate limit reached for requests. Please try again later.', 'requests', 'rate_limit_exceeded', retry === null ? undefined : { 'retry-after': String(retry) });
+  };
+  if (!sim.limiter.allow(key, now)) return send(tooMany());
+  if (match.kind === 'not-found') return send(openAiError(404, `Unknown request URL: ${req.method ?? 'GET'} ${pathname}`, 'invalid_request_error', 'unknown_url'));
+  if (match.kind === 'method-not-allowed') return send(openAiError(405, 'method not allowed', 'invalid_request_error'));
+  const { endpoint: name, handler } = match.value;
+  if (sim.faults.takeBurst(name)) {
+    sim.stats.counters.faults.bursts++;
+    return send(tooMany());
+  }
+  const read = await readJson(sim, req);
+  if (!read.ok && read.reason === 'aborted') return;
+  if (!read.ok) return send(openAiError(413, 'request body too large', 'invalid_request_error'));
+  const extra = sim.faults.extraLatencyMs(name);
+  if (extra > 0) {
+    sim.stats.counters.faults.delayed++;
+    await sleep(extra);
+  }
+  const unauthorized = checkBearer(req.headers.authorization);
+  if (unauthorized) return send(unauthorized);
+  if (sim.faults.roll(name, 'failRate')) {
+    sim.stats.counters.faults.errors++;
+    return send(openAiError(500, 'The server had an error while processing your request.', 'server_error'));
+  }
+  const r = handler(sim, read.body);
+  if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
+    sim.stats.counters.faults.dropped++;
+    res.destroy();
+    return;
+  }
+  send(r);
+}
+
 async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const pathname = q < 0 ? url : url.slice(0, q);
   if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(sim, req, res, pathname.slice(ADMIN_PREFIX.length));
   if (pathname.startsWith(`${API_PREFIX}/`)) return handleApi(sim, req, res, pathname, q < 0 ? '' : url.slice(q + 1));
+  if (pathname.startsWith(`${JUDGE_PREFIX}/`)) return handleJudge(sim, req, res, pathname);
   sendJson(res, 404, { error: ApiError.notFound });
 }
 

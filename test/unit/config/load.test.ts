@@ -88,7 +88,7 @@ assertions:
       `${path}: \`thresholds\` unknown key \`f2\``,
       `${path}: unknown key \`sites\``,
       `${path}: \`assertions[0].threshold\` must be >= 0`,
-      expect.stringMatching(/`assertions\[1\]\.type` must be one of equals, contains, .*custom$/),
+      expect.stringMatching(/`assertions\[1\]\.type` must be one of equals, contains, .*custom, llm-rubric, llm-correctness$/),
       `${path}: \`assertions[2].values\` must not be empty`,
       expect.stringMatching(/`assertions\[3\]\.pattern` does not compile: /),
       `${path}: \`assertions[4].value\` is required`,

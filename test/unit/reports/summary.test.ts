@@ -79,3 +79,23 @@ describe('summarize', () => {
     expect(s.baseline?.delta).toBeCloseTo(0.6 - 0.75);
   });
 });
+
+describe('summarize: judge use', () => {
+  const judged = (cached: boolean, tokens: number) => ({
+    type: 'llm-rubric' as const, pass: true, score: 1, reason: 'judge', judge: { model: 'm', verdict: 'pass' as const, reason: 'ok', tokens, cached },
+  });
+
+  it('counts judge calls, cached verdicts and the tokens of the calls made', async () => {
+    const rows = [
+      row(0, { assertions: [judged(false, 100), judged(true, 80)] }),
+      row(1, { assertions: [judged(false, 50), { type: 'f1', pass: true, score: 1, reason: 'f1' }] }),
+      row(2, {}),
+    ];
+    const s = await summarize(meta(), iterate(rows));
+    expect(s.judge).toEqual({ calls: 2, cached: 1, tokens: 150 });
+  });
+
+  it('has no judge entry when nothing was judged', async () => {
+    expect((await summarize(meta(), iterate([row(0, {})]))).judge).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * In-process pacing and retry for judge calls outside Temporal (`sitechat grade`): at most `rpm` calls per minute,
+ * evenly spaced (retries count: the provider counts them), and exponential backoff on retryable errors. Inside a
+ * run, the judge task queue's rate limit and the activity retry policy do this instead.
+ */
+import { delay } from '../../ratelimit/slidingWindow';
+import { JUDGE_OUTPUT_ATTEMPTS, JudgeError, JudgeOutputError, JudgeRateLimitError } from './errors';
+import type { Judge, JudgeRequest, JudgeVerdict } from './types';
+
+export interface PacedJudgeOptions {
+  /** Calls per minute; 0 = unpaced. @default 60 */
+  rpm?: number;
+  /** Attempts per judgement on retryable errors (unparseable replies: at most 2). @default 6 */
+  maxAttempts?: number;
+  /** First backoff, doubled per attempt up to 30 s; a 429's `Retry-After` wins when longer. @default 1000 */
+  initialBackoffMs?: number;
+  /** Replaces waiting (tests). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** @default performance.now */
+  now?: () => number;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/** Spaces call starts `60 000 / rpm` ms apart, in arrival order. */
+export class Pacer {
+  private next = 0;
+  constructor(
+    private readonly rpm: number,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = delay,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  async wait(signal?: AbortSignal): Promise<void> {
+    if (this.rpm <= 0) return;
+    const t = this.now();
+    const at = Math.max(t, this.next);
+    this.next = at + 60_000 / this.rpm;
+    if (at > t) await this.sleep(at - t, signal);
+  }
+}
+
+/** `judge` behind a pacer and a retry loop; same interface, so it drops in wherever a `Judge` goes. */
+export function pacedJudge(judge: Judge, options: PacedJudgeOptions = {}): Judge {
+  const sleep = options.sleep ?? delay;
+  const pacer = new Pacer(options.rpm ?? 60, sleep, options.now);
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 6);
+  const initial = options.initialBackoffMs ?? 1000;
+  return {
+    model: judge.model,
+    async judge(request: JudgeRequest, callOptions: { signal?: AbortSignal } = {}): Promise<JudgeVerdict> {
+      for (let attempt = 1; ; attempt++) {
+        await pacer.wait(callOptions.signal);
+        try {
+          return await judge.judge(request, callOptions);
+        } catch (err) {
+          if (!(err instanceof JudgeError) || !err.retryable || attempt >= maxAttempts) throw err;
+          if (err instanceof JudgeOutputError && attempt >= JUDGE_OUTPUT_ATTEMPTS) throw err;
+          const backoff = Math.min(MAX_BACKOFF_MS, initial * 2 ** (attempt - 1));
+          const retryAfter = err instanceof JudgeRateLimitError ? (err.retryAfterMs ?? 0) : 0;
+          await sleep(Math.max(backoff, retryAfter), callOptions.signal);
+        }
+      }
+    },
+  };
+}
