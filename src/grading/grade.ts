@@ -6,6 +6,7 @@ import type { DatasetRow } from '../datasets/types';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
 import { levenshtein } from './similarity';
+import { describeRule } from './rule';
 import { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
 import type {
   AnswerForGrading,
@@ -30,11 +31,13 @@ export function evaluateAssertion(
   answer: AnswerForGrading,
   thresholds: GradingThresholds = {},
 ): AssertionResult {
+  const applied = { ...DEFAULT_THRESHOLDS, ...definedOnly(thresholds) };
+  const rule = describeRule(spec, row, applied);
   try {
-    return evaluate(spec, row, answer, { ...DEFAULT_THRESHOLDS, ...definedOnly(thresholds) });
+    return { ...evaluate(spec, row, answer, applied), rule };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { type: spec.type, pass: false, score: 0, reason: `grader error: ${message}` };
+    return { type: spec.type, pass: false, score: 0, reason: `grader error: ${message}`, rule };
   }
 }
 

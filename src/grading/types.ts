@@ -36,6 +36,8 @@ export interface AssertionResult {
   /** 0..1 */
   score: number;
   reason: string;
+  /** What the assertion checks (phrases, pattern, reference, threshold), shown in reports even when it passed. */
+  rule?: string;
 }
 
 export interface GradeResult {
