@@ -47,6 +47,7 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   const warnings: string[] = [];
   const maxErrorRate = options.maxErrorRate ?? 0;
   assertFraction('maxErrorRate', maxErrorRate);
+  if (options.failUnder !== undefined) assertFraction('failUnder', options.failUnder);
 
   if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (not asked)`);
   if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
@@ -71,7 +72,6 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   }
 
   if (options.failUnder !== undefined) {
-    assertFraction('failUnder', options.failUnder);
     if (summary.passRate === null) reasons.push(`no row was graded, so the pass rate cannot reach ${pct(options.failUnder)}`);
     else if (summary.passRate < options.failUnder) {
       reasons.push(`pass rate ${pct(summary.passRate)} (${summary.passed} / ${summary.graded} graded) is below ${pct(options.failUnder)} (--fail-under)`);
