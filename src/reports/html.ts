@@ -39,9 +39,10 @@ export async function* renderHtml(
   yield header(summary, title);
   yield verdict(summary);
   yield baselineSection(summary);
+  yield tagTable(summary);
   yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
   yield sideEffectSections(context);
-  yield tagsAndCharts(summary);
+  yield charts(summary);
   yield `<h2>All rows</h2><div class="controls"><input id="q" type="search" placeholder="Filter rows…" aria-label="Filter rows">
 <select id="o" aria-label="Outcome"><option value="">all outcomes</option>${Object.values(Outcome).map((o) => `<option>${o}</option>`).join('')}<option value="regressed">regressed</option></select>
 <span id="count" class="note"></span></div>
@@ -90,7 +91,7 @@ function verdict(s: RunSummary): string {
     const text = s.cancelled ? 'Run CANCELLED: unsent rows are recorded as skipped.' : s.kind === 'backfill' ? 'Backfill: answers recorded, no quality gate.' : 'No verdict yet: the run is not finished.';
     return `<h2>Verdict</h2><section class="verdict ${s.cancelled ? 'cancelled' : 'none'}"><p><b>${h(text)}</b></p></section>\n`;
   }
-  const settings = s.gateSettings ? `<details><summary>Gate settings applied</summary>${list(describeGateSettings(s.gateSettings), 'settings')}</details>` : '';
+  const settings = s.gateSettings ? `<details open><summary>Gate settings applied</summary>${list(describeGateSettings(s.gateSettings), 'settings')}</details>` : '';
   return `<h2>Verdict</h2><section class="verdict ${a(s.gate.verdict)}"><p class="label">Quality gate: ${h(verdictLabel(s.gate.verdict))}</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}${settings}</section>\n`;
 }
 
@@ -110,7 +111,7 @@ function baselineSection(s: RunSummary): string {
   return `<h2>Baseline</h2><section class="baseline">${parts.join('')}</section>\n`;
 }
 
-function tagsAndCharts(s: RunSummary): string {
+function tagTable(s: RunSummary): string {
   const tags = Object.entries(s.byTag).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   const base = s.baseline?.byTag;
   const tagRows = tags.map(([tag, t]) => {
@@ -131,11 +132,15 @@ function tagsAndCharts(s: RunSummary): string {
   const tagTable = tags.length
     ? `<h2>Pass rate by tag</h2><table class="tags"><thead><tr><th>tag</th><th>rows</th><th>passed</th><th>failed</th><th>pass rate</th>${baseHead}<th></th></tr></thead><tbody>${tagRows.join('')}</tbody></table>\n`
     : '';
-  const charts = [
+  return tagTable;
+}
+
+function charts(s: RunSummary): string {
+  const svgs = [
     histogramSvg(s.distributions.latencyMs, { title: 'Latency (ms)', unit: '' }),
     histogramSvg(s.distributions.confidence, { title: 'Confidence score (0–100)' }),
   ];
-  return `${tagTable}<h2>Distributions</h2><section class="charts">${charts.join('')}</section>\n`;
+  return `<h2>Distributions</h2><section class="charts">${svgs.join('')}</section>\n`;
 }
 
 function tableRow(row: RowResult, regressed: boolean, maxText: number): string {

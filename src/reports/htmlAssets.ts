@@ -21,7 +21,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .verdict.cancelled { border-color: var(--skip); background: #f6f8fa; } .verdict.cancelled .label { color: var(--muted); }
 .verdict.no_threshold, .verdict.none { border-color: #bf8700; background: #fffbea; } .verdict.no_threshold .label { color: #9a6700; }
 .verdict ul.reasons li { color: var(--fail); } .verdict ul.warnings li, .warn { color: #9a6700; }
-article.review { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; margin: 10px 0; }
+article.review { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; margin: 10px 0; }
 article.review.regressed { border-left: 6px solid var(--fail); } article.review.fixed { border-left: 6px solid var(--pass); }
 article.review h3 { font-size: 15px; margin: 4px 0; } .id { font-family: ui-monospace, monospace; }
 .compare { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }

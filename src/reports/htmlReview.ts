@@ -43,7 +43,7 @@ function card(row: RowResult, section: DetailSection, context: ReportContext, ba
     ? `<div class="compare">${answerBlock('Now', row, maxText)}${answerBlock(`Baseline ${baselineRunId}`, context.baselineRows.get(row.id), maxText)}</div>`
     : answerBlock('Answer', row, maxText);
   const expected = row.expected === undefined ? '' : `<p class="expected"><b>Expected:</b> ${h(truncate(row.expected, maxText))}</p>`;
-  return `<article class="review ${a(section)}">${head}${priorTurns(context.priorTurns.get(row.id), maxText)}${body}${expected}</article>\n`;
+  return `<article class="review ${a(section)}" id="row-${a(row.id)}">${head}${priorTurns(context.priorTurns.get(row.id), maxText)}${body}${expected}</article>\n`;
 }
 
 /** "Rows to review": regressed and fixed rows beside the baseline's answer, failures and errors with their grades. */
@@ -52,7 +52,7 @@ export function reviewSections(context: ReportContext, baselineRunId: string, ma
   for (const { section, title, note } of REVIEW) {
     const { rows, total } = context.details[section];
     if (total === 0) continue;
-    parts.push(`<h2>${h(title)} (${total}) <span class="note">${h(note)}</span></h2>\n`);
+    parts.push(`<h2 id="${a(section)}">${h(title)} (${total}) <span class="note">${h(note)}</span></h2>\n`);
     for (const row of rows) parts.push(card(row, section, context, baselineRunId, maxText));
     if (total > rows.length) parts.push(`<p class="note">… ${total - rows.length} more rows not shown here (all are in the table below and in results.jsonl)</p>\n`);
   }
