@@ -1,35 +1,46 @@
 import { basename, resolve } from 'node:path';
-import { findLatestRun, finalizeRun, loadBaseline, loadBaselineFromStore, type BaselineInput } from '../src/reports';
+import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, type BaselineChoice } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
 import type { RunResult } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import type { FinalizeInput } from './types';
 
 export function finalizeActivities(deps: ActivityDeps) {
-  /** `--baseline latest` is resolved here, when the run ends, so a scheduled run compares with the newest run. */
-  async function baselineFor({ runId, input }: FinalizeInput): Promise<BaselineInput | undefined> {
+  /**
+   * `--baseline latest` is resolved here, when the run ends, so a scheduled run compares with the newest compatible
+   * run (same dataset sha256, site and model, finished, not cancelled, error rate within the gate's).
+   */
+  async function baselineFor({ runId, input }: FinalizeInput, datasetSha256: string): Promise<BaselineChoice | undefined> {
     const ref = input.options.baseline;
-    if (!ref) return undefined;
-    if (ref === 'latest') {
-      const latest = await findLatestRun(deps.store, input.dataset.path, input.options.siteId, runId);
-      return latest ? loadBaselineFromStore(deps.store, latest.runId) : undefined;
-    }
-    return loadBaseline(resolve(ref));
+    if (!ref || input.kind !== 'evaluation') return undefined;
+    const target = {
+      runId,
+      dataset: input.dataset.path,
+      datasetSha256,
+      siteId: input.options.siteId,
+      model: input.options.model ?? null,
+      maxErrorRate: input.options.maxErrorRate ?? 0,
+    };
+    return ref === 'latest' ? selectLatestBaseline(deps.store, target) : loadExplicitBaseline(ref, target);
   }
 
   return {
     /** Summary, baseline comparison, quality gate and the five report files. Safe to repeat. */
     async finalizeRun(fin: FinalizeInput): Promise<RunResult> {
       const outDir = fin.input.options.outDir ?? resolve(deps.runsDir, fin.runId);
-      const baseline = await baselineFor(fin);
+      const meta = await deps.store.getMeta(fin.runId);
+      const { options } = fin.input;
       const { summary, paths } = await finalizeRun(deps.store, fin.runId, {
         outDir,
-        baseline,
+        baselineChoice: await baselineFor(fin, meta?.datasetSha256 ?? fin.input.dataset.sha256),
         sessionsClosed: fin.sessionsClosed,
-        // `latest` with no earlier run is a first run, not a failure: the gate counts only a baseline that was found.
-        gate: { failUnder: fin.input.options.failUnder },
+        sessionsCloseFailed: fin.sessionsCloseFailed ?? 0,
+        cancelled: fin.cancelled,
+        gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, allowSideEffectFailures: options.allowSideEffectFailures },
+        // The CI job page (GitHub Actions): the worker that finalizes is the CLI's own in a CI job.
+        stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
       });
-      const outputFile = fin.input.options.outFile;
+      const outputFile = options.outFile;
       if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));
       return {
         runId: fin.runId,

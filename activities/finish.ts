@@ -30,7 +30,7 @@ export function finishActivities(deps: ActivityDeps) {
           results.push({ ...result, feedback });
         } catch (err) {
           counts.failed += 1;
-          results.push({ ...result, feedback: 'failed', error: result.error ?? `feedback not recorded: ${shortError(err)}` });
+          results.push({ ...result, feedback: 'failed', feedbackError: shortError(err) });
         }
         ctx.heartbeat();
       }

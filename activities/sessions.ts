@@ -15,8 +15,11 @@ export function sessionActivities(deps: ActivityDeps) {
       await asFailure(() => deps.limiter.run(`GET /m2m/sites/${siteId}/sessions`, () => deps.api.sessions.list(siteId, { limit: 1 }, { signal }), signal));
     },
 
-    /** Closes a batch of sessions, paced by the per-path limiter; a session that cannot be closed is reported, not thrown. */
-    async closeSessions({ siteId, sessionIds }: { siteId: string; sessionIds: string[] }): Promise<CloseSessionsResult> {
+    /**
+     * Closes a batch of sessions, paced by the per-path limiter. A session that cannot be closed is reported, not
+     * thrown, and recorded with its reason in the results store (when `runId` is given) for the reports.
+     */
+    async closeSessions({ runId, siteId, sessionIds }: { runId?: string; siteId: string; sessionIds: string[] }): Promise<CloseSessionsResult> {
       const ctx = Context.current();
       const result: CloseSessionsResult = { closed: 0, failed: [] };
       for (const sessionId of sessionIds) {
@@ -30,6 +33,7 @@ export function sessionActivities(deps: ActivityDeps) {
         }
         ctx.heartbeat();
       }
+      if (runId !== undefined && result.failed.length > 0) await deps.store.recordSessionFailures(runId, result.failed);
       return result;
     },
   };

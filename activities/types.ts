@@ -90,6 +90,8 @@ export interface FinalizeInput {
   workflowId: string;
   /** Sessions the chunks closed; opened is counted from the recorded rows. */
   sessionsClosed: number;
+  /** Sessions the chunks could not close (each recorded with its reason in the results store). @default 0 */
+  sessionsCloseFailed?: number;
   cancelled: boolean;
 }
 

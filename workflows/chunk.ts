@@ -67,7 +67,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     if (Object.values(unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await report();
   });
   const closer = new Batcher<string>(BATCH, async (sessionIds) => {
-    const res = await closing.closeSessions({ siteId: options.siteId, sessionIds });
+    const res = await closing.closeSessions({ runId: input.runId, siteId: options.siteId, sessionIds });
     sessionsClosed += res.closed;
     sessionsCloseFailed += res.failed.length;
   });

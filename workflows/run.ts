@@ -89,6 +89,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const slots = Math.max(1, Math.min(CHUNK_SLOTS, plan.pages));
     const window = Math.max(1, Math.ceil(input.options.concurrency / slots));
     let sessionsClosed = carry?.sessionsClosed ?? 0;
+    let sessionsCloseFailed = carry?.sessionsCloseFailed ?? 0;
     let nextPage = carry?.nextPage ?? 0;
     const lastPageThisRun = Math.min(plan.pages, nextPage + (input.options.chunksPerRun ?? DEFAULT_CHUNKS_PER_RUN));
     const completions: Promise<void>[] = [];
@@ -104,6 +105,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       const done = child.result().then(
         (res) => {
           sessionsClosed += res.sessionsClosed;
+          sessionsCloseFailed += res.sessionsCloseFailed;
           if (res.fatal) fatal ??= res.fatal;
         },
         (err: unknown) => {
@@ -129,7 +131,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     await Promise.all(completions);
 
     if (nextPage < plan.pages && !cancelled && !fatal) {
-      const next: RunCarry = { plan, nextPage, counts: progress.counts, sessionsClosed, startedAt: progress.startedAt };
+      const next: RunCarry = { plan, nextPage, counts: progress.counts, sessionsClosed, sessionsCloseFailed, startedAt: progress.startedAt };
       return continueAsNew<typeof runDataset>({ ...input, carry: next });
     }
 
@@ -140,7 +142,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       const skipped = await local.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
       addCounts(progress.counts, skipped);
     }
-    const result = await local.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, cancelled: cancelled && !fatal });
+    const result = await local.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
     progress.phase = 'done';
     if (fatal) {

@@ -26,8 +26,12 @@ export interface RunOptions {
   mode: 'async' | 'sync';
   /** CSV delimiter, when not auto-detected. */
   delimiter?: string;
-  /** Quality gate: fail when the pass rate is below this (0..1). */
+  /** Quality gate: fail when the pass rate is below this (0..1). @default none (no minimum) */
   failUnder?: number;
+  /** Quality gate: most rows (0..1) that may end in `error` or `timed_out`. @default 0 */
+  maxErrorRate?: number;
+  /** Quality gate: lost feedback and sessions left open warn instead of failing. @default false */
+  allowSideEffectFailures?: boolean;
   /** Baseline run directory, or "latest" (resolved when the run finishes). */
   baseline?: string;
   /** Where report files go. @default runs/<runId>/ on the worker */
@@ -56,6 +60,8 @@ export interface RunCarry {
   nextPage: number;
   counts: OutcomeCounts;
   sessionsClosed: number;
+  /** @default 0 (histories carried before the field existed) */
+  sessionsCloseFailed?: number;
   startedAt: number;
 }
 

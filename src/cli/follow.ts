@@ -103,11 +103,16 @@ function report(result: RunResult, { log, json }: FollowOptions): number {
   else log.out(summaryTable(result.summary));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
-  if (result.cancelled) {
-    log.warn('the run was cancelled; unsent rows are recorded as skipped');
+  return exitCodeFor(result, log);
+}
+
+/** 3 when the run was cancelled, 1 when its gate failed, else 0 (passed, no threshold set, or a backfill). */
+export function exitCodeFor(result: Pick<RunResult, 'cancelled' | 'summary'>, log?: Logger): number {
+  if (result.cancelled || result.summary.cancelled || result.summary.gate?.verdict === 'cancelled') {
+    log?.warn('the run was cancelled; unsent rows are recorded as skipped');
     return ExitCode.runFailed;
   }
-  return result.summary.gate?.passed === false ? ExitCode.gateFailed : ExitCode.ok;
+  return result.summary.gate?.verdict === 'failed' ? ExitCode.gateFailed : ExitCode.ok;
 }
 
 /** The innermost cause of a workflow failure: the API's reason, not Temporal's wrapping. */

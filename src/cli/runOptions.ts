@@ -13,11 +13,11 @@ function positiveInt(name: string, raw: string): number {
 }
 
 /** "0.9", "90%" or "90" → 0.9 */
-export function parseRate(raw: string): number {
+export function parseRate(raw: string, flag = '--fail-under'): number {
   const percent = raw.trim().endsWith('%');
   let n = Number(raw.trim().replace(/%$/, ''));
   if (percent || n > 1) n /= 100;
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--fail-under must be a rate such as 0.9 or 90%, got "${raw}"`);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate such as 0.9 or 90%, got "${raw}"`);
   return n;
 }
 
@@ -31,6 +31,8 @@ export async function resolveRunOptions(
   if (!siteId) throw new UsageError('no site given: pass --site ID or set SITECHAT_SITE_ID');
   const answerTimeout = flags.answerTimeout ?? config?.answerTimeout ?? '5m';
   const failUnder = flags.failUnder !== undefined ? parseRate(flags.failUnder) : config?.failUnder;
+  const maxErrorRate = flags.maxErrorRate !== undefined ? parseRate(flags.maxErrorRate, '--max-error-rate') : config?.maxErrorRate;
+  const allowSideEffectFailures = flags.allowSideEffectFailures ?? config?.allowSideEffectFailures;
   const feedback = (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
   return {
     config,
@@ -47,6 +49,8 @@ export async function resolveRunOptions(
       mode: flags.mode ?? 'async',
       delimiter: flags.delimiter,
       failUnder,
+      maxErrorRate,
+      allowSideEffectFailures,
       baseline: flags.baseline,
       outDir: flags.out,
     },

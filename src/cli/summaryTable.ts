@@ -1,4 +1,5 @@
-import type { RunSummary } from '../reports/types';
+import { verdictLabel } from '../reports/gate';
+import { GateVerdict, type RunSummary } from '../reports/types';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
@@ -9,27 +10,61 @@ function ms(value: number | null): string {
   return value < 1000 ? `${Math.round(value)}ms` : `${(value / 1000).toFixed(1)}s`;
 }
 
+const INDENT = '           ';
+
+/** The verdict lines: PASSED / FAILED with every reason / CANCELLED / no quality threshold set. */
+function verdictLines(s: RunSummary): string[] {
+  if (s.kind !== 'evaluation') return s.cancelled ? ['verdict    CANCELLED (unsent rows are recorded as skipped)'] : [];
+  if (!s.gate) return s.cancelled ? ['verdict    CANCELLED'] : [];
+  const g = s.gate;
+  const lines = [`verdict    ${verdictLabel(g.verdict)}${g.verdict === GateVerdict.noThreshold ? ' (pass --fail-under or --baseline to judge the answers)' : ''}`];
+  for (const reason of g.reasons) lines.push(`${INDENT}- ${reason}`);
+  for (const warning of g.warnings) {
+    if (g.verdict !== GateVerdict.noThreshold || !warning.startsWith('no quality threshold set')) lines.push(`${INDENT}! ${warning}`);
+  }
+  const t = s.gateSettings;
+  if (t) {
+    const parts = [
+      `fail-under ${t.failUnder === undefined ? 'none' : pct(t.failUnder)}`,
+      `max-error-rate ${pct(t.maxErrorRate)}`,
+      `side-effect failures ${t.allowSideEffectFailures ? 'allowed' : 'fail'}`,
+      `baseline ${t.baseline ?? 'none'}`,
+    ];
+    lines.push(`gate       ${parts.join(', ')}`);
+  }
+  return lines;
+}
+
+function baselineLines(s: RunSummary): string[] {
+  const lines: string[] = [];
+  const sel = s.baselineSelection;
+  if (s.baseline) {
+    const b = s.baseline;
+    const delta = b.delta === null ? 'n/a' : `${b.delta >= 0 ? '+' : ''}${(b.delta * 100).toFixed(1)} pts`;
+    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); regressed ${b.regressed.length}, fixed ${b.fixed.length}, McNemar p=${b.mcnemar.pValue.toFixed(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`);
+    if (sel?.chosen && sel.requested === 'latest') lines.push(`${INDENT}chosen: ${sel.chosen.reason}`);
+  } else if (sel?.message) {
+    lines.push(`baseline   none: ${sel.message}`);
+  }
+  if (sel && sel.skipped.length > 0) {
+    lines.push(`${INDENT}passed over: ${sel.skipped.slice(0, 5).map((x) => `${x.runId} (${x.reason})`).join('; ')}${sel.skipped.length + sel.skippedMore > 5 ? ` … ${sel.skipped.length + sel.skippedMore - 5} more` : ''}`);
+  }
+  return lines;
+}
+
 /** The summary a person reads at the end of a run; the full detail is in the report files. */
 export function summaryTable(s: RunSummary): string {
   const lines = [
-    `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}`,
+    `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
     `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
   ];
   if (s.kind === 'evaluation') lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded)`);
   lines.push(`latency    p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}, max ${ms(s.latencyMs.max)}`);
   if (s.kind === 'evaluation') lines.push(`feedback   good ${s.feedback.good}, bad ${s.feedback.bad}, failed ${s.feedback.failed}`);
-  lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}`);
+  lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
   const errors = Object.entries(s.errorsByType);
   if (errors.length > 0) lines.push(`errors     ${errors.map(([t, n]) => `${t} ${n}`).join(', ')}`);
-  if (s.baseline) {
-    const b = s.baseline;
-    const delta = b.delta === null ? 'n/a' : `${b.delta >= 0 ? '+' : ''}${(b.delta * 100).toFixed(1)} pts`;
-    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); regressed ${b.regressed.length}, fixed ${b.fixed.length}, McNemar p=${b.mcnemar.pValue.toFixed(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`);
-  }
-  if (s.gate) {
-    lines.push(`gate       ${s.gate.passed ? 'passed' : 'FAILED'}`);
-    for (const reason of s.gate.reasons) lines.push(`           - ${reason}`);
-  }
+  lines.push(...baselineLines(s), ...verdictLines(s));
   return lines.join('\n');
 }

@@ -33,6 +33,10 @@ export interface RunConfig {
   email?: string;
   /** The run fails when its pass rate is below this (0..1). @default none */
   failUnder?: number;
+  /** The run fails when more rows than this (0..1) end in `error` or `timed_out`. @default 0 */
+  maxErrorRate?: number;
+  /** Lost feedback and sessions left open only warn instead of failing the gate. @default false */
+  allowSideEffectFailures?: boolean;
   /** Model for rows without one. @default the site's configured model */
   model?: string;
 }
@@ -51,5 +55,7 @@ export const runConfigSchema = z
     answerTimeout: z.string().refine(isDuration, { error: 'must be a duration such as "90s", "5m" or "1h"' }).optional(),
     email: z.string().regex(EMAIL, { error: 'must be an email address' }).optional(),
     failUnder: ratio.optional(),
+    maxErrorRate: ratio.optional(),
+    allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

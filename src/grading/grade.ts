@@ -6,6 +6,7 @@ import type { DatasetRow } from '../datasets/types';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
 import { levenshtein } from './similarity';
+import { describeRule } from './rule';
 import { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
 import type {
   AnswerForGrading,
@@ -22,7 +23,7 @@ import { isExternalSpec } from './types';
 export const DEFAULT_THRESHOLDS = { f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
 
 /** What of the row the graders read: the reference answer. */
-export type RowForGrading = Pick<DatasetRow, 'expected'>;
+export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'>;
 
 /** Evaluates one built-in assertion. Never throws: a grader failure becomes a failed result. */
 export function evaluateAssertion(
@@ -31,11 +32,13 @@ export function evaluateAssertion(
   answer: AnswerForGrading,
   thresholds: GradingThresholds = {},
 ): AssertionResult {
+  const applied = { ...DEFAULT_THRESHOLDS, ...definedOnly(thresholds) };
+  const rule = describeRule(spec, row, applied);
   try {
-    return evaluate(spec, row, answer, { ...DEFAULT_THRESHOLDS, ...definedOnly(thresholds) });
+    return { ...evaluate(spec, row, answer, applied), rule };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { type: spec.type, pass: false, score: 0, reason: `grader error: ${message}` };
+    return { type: spec.type, pass: false, score: 0, reason: `grader error: ${message}`, rule };
   }
 }
 

@@ -43,6 +43,8 @@ export interface AssertionResult {
   /** 0..1 */
   score: number;
   reason: string;
+  /** What the assertion checks (phrases, pattern, reference, threshold), shown in reports even when it passed. */
+  rule?: string;
   /** Set by the LLM judge assertions: what the judge said, and what it cost. */
   judge?: JudgeRecord;
 }

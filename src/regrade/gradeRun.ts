@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { RunConfig } from '../config';
-import { FileResultsStore, finalizeRun, findLatestRun, loadBaselineFromStore, type BaselineInput, type RunSummary } from '../reports';
+import { FileResultsStore, finalizeRun, loadExplicitBaseline, selectLatestBaseline, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
@@ -16,8 +16,10 @@ export interface GradeRunOptions {
   runId: string;
   config?: Pick<RunConfig, 'assertions' | 'thresholds'>;
   failUnder?: number;
-  /** An explicit baseline, loaded by the caller; or `latest` to pick one from the store once grading is done. */
-  baseline?: BaselineInput | 'latest';
+  /** Errored and timed-out rows allowed, as a share of all rows. @default 0 */
+  maxErrorRate?: number;
+  /** A run directory, or `latest`: the newest compatible finished run in the store, picked once grading is done. */
+  baseline?: string;
   /** @default the run's site for a run directory, else `offline` */
   siteId?: string;
   /** @default `<runsDir>/<runId>` */
@@ -32,8 +34,6 @@ export interface GradeRunOptions {
 export interface GradeRunResult {
   summary: RunSummary;
   outDir: string;
-  /** `latest` was asked for and no earlier run of the dataset and site was found. */
-  noBaselineFound: boolean;
 }
 
 export async function gradeRun(input: GradeInput, options: GradeRunOptions): Promise<GradeRunResult> {
@@ -44,16 +44,20 @@ export async function gradeRun(input: GradeInput, options: GradeRunOptions): Pro
   await store.init(runId, {
     runId, workflowId: `sitechat-grade-${runId}`, kind: 'evaluation', dataset: input.dataset, datasetSha256: input.datasetSha256,
     siteId, model: source.kind === 'run' ? source.model : undefined, startedAt: new Date().toISOString(), rowCount: input.rows,
-    options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder },
+    options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, baseline: options.baseline },
   });
   const grader = createItemGrader({
     assertions: config?.assertions ?? [], thresholds: config?.thresholds, judge: options.judge, judgeCache: JudgeCache.inRunsDir(options.runsDir),
   });
   await regrade(input.items(), store, runId, grader, { concurrency: options.concurrency, onProgress: options.onProgress });
 
-  const latest = options.baseline === 'latest' ? await findLatestRun(store, input.datasetSha256, siteId, runId) : undefined;
-  const baseline = options.baseline === 'latest' ? (latest && (await loadBaselineFromStore(store, latest.runId))) : options.baseline;
+  const model = source.kind === 'run' ? (source.model ?? null) : null;
+  const target = { runId, dataset: input.dataset, datasetSha256: input.datasetSha256, siteId, model, maxErrorRate: options.maxErrorRate ?? 0 };
+  const ref = options.baseline;
+  const baselineChoice = ref === undefined ? undefined : ref === 'latest' ? await selectLatestBaseline(store, target) : await loadExplicitBaseline(ref, target);
   const outDir = resolve(options.outDir ?? store.runDir(runId));
-  const { summary } = await finalizeRun(store, runId, { outDir, baseline, gate: { failUnder: options.failUnder } });
-  return { summary, outDir, noBaselineFound: options.baseline === 'latest' && !latest };
+  const { summary } = await finalizeRun(store, runId, {
+    outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate },
+  });
+  return { summary, outDir };
 }

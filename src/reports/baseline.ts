@@ -2,9 +2,9 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ReportFile } from './files';
 import { isNotFound, readJsonIfExists, scanLines } from './fileIo';
-import { DEFAULT_ALPHA, mcnemarExact } from './stats';
+import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
 import type { ResultsStore } from './store';
-import { Outcome, RunKind, type BaselineComparison, type RowResult, type RunMeta, type RunSummary } from './types';
+import { Outcome, type BaselineComparison, type RowResult, type RunSummary, type TagStats } from './types';
 
 /** What a run is compared against: the outcome of every row of an earlier run. */
 export interface BaselineInput {
@@ -12,6 +12,12 @@ export interface BaselineInput {
   /** The baseline's pass rate as reported; recomputed from `outcomes` when it has no summary. */
   passRate: number | null;
   outcomes: ReadonlyMap<string, Outcome>;
+  /** The baseline's numbers per tag, counted from its rows. */
+  byTag?: Record<string, TagStats>;
+  /** The baseline's summary, when it has one (its model, dataset, whether it was cancelled). */
+  summary?: RunSummary;
+  /** Streams the baseline's rows again, for the answers of the rows that regressed or were fixed. */
+  readRows?: () => AsyncIterable<RowResult>;
 }
 
 /**
@@ -44,6 +50,7 @@ export class BaselineDiff {
       regressed: this.regressed,
       fixed: this.fixed,
       mcnemar: mcnemarExact(this.regressed.length, this.fixed.length, this.alpha),
+      ...(this.baseline.byTag && { byTag: this.baseline.byTag }),
     };
   }
 }
@@ -73,8 +80,38 @@ function passRateOf(outcomes: Iterable<Outcome>): number | null {
   return graded === 0 ? null : passed / graded;
 }
 
-function toBaseline(runId: string, summary: RunSummary | undefined, outcomes: Map<string, Outcome>): BaselineInput {
-  return { runId: summary?.runId ?? runId, passRate: summary ? summary.passRate : passRateOf(outcomes.values()), outcomes };
+/** Outcomes and per-tag numbers of a baseline's rows, in one pass. */
+async function collectOutcomes(rows: AsyncIterable<RowResult>): Promise<{ outcomes: Map<string, Outcome>; byTag: Record<string, TagStats> }> {
+  const outcomes = new Map<string, Outcome>();
+  const byTag = Object.create(null) as Record<string, TagStats>;
+  for await (const row of rows) {
+    outcomes.set(row.id, row.outcome);
+    for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);
+  }
+  return { outcomes, byTag };
+}
+
+function toBaseline(
+  runId: string,
+  summary: RunSummary | undefined,
+  collected: { outcomes: Map<string, Outcome>; byTag: Record<string, TagStats> },
+  readRows: () => AsyncIterable<RowResult>,
+): BaselineInput {
+  return {
+    runId: summary?.runId ?? runId,
+    passRate: summary ? summary.passRate : passRateOf(collected.outcomes.values()),
+    outcomes: collected.outcomes,
+    byTag: collected.byTag,
+    ...(summary && { summary }),
+    readRows,
+  };
+}
+
+/** The rows of a `results.jsonl`, streamed; blank lines skipped. */
+async function* readResultsFile(path: string): AsyncGenerator<RowResult> {
+  for await (const { text } of scanLines(path)) {
+    if (text.trim() !== '') yield JSON.parse(text) as RowResult;
+  }
 }
 
 /**
@@ -87,39 +124,30 @@ export async function loadBaseline(runDirOrSummaryPath: string): Promise<Baselin
     throw err;
   });
   const dir = info.isDirectory() ? runDirOrSummaryPath : dirname(runDirOrSummaryPath);
-  const summary = (await readJsonIfExists(join(dir, ReportFile.summary))) as RunSummary | undefined;
-  const outcomes = new Map<string, Outcome>();
+  const summary = (await readJsonIfExists(join(dir, ReportFile.summary)).catch((err: unknown) => {
+    throw new Error(`baseline ${dir}: ${ReportFile.summary} is unreadable (${err instanceof Error ? err.message : String(err)})`);
+  })) as RunSummary | undefined;
+  const results = join(dir, ReportFile.results);
   try {
-    for await (const { text } of scanLines(join(dir, ReportFile.results))) {
-      if (text.trim() === '') continue;
-      const row = JSON.parse(text) as RowResult;
-      outcomes.set(row.id, row.outcome);
-    }
+    return toBaseline(basename(dir), summary, await collectOutcomes(readResultsFile(results)), () => readResultsFile(results));
   } catch (err) {
     if (isNotFound(err)) throw new Error(`baseline ${dir}: no results.jsonl (were its reports written?)`);
-    throw err;
+    throw new Error(`baseline ${dir}: ${ReportFile.results} is unreadable (${err instanceof Error ? err.message : String(err)})`);
   }
-  return toBaseline(basename(dir), summary, outcomes);
 }
 
 /** Loads a baseline straight from a results store (works with any store, not only files). */
 export async function loadBaselineFromStore(store: ResultsStore, runId: string): Promise<BaselineInput> {
-  const outcomes = new Map<string, Outcome>();
-  for await (const row of store.read(runId)) outcomes.set(row.id, row.outcome);
-  return toBaseline(runId, await store.getSummary(runId), outcomes);
+  const summary = await store.getSummary(runId);
+  return toBaseline(runId, summary, await collectOutcomes(store.read(runId)), () => store.read(runId));
 }
 
-/**
- * The newest finished evaluation run of the same dataset on the same site, for `--baseline latest`;
- * `excludeRunId` keeps the current run out. `dataset` is a sha256 (only runs over identical
- * questions) or a path (follows a dataset file as it gains rows; rows still pair by id).
- */
-export async function findLatestRun(
-  store: ResultsStore,
-  dataset: string,
-  siteId: string,
-  excludeRunId?: string,
-): Promise<RunMeta | undefined> {
-  const runs = await store.listRuns({ dataset, siteId, finished: true, kind: RunKind.evaluation });
-  return runs.find((run) => run.runId !== excludeRunId);
+/** The baseline rows of the given ids (regressed and fixed rows), streamed; memory holds only those. */
+export async function baselineRowsFor(baseline: BaselineInput | undefined, ids: ReadonlySet<string>): Promise<Map<string, RowResult>> {
+  const found = new Map<string, RowResult>();
+  if (!baseline?.readRows || ids.size === 0) return found;
+  for await (const row of baseline.readRows()) {
+    if (ids.has(row.id)) found.set(row.id, row);
+  }
+  return found;
 }

@@ -2,8 +2,8 @@ import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
-import { assertValidMeta, assertValidRow, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary } from './types';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure } from './types';
 
 /** Rows read concurrently per step of `read`. */
 const READ_BATCH = 256;
@@ -95,10 +95,30 @@ export class FileResultsStore implements ResultsStore {
       if (isNotFound(err)) return [];
       throw err;
     }
+    // A run whose meta.json does not parse (a disk filled up, a hand edit) is left out, not allowed to break every listing.
     const metas = await Promise.all(
-      names.map(async (name) => (await readJsonIfExists(join(this.rootDir, name, StoreFile.meta))) as RunMeta | undefined),
+      names.map(async (name) => (await readJsonIfExists(join(this.rootDir, name, StoreFile.meta)).catch(() => undefined)) as RunMeta | undefined),
     );
-    return metas.filter((m): m is RunMeta => m !== undefined && matchesFilter(m, filter)).sort(newestFirst);
+    return metas.filter((m): m is RunMeta => isMeta(m) && matchesFilter(m, filter)).sort(newestFirst);
+  }
+
+  async recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void> {
+    failures.forEach((item, i) => assertValidSessionFailure(item, i));
+    if (failures.length === 0) return;
+    await this.requireRun(runId);
+    const text = failures.map(({ sessionId, error }) => `${JSON.stringify({ sessionId, error })}\n`).join('');
+    await this.serialize(`${runId}\n${StoreFile.sessionFailures}`, () => appendDurably(this.path(runId, 'sessionFailures'), text));
+  }
+
+  async *readSessionFailures(runId: string): AsyncGenerator<SessionCloseFailure> {
+    const path = this.path(runId, 'sessionFailures');
+    if (!(await stat(path).catch(() => undefined))) return;
+    const bySession = new Map<string, string>();
+    for await (const { text } of scanLines(path)) {
+      const item = parseJson(text) as Partial<SessionCloseFailure> | undefined;
+      if (typeof item?.sessionId === 'string' && typeof item.error === 'string') bySession.set(item.sessionId, item.error);
+    }
+    for (const [sessionId, error] of bySession) yield { sessionId, error };
   }
 
   private path(runId: string, file: keyof typeof StoreFile): string {
@@ -132,6 +152,18 @@ export class FileResultsStore implements ResultsStore {
       if (this.appendQueues.get(key) === tail) this.appendQueues.delete(key);
     });
     return next;
+  }
+}
+
+function isMeta(value: RunMeta | undefined): value is RunMeta {
+  return typeof value === 'object' && value !== null && typeof value.runId === 'string' && typeof value.startedAt === 'string';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,6 +4,8 @@ export const StoreFile = {
   /** Append-only raw log: one JSON row per line, duplicates allowed, deduplicated on read. */
   log: 'rows.log.jsonl',
   summary: 'summary.json',
+  /** Append-only: sessions the run could not close, one JSON object per line, deduplicated on read. */
+  sessionFailures: 'session-failures.jsonl',
 } as const;
 
 /**

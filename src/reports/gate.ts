@@ -1,43 +1,87 @@
-import type { GateResult, RunSummary } from './types';
+import { GateVerdict, type GateResult, type GateSettings, type RunSummary } from './types';
 
 export interface GateOptions {
   /** Minimum pass rate as a fraction in [0, 1] (0.9 = 90%). @default undefined (no minimum) */
   failUnder?: number;
-  /** A baseline was requested (`--baseline`); its comparison must then be present in the summary. */
+  /** A baseline was requested (`--baseline`). */
   baselineGiven: boolean;
-  /** Maximum share of all rows ending in `error` or `timed_out`, in [0, 1]. @default undefined (not checked) */
+  /**
+   * The requested baseline could not be used for a reason that is not the run's fault (`latest` found no
+   * compatible run): reported, but the gate does not fail for it. @default false
+   */
+  baselineUnavailable?: boolean;
+  /** Maximum share of rows ending in `error` or `timed_out`, in [0, 1]. @default 0 */
   maxErrorRate?: number;
+  /** Lost feedback and sessions left open warn instead of failing the gate. @default false */
+  allowSideEffectFailures?: boolean;
 }
 
 /** Regressed ids quoted in one reason or warning before "… N more". */
 const MAX_IDS = 20;
 
+/** The settings as applied (defaults filled in), for `summary.gateSettings`. */
+export function gateSettingsOf(options: GateOptions & { baseline?: string }): GateSettings {
+  return {
+    ...(options.failUnder !== undefined && { failUnder: options.failUnder }),
+    maxErrorRate: options.maxErrorRate ?? 0,
+    allowSideEffectFailures: options.allowSideEffectFailures ?? false,
+    ...(options.baseline !== undefined && { baseline: options.baseline }),
+  };
+}
+
 /**
- * The CI verdict of a run. It fails when:
- * - dataset rows have no result (`summary.missing > 0`): an incomplete run never passes;
- * - `failUnder` is set and the pass rate is below it, or no row was graded at all;
- * - a baseline was given and the run regressed *significantly*: exact McNemar p < α (0.05) with
- *   more regressed than fixed rows. Regressions within noise (too few discordant pairs, or as many
- *   fixed as regressed) do not fail the gate: a nightly run would otherwise flap on every flaky
- *   row. They are always listed, in `warnings` then;
- * - a baseline was given but the summary holds no comparison (it could not be loaded);
- * - `maxErrorRate` is set and more rows than that errored or timed out.
+ * The CI verdict of a run (README, "Quality gate"). A run passes only when
+ * - it was not cancelled (a cancelled run is `cancelled`, never `passed`);
+ * - every dataset row has a result, and none was skipped;
+ * - rows ending in `error`/`timed_out` are within `maxErrorRate` (default 0). They never count towards the pass
+ *   rate, so a run whose questions could not be asked cannot pass on the few that were;
+ * - every feedback and every session close succeeded (or `allowSideEffectFailures`);
+ * - the pass rate meets `failUnder`, when set;
+ * - there is no significant regression against the baseline, when one was given: exact McNemar p < α with more
+ *   regressed than fixed rows. Regressions within noise only warn: a nightly run would otherwise flap.
+ * Without `failUnder` and without a baseline comparison the verdict is `no_threshold` (it does not fail).
+ * Every reason is listed.
  */
 export function evaluateGate(summary: RunSummary, options: GateOptions): GateResult {
   const reasons: string[] = [];
   const warnings: string[] = [];
+  const maxErrorRate = options.maxErrorRate ?? 0;
+  assertFraction('maxErrorRate', maxErrorRate);
+  if (options.failUnder !== undefined) assertFraction('failUnder', options.failUnder);
+
+  if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (not asked)`);
   if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
+  if (!summary.cancelled && summary.skipped > 0) reasons.push(`${summary.skipped} rows were skipped (not asked)`);
+
+  const errored = summary.error + summary.timedOut;
+  const rows = summary.total + summary.missing;
+  const errorRate = rows === 0 ? 0 : errored / rows;
+  if (errorRate > maxErrorRate) {
+    const types = Object.entries(summary.errorsByType).sort((x, y) => y[1] - x[1]).map(([t, n]) => `${t} ${n}`).join(', ');
+    reasons.push(
+      `${errored} of ${rows} rows errored or timed out (${pct(errorRate)}${types ? `: ${types}` : ''}), above the allowed ${pct(maxErrorRate)} (--max-error-rate); they are not in the pass rate`,
+    );
+  }
+
+  const sideEffects: string[] = [];
+  if (summary.feedback.failed > 0) sideEffects.push(`feedback was not recorded for ${summary.feedback.failed} rows`);
+  if ((summary.sessions.closeFailed ?? 0) > 0) sideEffects.push(`${summary.sessions.closeFailed} sessions could not be closed`);
+  for (const text of sideEffects) {
+    if (options.allowSideEffectFailures) warnings.push(`${text} (allowed by --allow-side-effect-failures)`);
+    else reasons.push(`${text} (see the report; --allow-side-effect-failures accepts this)`);
+  }
 
   if (options.failUnder !== undefined) {
-    assertFraction('failUnder', options.failUnder);
     if (summary.passRate === null) reasons.push(`no row was graded, so the pass rate cannot reach ${pct(options.failUnder)}`);
     else if (summary.passRate < options.failUnder) {
-      reasons.push(`pass rate ${pct(summary.passRate)} is below ${pct(options.failUnder)}`);
+      reasons.push(`pass rate ${pct(summary.passRate)} (${summary.passed} / ${summary.graded} graded) is below ${pct(options.failUnder)} (--fail-under)`);
     }
   }
 
   const cmp = summary.baseline;
-  if (options.baselineGiven && !cmp) reasons.push('a baseline was requested but no comparison was made');
+  if (options.baselineGiven && !cmp && !options.baselineUnavailable) {
+    reasons.push(`a baseline was requested but no comparison was made${summary.baselineSelection?.message ? `: ${summary.baselineSelection.message}` : ''}`);
+  }
   if (cmp && cmp.regressed.length > 0) {
     const { b, c, pValue, significant } = cmp.mcnemar;
     const ids = listIds(cmp.regressed);
@@ -47,16 +91,38 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
       warnings.push(`${b} rows regressed against ${cmp.runId}, within noise (McNemar p = ${pValue.toPrecision(3)}, ${c} fixed): ${ids}`);
     }
   }
+  for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 
-  if (options.maxErrorRate !== undefined) {
-    assertFraction('maxErrorRate', options.maxErrorRate);
-    const errored = summary.error + summary.timedOut;
-    const rate = summary.total === 0 ? 0 : errored / summary.total;
-    if (rate > options.maxErrorRate) {
-      reasons.push(`${errored} rows errored or timed out (${pct(rate)}), above ${pct(options.maxErrorRate)}`);
-    }
+  const verdict = summary.cancelled
+    ? GateVerdict.cancelled
+    : reasons.length > 0
+      ? GateVerdict.failed
+      : options.failUnder === undefined && !cmp
+        ? GateVerdict.noThreshold
+        : GateVerdict.passed;
+  if (verdict === GateVerdict.noThreshold) warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
+  return { verdict, passed: verdict === GateVerdict.passed || verdict === GateVerdict.noThreshold, reasons, warnings };
+}
+
+/** The verdict as people read it. */
+export function verdictLabel(verdict: GateVerdict): string {
+  switch (verdict) {
+    case GateVerdict.passed: return 'PASSED';
+    case GateVerdict.failed: return 'FAILED';
+    case GateVerdict.cancelled: return 'CANCELLED';
+    case GateVerdict.noThreshold: return 'no quality threshold set';
   }
-  return { passed: reasons.length === 0, reasons, warnings };
+}
+
+/** One line per gate setting, for reports. */
+export function describeGateSettings(s: GateSettings): string[] {
+  return [
+    `pass rate: ${s.failUnder === undefined ? 'no minimum (--fail-under not set)' : `at least ${pct(s.failUnder)} of graded rows`}`,
+    `errors and time-outs: at most ${pct(s.maxErrorRate)} of rows (--max-error-rate)`,
+    `lost feedback / unclosed sessions: ${s.allowSideEffectFailures ? 'allowed (--allow-side-effect-failures)' : 'fail the gate'}`,
+    `baseline: ${s.baseline === undefined ? 'none' : `${s.baseline} (fails on a significant regression, McNemar p < 0.05)`}`,
+    'every dataset row must have a result; a cancelled run is never a pass',
+  ];
 }
 
 function assertFraction(name: string, value: number): void {

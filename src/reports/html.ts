@@ -1,6 +1,8 @@
 import { baselineVerdict } from './baseline';
-import { pct } from './gate';
+import { EMPTY_CONTEXT, type ReportContext } from './context';
+import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
+import { reviewSections, sideEffectSections } from './htmlReview';
 import { histogramSvg } from './svg';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
 import { Outcome, type RowResult, type RunSummary } from './types';
@@ -12,6 +14,8 @@ export interface HtmlOptions {
   maxProblemRows?: number;
   /** Characters of a question / answer shown per cell. @default 600 */
   maxText?: number;
+  /** Rows to review, baseline answers, earlier turns, lost feedback, unclosed sessions (`collectReportContext`). */
+  context?: ReportContext;
 }
 
 const PROBLEMS = new Set<string>([Outcome.failed, Outcome.error, Outcome.timedOut]);
@@ -26,7 +30,7 @@ export async function* renderHtml(
   results: AsyncIterable<RowResult>,
   options: HtmlOptions = {},
 ): AsyncGenerator<string> {
-  const { maxRows = 2000, maxProblemRows = 5000, maxText = 600 } = options;
+  const { maxRows = 2000, maxProblemRows = 5000, maxText = 600, context = EMPTY_CONTEXT } = options;
   const title = `Evaluation report: ${summary.dataset}`;
   yield `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
@@ -34,11 +38,15 @@ export async function* renderHtml(
 <style>${REPORT_CSS}</style></head><body>\n`;
   yield header(summary, title);
   yield verdict(summary);
-  yield tagsAndCharts(summary);
-  yield `<h2>Rows</h2><div class="controls"><input id="q" type="search" placeholder="Filter rows…" aria-label="Filter rows">
+  yield baselineSection(summary);
+  yield tagTable(summary);
+  yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
+  yield sideEffectSections(context);
+  yield charts(summary);
+  yield `<h2>All rows</h2><div class="controls"><input id="q" type="search" placeholder="Filter rows…" aria-label="Filter rows">
 <select id="o" aria-label="Outcome"><option value="">all outcomes</option>${Object.values(Outcome).map((o) => `<option>${o}</option>`).join('')}<option value="regressed">regressed</option></select>
 <span id="count" class="note"></span></div>
-<table id="rows"><thead><tr><th data-num>line</th><th>id</th><th>outcome</th><th>tags</th><th>question</th><th>answer</th><th>expected</th><th data-num>confidence</th><th data-num>latency ms</th><th>reasons / error</th></tr></thead><tbody>\n`;
+<table id="rows"><thead><tr><th data-num>line</th><th>id</th><th>outcome</th><th>tags</th><th>question</th><th>answer</th><th>expected</th><th data-num>confidence</th><th data-num>latency ms</th><th>graded by / error</th></tr></thead><tbody>\n`;
   const regressed = new Set(summary.baseline?.regressed);
   let shown = 0;
   let total = 0;
@@ -57,8 +65,8 @@ export async function* renderHtml(
 }
 
 function header(s: RunSummary, title: string): string {
-  const card = (label: string, value: string | number): string => `<div class="card"><b>${h(String(value))}</b>${h(label)}</div>`;
-  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : '', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`];
+  const card = (label: string, value: string | number, alarm = false): string => `<div class="card${alarm ? ' alarm' : ''}"><b>${h(String(value))}</b>${h(label)}</div>`;
+  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : 'site default model', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`, s.cancelled ? 'CANCELLED' : ''];
   return `<header><h1>${h(title)}</h1><p class="meta">${h(meta.filter(Boolean).join(' · '))}</p></header>
 <section class="cards">${[
     card('pass rate', s.passRate === null ? 'n/a' : pct(s.passRate)),
@@ -72,39 +80,75 @@ function header(s: RunSummary, title: string): string {
     card('p50 latency', formatMs(s.latencyMs.p50)),
     card('p95 latency', formatMs(s.latencyMs.p95)),
     card('feedback good/bad', `${s.feedback.good}/${s.feedback.bad}`),
+    card('feedback lost', s.feedback.failed, s.feedback.failed > 0),
+    card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
   ].join('')}</section>\n`;
 }
 
 function verdict(s: RunSummary): string {
-  const items = [...(s.gate?.reasons ?? []), ...(s.gate?.warnings ?? [])].map((r) => `<li>${h(truncate(r, 2000))}</li>`);
-  const gate = s.gate ? `<p><b>Quality gate: ${s.gate.passed ? 'PASSED' : 'FAILED'}</b></p>` : '';
-  const baseline = s.baseline ? `<p>${h(baselineVerdict(s.baseline))}</p>` : '<p>No baseline given.</p>';
-  const cls = s.gate && !s.gate.passed ? 'verdict failed' : 'verdict';
-  return `<h2>Verdict</h2><section class="${cls}">${gate}${baseline}${items.length ? `<ul>${items.join('')}</ul>` : ''}</section>\n`;
+  const list = (items: string[], cls: string): string => (items.length ? `<ul class="${cls}">${items.map((r) => `<li>${h(truncate(r, 2000))}</li>`).join('')}</ul>` : '');
+  if (!s.gate) {
+    const text = s.cancelled ? 'Run CANCELLED: unsent rows are recorded as skipped.' : s.kind === 'backfill' ? 'Backfill: answers recorded, no quality gate.' : 'No verdict yet: the run is not finished.';
+    return `<h2>Verdict</h2><section class="verdict ${s.cancelled ? 'cancelled' : 'none'}"><p><b>${h(text)}</b></p></section>\n`;
+  }
+  const settings = s.gateSettings ? `<details open><summary>Gate settings applied</summary>${list(describeGateSettings(s.gateSettings), 'settings')}</details>` : '';
+  return `<h2>Verdict</h2><section class="verdict ${a(s.gate.verdict)}"><p class="label">Quality gate: ${h(verdictLabel(s.gate.verdict))}</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}${settings}</section>\n`;
 }
 
-function tagsAndCharts(s: RunSummary): string {
+function baselineSection(s: RunSummary): string {
+  const sel = s.baselineSelection;
+  if (!sel && !s.baseline) return s.gate ? '<h2>Baseline</h2><p class="note">No baseline given.</p>\n' : '';
+  const parts: string[] = [];
+  if (sel?.chosen) parts.push(`<p>Compared with <b>${h(sel.chosen.runId)}</b>: ${h(sel.chosen.reason)}.</p>`);
+  if (sel?.message) parts.push(`<p><b>No comparison:</b> ${h(sel.message)}.</p>`);
+  for (const warning of sel?.warnings ?? []) parts.push(`<p class="warn">⚠ ${h(warning)}</p>`);
+  if (s.baseline) parts.push(`<p>${h(baselineVerdict(s.baseline))}</p>`);
+  if (sel && sel.skipped.length > 0) {
+    const items = sel.skipped.map((x) => `<li><span class="id">${h(x.runId)}</span>: ${h(x.reason)}</li>`);
+    if (sel.skippedMore > 0) items.push(`<li>… ${sel.skippedMore} more runs</li>`);
+    parts.push(`<details open><summary>Runs passed over (${sel.skipped.length + sel.skippedMore}), newest first</summary><ul>${items.join('')}</ul></details>`);
+  }
+  return `<h2>Baseline</h2><section class="baseline">${parts.join('')}</section>\n`;
+}
+
+function tagTable(s: RunSummary): string {
   const tags = Object.entries(s.byTag).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const base = s.baseline?.byTag;
   const tagRows = tags.map(([tag, t]) => {
     const width = (n: number): string => (t.total === 0 ? '0' : ((n / t.total) * 100).toFixed(1));
     const bar = `<div class="stack" title="${a(`${t.passed} passed, ${t.failed} failed of ${t.total}`)}"><div class="p" style="width:${width(t.passed)}%"></div><div class="f" style="width:${width(t.failed)}%"></div></div>`;
-    return `<tr><td>${h(tag)}</td><td>${t.total}</td><td>${t.passed}</td><td>${t.failed}</td><td>${t.graded ? pct(t.passed / t.graded) : 'n/a'}</td><td>${bar}</td></tr>`;
+    const now = t.graded ? t.passed / t.graded : null;
+    let change = '';
+    if (base) {
+      const b = base[tag];
+      const then = b?.graded ? b.passed / b.graded : null;
+      const delta = now === null || then === null ? null : now - then;
+      const cls = delta === null || Math.abs(delta) < 1e-9 ? '' : delta < 0 ? ' class="down"' : ' class="up"';
+      change = `<td>${then === null ? 'n/a' : pct(then)}</td><td${cls}>${delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} pts`}</td>`;
+    }
+    return `<tr><td>${h(tag)}</td><td>${t.total}</td><td>${t.passed}</td><td>${t.failed}</td><td>${now === null ? 'n/a' : pct(now)}</td>${change}<td>${bar}</td></tr>`;
   });
+  const baseHead = base ? '<th>baseline</th><th>change</th>' : '';
   const tagTable = tags.length
-    ? `<h2>Pass/fail by tag</h2><table><thead><tr><th>tag</th><th>rows</th><th>passed</th><th>failed</th><th>pass rate</th><th></th></tr></thead><tbody>${tagRows.join('')}</tbody></table>\n`
+    ? `<h2>Pass rate by tag</h2><table class="tags"><thead><tr><th>tag</th><th>rows</th><th>passed</th><th>failed</th><th>pass rate</th>${baseHead}<th></th></tr></thead><tbody>${tagRows.join('')}</tbody></table>\n`
     : '';
-  const charts = [
+  return tagTable;
+}
+
+function charts(s: RunSummary): string {
+  const svgs = [
     histogramSvg(s.distributions.latencyMs, { title: 'Latency (ms)', unit: '' }),
     histogramSvg(s.distributions.confidence, { title: 'Confidence score (0–100)' }),
   ];
-  return `${tagTable}<h2>Distributions</h2><section class="charts">${charts.join('')}</section>\n`;
+  return `<h2>Distributions</h2><section class="charts">${svgs.join('')}</section>\n`;
 }
 
 function tableRow(row: RowResult, regressed: boolean, maxText: number): string {
   const cell = (text: string | undefined, cls = 'text'): string => `<td class="${cls}">${h(truncate(text ?? '', maxText))}</td>`;
   const num = (v: number | undefined): string => `<td data-v="${a(String(v ?? ''))}">${v === undefined ? '' : h(String(Math.round(v)))}</td>`;
-  const reasons = (row.assertions ?? []).filter((x) => !x.pass).map((x) => `${x.type}: ${x.reason}`);
+  const reasons = (row.assertions ?? []).map((x) => `${x.pass ? '✓' : '✗'} ${x.type}${x.rule ? ` [${x.rule}]` : ''}: ${x.reason}`);
   if (row.error !== undefined) reasons.push(`${row.errorType ?? 'Error'}: ${row.error}`);
+  if (row.feedbackError !== undefined) reasons.push(`feedback not recorded: ${row.feedbackError}`);
   const flags = `data-outcome="${a(row.outcome)}"${regressed ? ' data-regressed class="regressed"' : ''}`;
   const outcome = `${row.outcome}${regressed ? ' (regressed)' : ''}`;
   return `<tr ${flags}>${num(row.line)}${cell(row.id, 'id')}<td class="o-${a(row.outcome)}">${h(outcome)}</td>${cell(row.tags?.join(', '), 'tags')}${cell(row.question)}${cell(row.answer)}${cell(row.expected)}${num(row.confidenceScore)}${num(row.latencyMs)}${cell(reasons.join('\n'))}</tr>\n`;

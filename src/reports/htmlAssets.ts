@@ -14,8 +14,23 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 16px 0; }
 .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; min-width: 92px; }
 .card b { display: block; font-size: 20px; }
-.verdict { border-left: 4px solid var(--pass); padding: 4px 12px; }
-.verdict.failed { border-color: var(--fail); }
+.card.alarm { border-color: var(--fail); color: var(--fail); }
+.verdict { border-left: 6px solid var(--pass); padding: 6px 14px; background: #f6fff8; }
+.verdict .label { font-size: 20px; font-weight: 700; margin: 4px 0; color: var(--pass); }
+.verdict.failed { border-color: var(--fail); background: #fff5f5; } .verdict.failed .label { color: var(--fail); }
+.verdict.cancelled { border-color: var(--skip); background: #f6f8fa; } .verdict.cancelled .label { color: var(--muted); }
+.verdict.no_threshold, .verdict.none { border-color: #bf8700; background: #fffbea; } .verdict.no_threshold .label { color: #9a6700; }
+.verdict ul.reasons li { color: var(--fail); } .verdict ul.warnings li, .warn { color: #9a6700; }
+article.review { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; margin: 10px 0; }
+article.review.regressed { border-left: 6px solid var(--fail); } article.review.fixed { border-left: 6px solid var(--pass); }
+article.review h3 { font-size: 15px; margin: 4px 0; } .id { font-family: ui-monospace, monospace; }
+.compare { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
+.side h4 { margin: 6px 0 4px; font-size: 13px; }
+.side pre, .expected { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: 6px 8px; border-radius: 4px; font: 13px/1.4 system-ui, sans-serif; margin: 0; }
+ul.grades { padding-left: 18px; margin: 6px 0; } ul.grades li.ok b { color: var(--pass); } ul.grades li.ko b { color: var(--fail); }
+.rule { color: var(--muted); font-size: 12px; }
+.turns { margin: 4px 0 8px; color: #424a53; } .turns ol { margin: 4px 0; }
+td.down { color: var(--fail); font-weight: 600; } td.up { color: var(--pass); font-weight: 600; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }
 .chart .bar { fill: #0969da; } .chart .axis { stroke: var(--muted); }
 .chart .tick { font-size: 10px; fill: var(--muted); } .chart .chart-title { font-size: 12px; font-weight: 600; }

@@ -1,13 +1,17 @@
 import { baselineVerdict } from './baseline';
-import { pct } from './gate';
-import { formatMs, mdFence, mdInline, moreLine } from './text';
-import { Outcome, type RowResult, type RunSummary } from './types';
+import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
+import { describeGateSettings, pct, verdictLabel } from './gate';
+import { mdRowDetail } from './markdownRows';
+import { formatMs, mdInline, moreLine } from './text';
+import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
-  /** Rows shown in full per section (regressions, failures, errors). @default 50 */
+  /** Rows shown in full per section (regressions, fixed, failures, errors, lost feedback). @default 50 */
   maxRows?: number;
   /** Characters of an answer or expected text shown. @default 1000 */
   maxText?: number;
+  /** Baseline answers, earlier turns and unclosed sessions (`collectReportContext`). @default none */
+  context?: ReportContext;
 }
 
 /** Rows kept in full up to a cap; the rest only counted. */
@@ -20,38 +24,58 @@ class Capped {
   }
 }
 
+const SECTION_TITLES: Record<DetailSection, string> = {
+  regressed: 'Regressions (passed in the baseline, fail now)',
+  fixed: 'Fixed (failed in the baseline, pass now)',
+  failed: 'Failures',
+  errored: 'Errors and time-outs',
+};
+
 /**
- * GitHub-flavoured Markdown report: headline table, verdict, then regressions, failures and errors
- * with question, answer, expected and reasons. One pass over `results`; memory bounded by the caps.
+ * GitHub-flavoured Markdown report: headline table, verdict with every reason and the gate settings, the baseline
+ * and how it was chosen, then regressions and fixes (today's answer beside the baseline's, both grades), failures
+ * and errors (with the rules they were graded by and earlier turns), lost feedback, unclosed sessions, and per-tag
+ * pass rates. One pass over `results`; memory bounded by the caps.
  */
-export async function renderMarkdown(
-  summary: RunSummary,
-  results: AsyncIterable<RowResult>,
-  options: MarkdownOptions = {},
-): Promise<string> {
-  const { maxRows = 50, maxText = 1000 } = options;
-  const regressedIds = new Set(summary.baseline?.regressed);
-  const regressions = new Capped(maxRows);
-  const failures = new Capped(maxRows);
-  const errors = new Capped(maxRows);
+export async function renderMarkdown(summary: RunSummary, results: AsyncIterable<RowResult>, options: MarkdownOptions = {}): Promise<string> {
+  const { maxRows = 50, maxText = 1000, context = EMPTY_CONTEXT } = options;
+  const regressed = new Set(summary.baseline?.regressed);
+  const fixed = new Set(summary.baseline?.fixed);
+  const sections = new Map<DetailSection, Capped>(Object.values(DetailSection).map((s) => [s, new Capped(maxRows)]));
+  const lostFeedback = new Capped(maxRows);
   for await (const row of results) {
-    if (regressedIds.has(row.id)) regressions.add(row);
-    else if (row.outcome === Outcome.failed) failures.add(row);
-    else if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) errors.add(row);
+    const section = detailSectionOf(row, regressed, fixed);
+    if (section) sections.get(section)?.add(row);
+    if (row.feedback === 'failed') lostFeedback.add(row);
   }
-  const detail = (row: RowResult): string => rowDetail(row, maxText);
+  const baselineRunId = summary.baseline?.runId ?? '';
+  const detail = (section: DetailSection) => (row: RowResult): string =>
+    mdRowDetail(row, {
+      maxText,
+      priorTurns: context.priorTurns.get(row.id),
+      ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(row.id) } }),
+    });
   return [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
     headline(summary),
     verdict(summary),
-    section('Regressions', regressions, detail),
-    section('Failures', failures, detail),
-    section('Errors and time-outs', errors, detail),
+    baselineSection(summary),
+    ...Object.values(DetailSection).map((s) => section(SECTION_TITLES[s], sections.get(s) ?? new Capped(0), detail(s))),
+    lostFeedbackSection(lostFeedback),
+    unclosedSection(context),
     byTag(summary),
   ]
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n');
+}
+
+/** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */
+export function renderStepSummary(summary: RunSummary): string {
+  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
+    .filter((part) => part !== '')
+    .join('\n\n')
+    .concat('\n\n');
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -63,36 +87,61 @@ function rate(value: number | null): string {
   return value === null ? 'n/a' : pct(value);
 }
 
+function points(delta: number | null): string {
+  return delta === null ? 'n/a' : `${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} pts`;
+}
+
 function headline(s: RunSummary): string {
+  const closeFailed = s.sessions.closeFailed ? `, **${s.sessions.closeFailed} could not be closed**` : '';
   const rows: string[][] = [
-    ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded)`],
+    ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded; errors and time-outs are not graded)`],
     ['Rows', `${s.total} total: ${s.passed} passed, ${s.failed} failed, ${s.error} error, ${s.timedOut} timed out, ${s.skipped} skipped, ${s.answered} answered (ungraded)`],
     ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}`],
-    ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed} failed`],
-    ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed`],
-    ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}${s.model ? `, model ${mdInline(s.model)}` : ''}`],
+    ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
+    ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
+    ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);
-  if (s.baseline) {
-    const d = s.baseline.delta;
-    const delta = d === null ? 'n/a' : `${d >= 0 ? '+' : ''}${(d * 100).toFixed(1)} pts`;
-    rows.push(['Baseline', `${mdInline(s.baseline.runId)}: ${rate(s.baseline.passRate)} (${delta})`]);
-  }
+  if (s.baseline) rows.push(['Baseline', `${mdInline(s.baseline.runId)}: ${rate(s.baseline.passRate)} (${points(s.baseline.delta)})`]);
   return table(['Metric', 'Value'], rows);
 }
 
-function verdict(s: RunSummary): string {
-  const lines = ['## Verdict', ''];
+const VERDICT_MARK: Record<GateVerdict, string> = { passed: '✅', failed: '❌', cancelled: '⏹️', no_threshold: '⚠️' };
+
+function verdict(s: RunSummary, level = 2): string {
+  const lines = [`${'#'.repeat(level)} Verdict`, ''];
   if (s.gate) {
-    lines.push(s.gate.passed ? '**Quality gate: PASSED** ✅' : '**Quality gate: FAILED** ❌', '');
+    lines.push(`**Quality gate: ${verdictLabel(s.gate.verdict)}** ${VERDICT_MARK[s.gate.verdict]}`, '');
     for (const reason of s.gate.reasons) lines.push(`- ${mdInline(reason, 2000)}`);
     for (const warning of s.gate.warnings) lines.push(`- ⚠️ ${mdInline(warning, 2000)}`);
+  } else if (s.cancelled) {
+    lines.push('**Run CANCELLED** ⏹️ (unsent rows are recorded as skipped)');
+  } else {
+    lines.push(s.kind === 'backfill' ? 'Backfill: answers recorded, no quality gate.' : 'No verdict yet: the run is not finished.');
   }
-  lines.push('', s.baseline ? mdInline(baselineVerdict(s.baseline), 2000) : 'No baseline given.');
+  if (s.gateSettings) {
+    lines.push('', `<details><summary>Gate settings applied</summary>`, '', ...describeGateSettings(s.gateSettings).map((l) => `- ${mdInline(l, 300)}`), '', '</details>');
+  }
   return lines.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+function baselineSection(s: RunSummary, level = 2): string {
+  const sel = s.baselineSelection;
+  if (!sel && !s.baseline) return s.kind === 'evaluation' && s.gate ? 'No baseline given.' : '';
+  const lines = [`${'#'.repeat(level)} Baseline`, ''];
+  if (sel?.chosen) lines.push(`Compared with **${mdInline(sel.chosen.runId)}**: ${mdInline(sel.chosen.reason, 500)}.`);
+  if (sel?.message) lines.push(`**No comparison:** ${mdInline(sel.message, 500)}.`);
+  for (const warning of sel?.warnings ?? []) lines.push('', `⚠️ ${mdInline(warning, 500)}`);
+  if (s.baseline) lines.push('', mdInline(baselineVerdict(s.baseline), 2000));
+  if (sel && sel.skipped.length > 0) {
+    lines.push('', `Runs passed over (${sel.skipped.length + sel.skippedMore}), newest first:`, '');
+    for (const skip of sel.skipped) lines.push(`- ${mdInline(skip.runId)}: ${mdInline(skip.reason, 300)}`);
+    if (sel.skippedMore > 0) lines.push(`- ${moreLine(sel.skippedMore, 'runs')}`);
+  }
+  return lines.join('\n');
 }
 
 function section(title: string, list: Capped, detail: (row: RowResult) => string): string {
@@ -102,33 +151,38 @@ function section(title: string, list: Capped, detail: (row: RowResult) => string
   return parts.join('\n\n');
 }
 
-function rowDetail(row: RowResult, maxText: number): string {
-  const tags = row.tags?.length ? ` · tags ${mdInline(row.tags.join(', '))}` : '';
-  const parts = [
-    `### Row ${mdInline(row.id)} · ${row.outcome} · line ${row.line}${tags}`,
-    `**Question:** ${mdInline(row.question, 500)}`,
-  ];
-  if (row.answer !== undefined) parts.push(`**Answer:**\n\n${mdFence(row.answer, maxText)}`);
-  if (row.expected !== undefined) parts.push(`**Expected:**\n\n${mdFence(row.expected, maxText)}`);
-  const reasons = (row.assertions ?? []).filter((a) => !a.pass);
-  if (reasons.length > 0) {
-    parts.push(`**Reasons:**\n\n${reasons.map((a) => `- ${mdInline(a.type)}: ${mdInline(a.reason, 500)}`).join('\n')}`);
-  }
-  if (row.error !== undefined || row.outcome === Outcome.timedOut) {
-    const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Error');
-    parts.push(`**Error:** ${mdInline(type)}: ${mdInline(row.error ?? 'no answer before the time-out', 500)}`);
-  }
-  return parts.join('\n\n');
+function lostFeedbackSection(list: Capped): string {
+  if (list.total === 0) return '';
+  const lines = list.rows.map((r) => `- row ${mdInline(r.id)} (request ${mdInline(r.requestId ?? 'n/a')}): ${mdInline(r.feedbackError ?? r.error ?? 'no reason recorded', 300)}`);
+  if (list.total > list.rows.length) lines.push(`- ${moreLine(list.total - list.rows.length, 'rows')}`);
+  return [`## Feedback not recorded (${list.total})`, '', ...lines].join('\n');
 }
 
-/** Tags sorted by name, capped at 100. */
+function unclosedSection(context: ReportContext): string {
+  const { items, total } = context.sessionFailures;
+  if (total === 0) return '';
+  const lines = items.map((f) => `- session ${mdInline(f.sessionId)}: ${mdInline(f.error, 300)}`);
+  if (total > items.length) lines.push(`- ${moreLine(total - items.length, 'sessions')}`);
+  return [`## Sessions left open (${total})`, '', 'Closing these sessions failed; `sitechat cleanup` can close them later.', '', ...lines].join('\n');
+}
+
+/** Tags sorted by name, capped at 100; with a baseline, its pass rate per tag and the change. */
 function byTag(s: RunSummary): string {
   const tags = Object.keys(s.byTag).sort();
   if (tags.length === 0) return '';
+  const base = s.baseline?.byTag;
   const rows = tags.slice(0, 100).map((tag) => {
     const t = s.byTag[tag] ?? { total: 0, passed: 0, failed: 0, graded: 0 };
-    return [mdInline(tag), String(t.total), String(t.passed), String(t.failed), rate(t.graded ? t.passed / t.graded : null)];
+    const now = t.graded ? t.passed / t.graded : null;
+    const cells = [mdInline(tag), String(t.total), String(t.passed), String(t.failed), rate(now)];
+    if (base) {
+      const b = base[tag];
+      const then = b?.graded ? b.passed / b.graded : null;
+      cells.push(rate(then), points(now === null || then === null ? null : now - then));
+    }
+    return cells;
   });
+  const header = ['Tag', 'Rows', 'Passed', 'Failed', 'Pass rate', ...(base ? ['Baseline', 'Change'] : [])];
   const more = tags.length > 100 ? `\n\n${moreLine(tags.length - 100, 'tags')}` : '';
-  return `## By tag\n\n${table(['Tag', 'Rows', 'Passed', 'Failed', 'Pass rate'], rows)}${more}`;
+  return `## By tag\n\n${table(header, rows)}${more}`;
 }

@@ -1,4 +1,4 @@
-import type { Histogram, McNemarResult } from './types';
+import { Outcome, type Histogram, type McNemarResult, type TagStats } from './types';
 
 /** Significance level of the baseline comparison. */
 export const DEFAULT_ALPHA = 0.05;
@@ -56,4 +56,12 @@ export function mcnemarExact(b: number, c: number, alpha = DEFAULT_ALPHA): McNem
   }
   const pValue = n === 0 ? 1 : Math.min(1, 2 * Math.exp(logTail - n * Math.LN2));
   return { b, c, pValue, significant: pValue < alpha, alpha };
+}
+
+/** Counts one row's outcome into its tag's numbers. */
+export function addToTag(stats: TagStats, outcome: Outcome): void {
+  stats.total++;
+  if (outcome === Outcome.passed) stats.passed++;
+  if (outcome === Outcome.failed) stats.failed++;
+  if (outcome === Outcome.passed || outcome === Outcome.failed) stats.graded++;
 }

@@ -1,4 +1,4 @@
-import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary } from './types';
+import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
 export interface RunFilter {
@@ -34,6 +34,13 @@ export interface ResultsStore {
   finish(runId: string, summary: RunSummary): Promise<void>;
   /** Runs matching the filter, newest first (by `startedAt`). */
   listRuns(filter?: RunFilter): Promise<RunMeta[]>;
+  /**
+   * Records sessions the run could not close, with the reason. Idempotent by session id: a retried batch never
+   * duplicates one; the last reason recorded wins.
+   */
+  recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void>;
+  /** The sessions recorded by `recordSessionFailures`, one per session id. Streams; memory bounded by their number. */
+  readSessionFailures(runId: string): AsyncIterable<SessionCloseFailure>;
 }
 
 const outcomes = new Set<string>(Object.values(Outcome));
@@ -49,6 +56,14 @@ export function assertValidRow(row: RowResult, position: number): void {
   if (!outcomes.has(row.outcome)) {
     throw new TypeError(`${where} (id ${row.id}): \`outcome\` must be one of ${[...outcomes].join(', ')}`);
   }
+}
+
+/** Throws a field-qualified error when a session failure cannot be stored. */
+export function assertValidSessionFailure(item: SessionCloseFailure, position: number): void {
+  if (typeof item.sessionId !== 'string' || item.sessionId === '') {
+    throw new TypeError(`session failures item ${position}: \`sessionId\` must be a non-empty string`);
+  }
+  if (typeof item.error !== 'string') throw new TypeError(`session failures item ${position} (session ${item.sessionId}): \`error\` must be a string`);
 }
 
 /** Throws a field-qualified error when run meta is incomplete. */

@@ -1,17 +1,21 @@
 import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
-import { histogram, niceCeil, percentile } from './stats';
+import { addToTag, histogram, niceCeil, percentile } from './stats';
 import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
 
 /** Extra facts the rows do not carry. */
 export interface SummarizeOptions {
   /** Sessions opened and closed, as counted by the workflow. @default opened = distinct `sessionId`s, closed = null */
-  sessions?: { opened: number; closed: number | null };
+  sessions?: { opened: number; closed: number | null; closeFailed?: number | null };
   /**
    * Sessions closed, as counted by the workflow, when only that is known: opened is then counted from the rows
    * (distinct `sessionId`s). Ignored when `sessions` is given.
    */
   sessionsClosed?: number;
+  /** Sessions the workflow could not close (with `sessionsClosed`). @default null (not reported) */
+  sessionsCloseFailed?: number;
+  /** The run was cancelled. @default false */
+  cancelled?: boolean;
   /** End of the run (ISO). @default `meta.finishedAt`, else the latest row `finishedAt`, else null */
   finishedAt?: string;
 }
@@ -96,7 +100,9 @@ export async function summarize(
     graded,
     passRate,
     feedback,
-    sessions: options.sessions ?? { opened: sessionIds.size, closed: options.sessionsClosed ?? null },
+    sessions: options.sessions
+      ? { closeFailed: null, ...options.sessions }
+      : { opened: sessionIds.size, closed: options.sessionsClosed ?? null, closeFailed: options.sessionsCloseFailed ?? null },
     latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max },
     distributions: {
       latencyMs: histogram(sorted, 0, niceCeil(max ?? 0), LATENCY_BINS),
@@ -104,6 +110,7 @@ export async function summarize(
     },
     byTag,
     errorsByType,
+    cancelled: options.cancelled ?? false,
     ...(diff && { baseline: diff.result(passRate) }),
     ...(judge.calls + judge.cached > 0 && { judge }),
   };
@@ -116,11 +123,4 @@ function addJudged(into: NonNullable<RunSummary['judge']>, judged: AssertionResu
     into.calls++;
     into.tokens += judged.tokens;
   }
-}
-
-function addToTag(stats: TagStats, outcome: Outcome): void {
-  stats.total++;
-  if (outcome === Outcome.passed) stats.passed++;
-  if (outcome === Outcome.failed) stats.failed++;
-  if (outcome === Outcome.passed || outcome === Outcome.failed) stats.graded++;
 }

@@ -37,6 +37,8 @@ export interface RowResult {
   requestId?: string;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
   feedback?: 'good' | 'bad' | 'failed';
+  /** Why the feedback was not recorded (with `feedback: 'failed'`): HTTP status and the API's `error` string. */
+  feedbackError?: string;
   /** Human-readable error: HTTP status and the API's `error` string, or the failed request's `error`. */
   error?: string;
   /** Class name of the error (e.g. `AuthenticationError`), for grouping. */
@@ -113,12 +115,60 @@ export interface BaselineComparison {
   /** Ids that failed in the baseline and pass now, in dataset order. */
   fixed: string[];
   mcnemar: McNemarResult;
+  /** The baseline's own numbers per tag, so reports can show each tag's change. */
+  byTag?: Record<string, TagStats>;
+}
+
+/** A run `--baseline latest` looked at and did not take, and why. */
+export interface SkippedBaseline {
+  runId: string;
+  reason: string;
+}
+
+/** How the baseline was chosen (or why there is none); shown in every report. */
+export interface BaselineSelection {
+  /** `--baseline` as given: `latest` or a directory. */
+  requested: string;
+  /** The run compared against, and why it was chosen. Absent when none was usable. */
+  chosen?: { runId: string; model: string | null; datasetSha256: string; startedAt: string | null; reason: string };
+  /** Newer runs passed over, newest first, capped; `skippedMore` counts the rest. */
+  skipped: SkippedBaseline[];
+  skippedMore: number;
+  /** Why there is no comparison (no compatible run, or the baseline could not be read). */
+  message?: string;
+  /** An explicit baseline of another dataset, model, or a cancelled run: compared, with these warnings. */
+  warnings: string[];
+}
+
+/** The CI verdict of a run. */
+export const GateVerdict = {
+  passed: 'passed',
+  failed: 'failed',
+  /** The run was cancelled: never a pass, whatever its rows say. */
+  cancelled: 'cancelled',
+  /** Nothing failed, but neither `--fail-under` nor a baseline comparison was there to judge quality by. */
+  noThreshold: 'no_threshold',
+} as const;
+export type GateVerdict = (typeof GateVerdict)[keyof typeof GateVerdict];
+
+/** The gate settings a run was judged by (`summary.gateSettings`), shown in every report. */
+export interface GateSettings {
+  /** Minimum pass rate (0..1); absent when not set. */
+  failUnder?: number;
+  /** Maximum share of rows ending in `error` or `timed_out` (0..1). @default 0 */
+  maxErrorRate: number;
+  /** Lost feedback and sessions left open only warn instead of failing. @default false */
+  allowSideEffectFailures: boolean;
+  /** `--baseline` as given (`latest` or a directory); absent when none. */
+  baseline?: string;
 }
 
 /** Result of the quality gate; see `evaluateGate`. */
 export interface GateResult {
+  verdict: GateVerdict;
+  /** True for `passed` and `no_threshold`. */
   passed: boolean;
-  /** Why the gate failed; empty when it passed. */
+  /** Why the gate failed (or the run was cancelled); empty when it passed. */
   reasons: string[];
   /** Worth reading even when the gate passed (e.g. regressions within noise). */
   warnings: string[];
@@ -151,19 +201,36 @@ export interface RunSummary {
   /** passed / graded; null when no row was graded. */
   passRate: number | null;
   feedback: { good: number; bad: number; failed: number };
-  /** `closed` is null when the caller did not report it. */
-  sessions: { opened: number; closed: number | null };
+  /**
+   * `closed` and `closeFailed` are null when the caller did not report them. Sessions that could not be closed
+   * are listed with their reasons in the reports (the results store keeps them).
+   */
+  sessions: { opened: number; closed: number | null; closeFailed: number | null };
   /** Nearest-rank percentiles over rows with a latency; null when there is none. */
   latencyMs: { p50: number | null; p95: number | null; max: number | null };
   distributions: { latencyMs: Histogram; confidence: Histogram };
   byTag: Record<string, TagStats>;
   /** `errorType` (or `TimedOut`) → rows, over `error` and `timed_out` outcomes. */
   errorsByType: Record<string, number>;
+  /** The run was cancelled (`sitechat cancel`, Ctrl-C): its verdict is CANCELLED, never PASSED. */
+  cancelled: boolean;
   baseline?: BaselineComparison;
+  /** How the baseline was chosen, the runs passed over, warnings; present when `--baseline` was given. */
+  baselineSelection?: BaselineSelection;
+  /** Gate settings applied; evaluation runs only. */
+  gateSettings?: GateSettings;
+  /** Evaluation runs only: backfills have no verdict. */
   gate?: GateResult;
   /**
    * LLM judge use, from the rows' assertions: `calls` made by this run and the `tokens` they used; `cached` verdicts
    * reused at no cost. Absent when no row was judged.
    */
   judge?: { calls: number; cached: number; tokens: number };
+}
+
+/** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */
+export interface SessionCloseFailure {
+  sessionId: string;
+  /** HTTP status and the API's `error` string, or the network error. */
+  error: string;
 }

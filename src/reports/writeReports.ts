@@ -1,15 +1,17 @@
-import { mkdir } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaselineInput } from './baseline';
+import type { BaselineChoice } from './baselineSelect';
+import { collectReportContext } from './context';
 import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
-import { evaluateGate, type GateOptions } from './gate';
+import { evaluateGate, gateSettingsOf, type GateOptions } from './gate';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown, renderStepSummary } from './markdown';
 import type { ResultsStore } from './store';
 import { summarize, type SummarizeOptions } from './summary';
-import type { GateResult, RowResult, RunMeta, RunSummary } from './types';
+import { RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from './types';
 
 /** Where each report file was written. */
 export type ReportPaths = Record<keyof typeof ReportFile, string>;
@@ -25,13 +27,24 @@ async function requireMeta(store: ResultsStore, runId: string): Promise<RunMeta>
   return meta;
 }
 
+export interface WriteReportsOptions {
+  /** The baseline compared against, so regressed and fixed rows show its answers beside today's. */
+  baseline?: BaselineInput;
+}
+
 /**
  * Renders all five report files of a run from the store into `outDir` (created if needed). Uses the
  * summary stored by `finish`; for a run not finished yet, a summary without baseline or gate.
  * Each file is written atomically and streamed from its own pass over the store.
  */
-export async function writeReports(store: ResultsStore, runId: string, outDir: string): Promise<{ paths: ReportPaths }> {
+export async function writeReports(
+  store: ResultsStore,
+  runId: string,
+  outDir: string,
+  options: WriteReportsOptions = {},
+): Promise<{ paths: ReportPaths }> {
   const summary = (await store.getSummary(runId)) ?? (await summarize(await requireMeta(store, runId), store.read(runId)));
+  const context = await collectReportContext(store, runId, summary, options.baseline);
   await mkdir(outDir, { recursive: true });
   const paths: ReportPaths = {
     summary: join(outDir, ReportFile.summary),
@@ -42,37 +55,54 @@ export async function writeReports(store: ResultsStore, runId: string, outDir: s
   };
   await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(paths.results, renderResultsJsonl(store.read(runId)));
-  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId)));
+  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context }));
   await writeFileAtomic(paths.junit, renderJUnit(summary, store.read(runId)));
-  await writeFileAtomic(paths.html, renderHtml(summary, store.read(runId)));
+  await writeFileAtomic(paths.html, renderHtml(summary, store.read(runId), { context }));
   return { paths };
 }
 
 export interface FinalizeOptions extends SummarizeOptions {
   /** Directory for the report files. */
   outDir: string;
+  /** The baseline to compare with; or `baselineChoice`, which also says how it was chosen. */
   baseline?: BaselineInput;
-  /** Quality-gate thresholds. `baselineGiven` defaults to whether `baseline` is set. */
-  gate?: Partial<GateOptions>;
+  /** The outcome of `selectLatestBaseline` / `loadExplicitBaseline`; wins over `baseline`. */
+  baselineChoice?: BaselineChoice;
+  /** Quality-gate settings. `baselineGiven` defaults to whether a baseline was given or chosen. */
+  gate?: Partial<GateOptions> & { baseline?: string };
+  /** A file the Markdown headline and verdict are appended to (`GITHUB_STEP_SUMMARY`). */
+  stepSummaryFile?: string;
 }
 
 /**
- * End of a run, as the report activity does it: summarize (with baseline), evaluate the gate,
- * store the summary and mark the run finished, then write the reports. Safe to repeat (a retried
- * activity recomputes the same summary and rewrites the same files).
+ * End of a run, as the report activity does it: summarize (with baseline), evaluate the gate (evaluation runs
+ * only), store the summary and mark the run finished, then write the reports. Safe to repeat (a retried
+ * activity recomputes the same summary and rewrites the same files; the step summary is appended once more).
  */
 export async function finalizeRun(
   store: ResultsStore,
   runId: string,
   options: FinalizeOptions,
-): Promise<{ summary: RunSummary; gate: GateResult; paths: ReportPaths }> {
+): Promise<{ summary: RunSummary; gate?: GateResult; paths: ReportPaths }> {
   const meta = await requireMeta(store, runId);
-  const { outDir, baseline, gate: gateOptions = {}, ...rest } = options;
+  const { outDir, baseline: given, baselineChoice, gate: gateOptions = {}, stepSummaryFile, ...rest } = options;
+  const baseline = baselineChoice ? baselineChoice.baseline : given;
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
-  const gate = evaluateGate(summarized, { ...gateOptions, baselineGiven: gateOptions.baselineGiven ?? baseline !== undefined });
-  const summary: RunSummary = { ...summarized, gate };
+  const withSelection: RunSummary = { ...summarized, ...(baselineChoice && { baselineSelection: baselineChoice.selection }) };
+  let summary = withSelection;
+  let gate: GateResult | undefined;
+  if (meta.kind === RunKind.evaluation) {
+    const settings: GateOptions = {
+      ...gateOptions,
+      baselineGiven: gateOptions.baselineGiven ?? (baselineChoice !== undefined || baseline !== undefined),
+      baselineUnavailable: gateOptions.baselineUnavailable ?? baselineChoice?.unavailable,
+    };
+    gate = evaluateGate(withSelection, settings);
+    summary = { ...withSelection, gateSettings: gateSettingsOf({ ...settings, baseline: gateOptions.baseline ?? baselineChoice?.selection.requested }), gate };
+  }
   await store.finish(runId, summary);
-  const { paths } = await writeReports(store, runId, outDir);
+  const { paths } = await writeReports(store, runId, outDir, { baseline });
+  if (stepSummaryFile) await appendFile(stepSummaryFile, renderStepSummary(summary), 'utf8');
   return { summary, gate, paths };
 }

@@ -52,7 +52,8 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
     writeFileSync(file, 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,How much storage do I get for free?,5 GB\nq3,What is the airspeed of an unladen swallow?,swallow\n');
     const ok = await sitechat(dir, ['run', file, '--json', '--out', join(dir, 'report')]);
     expect(ok.code, ok.stderr).toBe(0);
-    const summary = JSON.parse(ok.stdout) as { total: number; passed: number; graded: number; reportFiles: string[] };
+    const summary = JSON.parse(ok.stdout) as { total: number; passed: number; graded: number; reportFiles: string[]; gate: { verdict: string } };
+    expect(summary.gate.verdict).toBe('no_threshold');
     expect(summary.total).toBe(3);
     expect(summary.graded).toBe(3);
     for (const f of ['summary.json', 'results.jsonl', 'report.md', 'junit.xml', 'report.html']) expect(existsSync(join(dir, 'report', f))).toBe(true);
@@ -60,7 +61,12 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
 
     const gate = await sitechat(dir, ['run', file, '--fail-under', '100%']);
     expect(gate.code).toBe(1);
-    expect(gate.stdout).toMatch(/gate\s+FAILED/);
+    expect(gate.stdout).toMatch(/verdict\s+FAILED\n\s+- pass rate [\d.]+% \(\d \/ 3 graded\) is below 100\.0% \(--fail-under\)/);
+    expect(gate.stdout).toMatch(/gate\s+fail-under 100\.0%, max-error-rate 0\.0%, side-effect failures fail, baseline none/);
+
+    const bad = await sitechat(dir, ['run', file, '--max-error-rate', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-error-rate must be a rate such as 0.9 or 90%, got "lots"');
   });
   it('--config applies default assertions and runs a custom grader module in an activity', async () => {
     writeFileSync(join(dir, 'short.js'), 'exports.grade = (row, answer) => ({ pass: answer.answer.length < 5, reason: `length ${answer.answer.length}` });\n');

@@ -77,17 +77,24 @@ describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP
     }
   });
 
-  it('--baseline latest: a weaker model regresses significantly and the gate fails, naming the rows', async () => {
+  it('a weaker model regresses significantly against the named baseline and the gate fails, naming the rows; `latest` does not pick another model', async () => {
     const dataset = join(stack.runsDir, 'baseline-demo.csv');
     copyFileSync(DEMO_CSV, dataset);
     const good = await run({}, dataset);
-    expect(good.result.summary.gate?.passed).toBe(true);
-    const weak = await run({ model: WEAK_MODEL, baseline: 'latest' }, dataset);
+    // No --fail-under and no baseline: nothing failed, but nothing judged the answers either.
+    expect(good.result.summary.gate).toMatchObject({ verdict: 'no_threshold', passed: true });
+    const latest = await run({ model: WEAK_MODEL, baseline: 'latest' }, dataset);
+    expect(latest.result.summary.baseline).toBeUndefined();
+    // The run of the first test has the same dataset sha256 and model as `good`: passed over the same way.
+    expect(latest.result.summary.baselineSelection?.skipped).toContainEqual(
+      { runId: good.result.runId, reason: `another model (the site default model; this run uses model ${WEAK_MODEL})` },
+    );
+    const weak = await run({ model: WEAK_MODEL, baseline: good.result.reportDir }, dataset);
     const cmp = weak.result.summary.baseline;
     expect(cmp?.runId).toBe(good.result.runId);
     expect(cmp?.regressed.length).toBeGreaterThan(5);
     expect(cmp?.mcnemar.significant).toBe(true);
-    expect(weak.result.summary.gate?.passed).toBe(false);
+    expect(weak.result.summary.gate?.verdict).toBe('failed');
     expect(weak.result.summary.gate?.reasons.join(' ')).toMatch(/significant regression/);
     expect(readFileSync(join(weak.result.reportDir, 'report.md'), 'utf8')).toContain(cmp?.regressed[0] as string);
   });

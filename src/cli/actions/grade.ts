@@ -6,9 +6,9 @@ import { offlineJudge } from '../../regrade/grader';
 import { gradeRun } from '../../regrade/gradeRun';
 import { isRunDirectory, openRunInput } from '../../regrade/runInput';
 import type { GradeInput } from '../../regrade/types';
-import { loadBaseline, type BaselineInput } from '../../reports';
+import { loadBaseline } from '../../reports';
 import type { GradeFlags } from '../commands/grade';
-import { ExitCode } from '../follow';
+import { ExitCode, exitCodeFor } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { parseRate, UsageError } from '../runOptions';
 import { summaryTable } from '../summaryTable';
@@ -30,11 +30,11 @@ function concurrencyOf(raw: string | undefined): number {
   return n;
 }
 
-/** An explicit baseline is loaded before anything is graded, so a wrong path costs nothing. */
-async function explicitBaseline(ref: string | undefined): Promise<BaselineInput | undefined> {
-  if (!ref || ref === 'latest') return undefined;
+/** An explicit baseline is read before anything is graded, so a wrong path costs nothing. */
+async function checkBaseline(ref: string | undefined): Promise<void> {
+  if (!ref || ref === 'latest') return;
   try {
-    return await loadBaseline(resolve(ref));
+    await loadBaseline(resolve(ref));
   } catch (err) {
     throw new UsageError(`--baseline: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -63,21 +63,21 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     const config: RunConfig | undefined = flags.config ? await loadRunConfig(flags.config) : undefined;
     const failUnder = flags.failUnder !== undefined ? parseRate(flags.failUnder) : config?.failUnder;
     const concurrency = concurrencyOf(flags.concurrency);
-    const baseline = await explicitBaseline(flags.baseline);
+    const maxErrorRate = flags.maxErrorRate !== undefined ? parseRate(flags.maxErrorRate, '--max-error-rate') : config?.maxErrorRate;
+    await checkBaseline(flags.baseline);
     const judge = offlineJudge();
 
     const runId = `grade-${newRunId()}`;
     log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
-    const { summary, outDir, noBaselineFound } = await gradeRun(input, {
-      runsDir: resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'), runId, config, failUnder, siteId: flags.site, concurrency, judge,
-      baseline: flags.baseline === 'latest' ? 'latest' : baseline, outDir: flags.out, onProgress: progress(log, input.rows),
+    const { summary, outDir } = await gradeRun(input, {
+      runsDir: resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs'), runId, config, failUnder, maxErrorRate, siteId: flags.site, concurrency, judge,
+      baseline: flags.baseline, outDir: flags.out, onProgress: progress(log, input.rows),
     });
     for (const warning of input.warnings) log.warn(warning);
-    if (noBaselineFound) log.info('no earlier finished run of this dataset and site: nothing to compare with');
     if (flags.json) log.out(JSON.stringify({ ...summary, reportDir: outDir }, null, 2));
     else log.out(summaryTable(summary));
     log.info(`reports: ${outDir}`);
-    return summary.gate?.passed === false ? ExitCode.gateFailed : ExitCode.ok;
+    return exitCodeFor({ summary, cancelled: false });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     // ConfigError, DatasetFileError, JudgeConfigError …: the input or the settings, not the grading.

@@ -10,6 +10,8 @@ export interface RunFlags {
   model?: string;
   baseline?: string;
   failUnder?: string;
+  maxErrorRate?: string;
+  allowSideEffectFailures?: boolean;
   out?: string;
   delimiter?: string;
   detach?: boolean;
@@ -35,6 +37,8 @@ export function register(program: Command): void {
     .option('--model <id>', "model for rows without one (default: the site's default)")
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of this dataset and site')
     .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
+    .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
+    .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
     .option('--detach', 'start the run and return; follow it later with sitechat watch')

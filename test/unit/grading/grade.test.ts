@@ -88,3 +88,24 @@ describe('gradeAnswer', () => {
     expect(onlyCustom).toMatchObject({ graded: true, assertions: [], pending: [custom] });
   });
 });
+
+describe('the rule of each assertion, for reports', () => {
+  it('says what was checked, whether it passed or not', () => {
+    const row = { expected: 'The Personal plan costs $9.99 | $9.99 a month' };
+    const answer = { answer: 'It costs $9.99.', confidenceScore: 80, latencyMs: 1200 };
+    const grade = gradeAnswer(row, answer, [
+      { type: 'f1' },
+      { type: 'contains-all', values: ['$9.99', 'month'] },
+      { type: 'regex', pattern: '\\$\\d+', flags: 'i' },
+      { type: 'min-confidence', threshold: 70 },
+      { type: 'max-latency', ms: 5000 },
+    ], { f1: 0.3 });
+    expect(grade.assertions.map((a) => [a.pass, a.rule])).toEqual([
+      [true, 'token F1 ≥ 0.3 against expected "The Personal plan costs $9.99" or "$9.99 a month"'],
+      [false, 'must include all of "$9.99", "month" (ignoring case)'],
+      [true, 'answer matches /\\$\\d+/i'],
+      [true, 'confidence score ≥ 70'],
+      [true, 'latency ≤ 5000 ms'],
+    ]);
+  });
+});

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baselineVerdict, findLatestRun, loadBaseline, loadBaselineFromStore } from '../../../src/reports/baseline';
+import { writeFile } from 'node:fs/promises';
+import { baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore } from '../../../src/reports/baseline';
+import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from '../../../src/reports/baselineSelect';
+import { StoreFile } from '../../../src/reports/files';
 import { summarize } from '../../../src/reports/summary';
 import { finalizeRun } from '../../../src/reports/writeReports';
 import type { Outcome } from '../../../src/reports/types';
@@ -9,11 +12,13 @@ import { meta, row, useTempStore } from './fixtures';
 describe('baseline loading', () => {
   const ctx = useTempStore();
 
-  async function finishedRun(runId: string, startedAt: string, outcomes: Outcome[], overrides = {}): Promise<void> {
+  async function finishedRun(runId: string, startedAt: string, outcomes: Outcome[], overrides = {}, cancelled = false): Promise<void> {
     await ctx.store.init(runId, meta({ runId, startedAt, ...overrides }));
-    await ctx.store.append(runId, outcomes.map((outcome, i) => row(i, { outcome })));
-    await finalizeRun(ctx.store, runId, { outDir: ctx.store.runDir(runId), finishedAt: startedAt });
+    await ctx.store.append(runId, outcomes.map((outcome, i) => row(i, { outcome, tags: ['t'] })));
+    await finalizeRun(ctx.store, runId, { outDir: ctx.store.runDir(runId), finishedAt: startedAt, cancelled });
   }
+
+  const target: BaselineTarget = { runId: 'current', dataset: 'datasets/demo.csv', datasetSha256: 'abc123', siteId: 'site-1', model: null, maxErrorRate: 0 };
 
   it('reads outcomes and pass rate from a run directory or a file in it', async () => {
     await finishedRun('old', '2025-01-01T00:00:00.000Z', ['passed', 'failed', 'passed', 'error']);
@@ -23,7 +28,13 @@ describe('baseline loading', () => {
       expect(baseline.passRate).toBeCloseTo(2 / 3);
       expect([...baseline.outcomes]).toEqual([['r0', 'passed'], ['r1', 'failed'], ['r2', 'passed'], ['r3', 'error']]);
     }
-    expect(await loadBaselineFromStore(ctx.store, 'old')).toEqual(await loadBaseline(ctx.store.runDir('old')));
+    const fromStore = await loadBaselineFromStore(ctx.store, 'old');
+    const fromDir = await loadBaseline(ctx.store.runDir('old'));
+    expect({ ...fromStore, readRows: undefined }).toEqual({ ...fromDir, readRows: undefined });
+    expect(fromDir.byTag).toEqual({ t: { total: 4, passed: 2, failed: 1, graded: 3 } });
+    // Only the rows asked for are loaded back (the answers of regressed and fixed rows).
+    expect([...(await baselineRowsFor(fromDir, new Set(['r1', 'r3']))).keys()]).toEqual(['r1', 'r3']);
+    expect([...(await baselineRowsFor(fromStore, new Set(['r2']))).values()].map((r) => r.outcome)).toEqual(['passed']);
   });
 
   it('explains a missing baseline', async () => {
@@ -32,19 +43,65 @@ describe('baseline loading', () => {
     await expect(loadBaseline(ctx.store.runDir('bare'))).rejects.toThrow(/no results.jsonl/);
   });
 
-  it('finds the latest finished evaluation of the same dataset and site', async () => {
-    await finishedRun('a', '2025-01-01T00:00:00.000Z', ['passed']);
-    await finishedRun('b', '2025-01-02T00:00:00.000Z', ['passed']);
+  it('--baseline latest takes the newest compatible run and lists the newer ones it passed over, with reasons', async () => {
+    await finishedRun('a', '2025-01-01T00:00:00.000Z', ['passed', 'failed']);
+    await finishedRun('b', '2025-01-02T00:00:00.000Z', ['passed', 'passed']);
     await finishedRun('c', '2025-01-03T00:00:00.000Z', ['passed'], { siteId: 'other' });
     await finishedRun('d', '2025-01-04T00:00:00.000Z', ['answered'], { kind: 'backfill' });
     await finishedRun('e', '2025-01-05T00:00:00.000Z', ['passed'], { datasetSha256: 'different' });
-    await ctx.store.init('current', meta({ runId: 'current', startedAt: '2025-01-06T00:00:00.000Z' }));
+    await finishedRun('f', '2025-01-06T00:00:00.000Z', ['passed', 'passed'], { model: 'gpt-3.5-mini-sim' });
+    await finishedRun('g', '2025-01-07T00:00:00.000Z', ['passed', 'skipped'], {}, true);
+    await finishedRun('h', '2025-01-08T00:00:00.000Z', ['passed', 'error']);
+    await finishedRun('i', '2025-01-09T00:00:00.000Z', ['passed', 'passed']);
+    await writeFile(join(ctx.store.runDir('i'), StoreFile.summary), '{"runId": "i", "tot'); // corrupt
+    await finishedRun('j', '2025-01-10T00:00:00.000Z', ['passed', 'passed']);
+    await writeFile(join(ctx.store.runDir('j'), StoreFile.log), '{"id":"r0","index":0,"outcome":"passed"}\n{"id":"r1"'); // rows lost
+    await ctx.store.init('k', meta({ runId: 'k', startedAt: '2025-01-11T00:00:00.000Z' })); // still running
+    await ctx.store.init('current', meta({ runId: 'current', startedAt: '2025-01-12T00:00:00.000Z' }));
 
-    expect((await findLatestRun(ctx.store, 'abc123', 'site-1'))?.runId).toBe('b');
-    expect((await findLatestRun(ctx.store, 'abc123', 'site-1', 'b'))?.runId).toBe('a');
-    // By path, a run on an edited file of the same name matches too (rows still pair by id).
-    expect((await findLatestRun(ctx.store, 'datasets/demo.csv', 'site-1'))?.runId).toBe('e');
-    expect(await findLatestRun(ctx.store, 'abc123', 'nowhere')).toBeUndefined();
+    const { baseline, selection, unavailable } = await selectLatestBaseline(ctx.store, target);
+    expect(unavailable).toBe(false);
+    expect(baseline?.runId).toBe('b');
+    expect(selection.chosen).toMatchObject({ runId: 'b', model: null });
+    expect(selection.chosen?.reason).toMatch(/^newest finished run of the same dataset \(sha256 abc123\), site site-1 and the site default model; not cancelled; error rate 0\.0% within 0\.0%$/);
+    expect(selection.skipped).toEqual([
+      { runId: 'k', reason: 'not finished (still running, or it crashed before its reports)' },
+      { runId: 'j', reason: 'corrupt results: 1 rows readable, its summary counts 2' },
+      { runId: 'i', reason: expect.stringMatching(/^unreadable summary \(/) as string },
+      { runId: 'h', reason: 'error rate 50.0% above the gate\'s 0.0%' },
+      { runId: 'g', reason: 'cancelled (1 rows skipped)' },
+      { runId: 'f', reason: 'another model (model gpt-3.5-mini-sim; this run uses the site default model)' },
+      { runId: 'e', reason: 'another version of the dataset (sha256 different, this run abc123)' },
+    ]);
+    // Same model wanted: the weaker model's run is now the one.
+    expect((await selectLatestBaseline(ctx.store, { ...target, model: 'gpt-3.5-mini-sim' })).baseline?.runId).toBe('f');
+    // A looser error-rate gate accepts h.
+    expect((await selectLatestBaseline(ctx.store, { ...target, maxErrorRate: 0.5 })).baseline?.runId).toBe('h');
+  });
+
+  it('--baseline latest with nothing compatible: no comparison, a clear message, not a failure', async () => {
+    await finishedRun('f', '2025-01-06T00:00:00.000Z', ['passed'], { model: 'other' });
+    const none = await selectLatestBaseline(ctx.store, target);
+    expect(none.baseline).toBeUndefined();
+    expect(none).toMatchObject({ unavailable: true, selection: { requested: 'latest', skipped: [{ runId: 'f' }] } });
+    expect(none.selection.message).toMatch(/^no compatible earlier run/);
+    const first = await selectLatestBaseline(ctx.store, { ...target, siteId: 'elsewhere' });
+    expect(first.selection.message).toMatch(/^no earlier run of this dataset on site elsewhere/);
+  });
+
+  it('--baseline DIR of another model, dataset or a cancelled run is compared, with warnings; an unreadable one is reported', async () => {
+    await finishedRun('x', '2025-01-06T00:00:00.000Z', ['passed', 'skipped'], { model: 'm2', datasetSha256: 'zzz' }, true);
+    const choice = await loadExplicitBaseline(ctx.store.runDir('x'), { ...target, model: 'm1' });
+    expect(choice.baseline?.runId).toBe('x');
+    expect(choice.selection.warnings).toEqual([
+      'baseline x is of another dataset (sha256 zzz, this run abc123): only rows with the same id are paired',
+      'baseline x used model m2; this run uses model m1',
+      'baseline x was cancelled (1 rows skipped)',
+    ]);
+    const missing = await loadExplicitBaseline(join(ctx.dir, 'nope'), target);
+    expect(missing.baseline).toBeUndefined();
+    expect(missing.unavailable).toBe(false);
+    expect(missing.selection.message).toMatch(/could not be loaded: baseline .*nope: no such file or directory/);
   });
 });
 

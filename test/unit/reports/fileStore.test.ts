@@ -1,4 +1,4 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FileResultsStore } from '../../../src/reports/fileStore';
@@ -95,5 +95,20 @@ describe('FileResultsStore', () => {
     expect((await ctx.store.listRuns({ finished: false, siteId: 'site-1' })).map((m) => m.runId)).toEqual(['run-1']);
     expect((await ctx.store.listRuns({ dataset: 'abc123' })).map((m) => m.runId)).toEqual(['run-3', 'run-2', 'run-1']);
     expect(await new FileResultsStore(join(ctx.dir, 'missing')).listRuns()).toEqual([]);
+  });
+
+  it('records unclosed sessions idempotently (last reason wins), and skips a run whose meta.json is corrupt', async () => {
+    await ctx.store.init('run-1', meta());
+    await ctx.store.recordSessionFailures('run-1', [{ sessionId: 's1', error: '500 boom' }, { sessionId: 's2', error: '429 slow down' }]);
+    await ctx.store.recordSessionFailures('run-1', [{ sessionId: 's1', error: '503 still down' }]); // a retried batch
+    const failures: unknown[] = [];
+    for await (const f of ctx.store.readSessionFailures('run-1')) failures.push(f);
+    expect(failures).toEqual([{ sessionId: 's1', error: '503 still down' }, { sessionId: 's2', error: '429 slow down' }]);
+    await expect(ctx.store.recordSessionFailures('run-1', [{ sessionId: '', error: 'x' }])).rejects.toThrow('session failures item 0: `sessionId` must be a non-empty string');
+    await expect(ctx.store.recordSessionFailures('nope', [{ sessionId: 's', error: 'x' }])).rejects.toThrow(/was not initialised/);
+
+    await mkdir(join(ctx.dir, 'broken'));
+    await writeFile(join(ctx.dir, 'broken', 'meta.json'), '{"runId": "bro');
+    expect((await ctx.store.listRuns()).map((m) => m.runId)).toEqual(['run-1']);
   });
 });

@@ -79,7 +79,7 @@ describe('renderHtml', () => {
     expect(html.match(/<tr data-outcome=/g)).toHaveLength(rows.length);
     expect(html).toContain('<tr data-outcome="failed" data-regressed class="regressed">');
     expect(html).toContain('No significant change against base');
-    expect(html).toMatch(/Pass\/fail by tag.*billing/s);
+    expect(html).toMatch(/Pass rate by tag.*billing/s);
   });
 
   it('caps the table but keeps listing rows that did not pass', async () => {
@@ -94,17 +94,18 @@ describe('renderHtml', () => {
 
 describe('renderMarkdown', () => {
   it('puts regressions first, then failures and errors, with escaped text', async () => {
-    const summary = { ...(await summaryFor(rows, ['r1'])), gate: { passed: false, reasons: ['pass rate 40.0% is below 90.0%'], warnings: [] } };
+    const summary = { ...(await summaryFor(rows, ['r1'])), gate: { verdict: 'failed' as const, passed: false, reasons: ['pass rate 40.0% is below 90.0%'], warnings: [] } };
     const md = await renderMarkdown(summary, iterate(rows));
-    const order = ['## Verdict', '## Regressions (1)', '### Row r1', '## Failures (1)', '### Row r6', '## Errors and time-outs (2)', '## By tag'].map((h) => md.indexOf(h));
+    const order = ['## Verdict', '## Baseline', '## Regressions (passed in the baseline, fail now) (1)', '### Row r1', '## Failures (1)', '### Row r6', '## Errors and time-outs (2)', '## By tag'].map((h) => md.indexOf(h));
     expect(order.every((pos, i) => pos >= 0 && (i === 0 || pos > (order[i - 1] ?? 0)))).toBe(true);
     expect(md).toContain('**Quality gate: FAILED** ❌');
     expect(md).toContain('`````text\n</system-out><script>');
-    expect(md).toContain('- contains: missing "5 days" &lt;b&gt;');
-    expect(md).not.toContain('min\\-confidence: ok');
+    // Every rule a row was graded by is shown, the ones it passed too.
+    expect(md).toContain('- ❌ contains: missing "5 days" &lt;b&gt;');
+    expect(md).toContain('- ✅ min-confidence: ok');
     expect(md).toContain('**Error:** InternalServerError: HTTP 500: &lt;boom&gt; &amp; "bad"');
     expect(md).toContain('**Error:** TimedOut: no answer before the time-out');
-    expect(md).toContain('| Pass rate | **33.3%** (1 / 3 graded) |');
+    expect(md).toContain('| Pass rate | **33.3%** (1 / 3 graded; errors and time-outs are not graded) |');
   });
 
   it('caps the rows listed with a "… N more" line', async () => {
@@ -113,5 +114,59 @@ describe('renderMarkdown', () => {
     expect(md.match(/^### Row/gm)).toHaveLength(5);
     expect(md).toContain('… 25 more rows not shown');
     expect(md).toContain('… [+4900 chars]');
+  });
+});
+
+describe('every verdict, in every renderer', () => {
+  const gates = {
+    passed: { verdict: 'passed', passed: true, reasons: [], warnings: [] },
+    failed: { verdict: 'failed', passed: false, reasons: ['43 of 66 rows errored or timed out'], warnings: [] },
+    cancelled: { verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 9 rows were skipped (not asked)'], warnings: [] },
+    no_threshold: { verdict: 'no_threshold', passed: true, reasons: [], warnings: ['no quality threshold set'] },
+  } as const;
+  const settings = { maxErrorRate: 0.05, allowSideEffectFailures: true, failUnder: 0.85, baseline: 'latest' };
+
+  it.each(Object.entries(gates))('%s', async (verdict, gate) => {
+    const summary: RunSummary = { ...(await summaryFor(rows)), gate: { ...gate, reasons: [...gate.reasons], warnings: [...gate.warnings] }, gateSettings: settings, cancelled: verdict === 'cancelled' };
+    const label = { passed: 'PASSED', failed: 'FAILED', cancelled: 'CANCELLED', no_threshold: 'no quality threshold set' }[verdict];
+    const md = await renderMarkdown(summary, iterate(rows));
+    const html = await text(renderHtml(summary, iterate(rows)));
+    const xml = await text(renderJUnit(summary, iterate(rows)));
+    expect(md).toContain(`**Quality gate: ${label}**`);
+    expect(html).toContain(`Quality gate: ${label}`);
+    expect(xml).toContain(`<testcase classname="sitechat.gate" name="quality gate: ${label}">`);
+    for (const reason of gate.reasons) for (const out of [md, html, xml]) expect(out).toContain(reason);
+    // The thresholds applied are shown.
+    expect(md).toContain('- pass rate: at least 85.0% of graded rows');
+    expect(md).toContain('- errors and time-outs: at most 5.0% of rows (--max-error-rate)');
+    expect(html).toContain('lost feedback / unclosed sessions: allowed (--allow-side-effect-failures)');
+    const names = checkWellFormedXml(xml);
+    expect(names.filter((n) => n === 'testcase')).toHaveLength(rows.length + 1);
+    if (verdict === 'failed') expect(xml).toContain('<failure message="43 of 66 rows errored or timed out" type="QualityGateFailed">');
+    if (verdict === 'cancelled') expect(xml).toContain('type="RunCancelled"');
+    if (verdict !== 'passed') expect(`${md}${html}${xml}`).not.toContain('PASSED');
+  });
+});
+
+describe('baseline detail', () => {
+  it('marks regressions in JUnit, and shows per-tag change and the runs passed over', async () => {
+    const summary = await summaryFor(rows, ['r1']);
+    summary.baselineSelection = {
+      requested: 'latest',
+      chosen: { runId: 'base', model: null, datasetSha256: 'abc', startedAt: null, reason: 'newest finished run of the same dataset' },
+      skipped: [{ runId: 'newer', reason: 'another model (model gpt-3.5-mini-sim; this run uses the site default model)' }],
+      skippedMore: 3,
+      warnings: [],
+    };
+    summary.baseline = { ...summary.baseline!, byTag: { billing: { total: 2, passed: 2, failed: 0, graded: 2 } } };
+    const xml = await text(renderJUnit(summary, iterate(rows)));
+    expect(xml).toContain('<failure message="regressed (passed in base): contains: missing &quot;5 days&quot; &lt;b&gt;" type="regression">');
+    const md = await renderMarkdown(summary, iterate(rows));
+    expect(md).toContain('Compared with **base**: newest finished run of the same dataset.');
+    expect(md).toContain('Runs passed over (4), newest first:\n\n- newer: another model (model gpt-3.5-mini-sim; this run uses the site default model)\n- … 3 more runs');
+    expect(md).toContain('| billing | 2 | 1 | 1 | 50.0% | 100.0% | -50.0 pts |');
+    const html = await text(renderHtml(summary, iterate(rows)));
+    expect(html).toContain('<td class="down">-50.0 pts</td>');
+    expect(html).toContain('Runs passed over (4), newest first');
   });
 });

@@ -46,11 +46,13 @@ describe('summarize', () => {
   });
 
   it('takes sessions from the caller, else counts distinct session ids', async () => {
-    expect((await summarize(meta(), iterate(mixed(600)))).sessions).toEqual({ opened: 7, closed: null });
+    expect((await summarize(meta(), iterate(mixed(600)))).sessions).toEqual({ opened: 7, closed: null, closeFailed: null });
     const given = await summarize(meta(), iterate(mixed(6)), undefined, { sessions: { opened: 3, closed: 2 } });
-    expect(given.sessions).toEqual({ opened: 3, closed: 2 });
-    const closedOnly = await summarize(meta(), iterate(mixed(600)), undefined, { sessionsClosed: 5 });
-    expect(closedOnly.sessions).toEqual({ opened: 7, closed: 5 });
+    expect(given.sessions).toEqual({ opened: 3, closed: 2, closeFailed: null });
+    const closedOnly = await summarize(meta(), iterate(mixed(600)), undefined, { sessionsClosed: 5, sessionsCloseFailed: 2, cancelled: true });
+    expect(closedOnly.sessions).toEqual({ opened: 7, closed: 5, closeFailed: 2 });
+    expect(closedOnly.cancelled).toBe(true);
+    expect(given.cancelled).toBe(false);
   });
 
   it('derives finishedAt and duration', async () => {

@@ -1,0 +1,155 @@
+import { resolve } from 'node:path';
+import { loadBaseline, loadBaselineFromStore, type BaselineInput } from './baseline';
+import { pct } from './gate';
+import type { ResultsStore } from './store';
+import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from './types';
+
+/** Skipped runs listed in a report before "… N more". */
+const MAX_SKIPPED = 20;
+
+/** The run being judged: what a baseline must match. */
+export interface BaselineTarget {
+  runId: string;
+  /** Dataset path as recorded; runs of the same path with another sha256 are listed as skipped. */
+  dataset: string;
+  datasetSha256: string;
+  siteId: string;
+  /** The run's model (`--model`); null = the site's default, which counts as its own value. */
+  model: string | null;
+  /** The gate's `maxErrorRate`: a baseline must have done at least as well. */
+  maxErrorRate: number;
+}
+
+export interface BaselineChoice {
+  baseline?: BaselineInput;
+  selection: BaselineSelection;
+  /** No comparison, and not the run's fault (`latest` found nothing compatible): the gate does not fail for it. */
+  unavailable: boolean;
+}
+
+function modelName(model: string | null | undefined): string {
+  return model ? `model ${model}` : 'the site default model';
+}
+
+function shortSha(sha: string): string {
+  return sha.length > 12 ? `${sha.slice(0, 12)}…` : sha;
+}
+
+function errorRateOf(s: RunSummary): number {
+  const rows = s.total + s.missing;
+  return rows === 0 ? 0 : (s.error + s.timedOut) / rows;
+}
+
+/** Older summaries have no `cancelled`: skipped rows in them only come from a cancel. */
+function wasCancelled(s: RunSummary): boolean {
+  return (s as Partial<RunSummary>).cancelled ?? s.skipped > 0;
+}
+
+/** Why a run cannot be the baseline of `target`, or undefined when it can. */
+async function incompatibility(store: ResultsStore, meta: RunMeta, target: BaselineTarget): Promise<{ reason?: string; summary?: RunSummary }> {
+  if (meta.finishedAt === undefined) return { reason: 'not finished (still running, or it crashed before its reports)' };
+  let summary: RunSummary | undefined;
+  try {
+    summary = await store.getSummary(meta.runId);
+  } catch (err) {
+    return { reason: `unreadable summary (${err instanceof Error ? err.message : String(err)})` };
+  }
+  if (!summary || typeof summary.total !== 'number') return { reason: 'no readable summary' };
+  if (wasCancelled(summary)) return { reason: `cancelled (${summary.skipped} rows skipped)` };
+  if (summary.datasetSha256 !== target.datasetSha256) {
+    return { reason: `another version of the dataset (sha256 ${shortSha(summary.datasetSha256)}, this run ${shortSha(target.datasetSha256)})` };
+  }
+  const model = summary.model ?? null;
+  if (model !== target.model) return { reason: `another model (${modelName(model)}; this run uses ${modelName(target.model)})` };
+  if (summary.missing > 0) return { reason: `incomplete (${summary.missing} rows without a result)` };
+  const rate = errorRateOf(summary);
+  if (rate > target.maxErrorRate) return { reason: `error rate ${pct(rate)} above the gate's ${pct(target.maxErrorRate)}` };
+  return { summary };
+}
+
+/**
+ * `--baseline latest`: the newest finished, not cancelled evaluation run of the same dataset sha256, site and model,
+ * whose error rate is within the gate's. Runs of the same dataset path or sha256 passed over on the way are
+ * listed with the reason, newest first. None compatible: no comparison, and the gate does not fail for that.
+ */
+export async function selectLatestBaseline(store: ResultsStore, target: BaselineTarget): Promise<BaselineChoice> {
+  const runs = await store.listRuns({ siteId: target.siteId, kind: RunKind.evaluation });
+  const related = runs.filter((r) => r.runId !== target.runId && (r.datasetSha256 === target.datasetSha256 || r.dataset === target.dataset));
+  const skipped: SkippedBaseline[] = [];
+  let skippedMore = 0;
+  const skip = (runId: string, reason: string): void => {
+    if (skipped.length < MAX_SKIPPED) skipped.push({ runId, reason });
+    else skippedMore++;
+  };
+  for (const meta of related) {
+    const { reason, summary } = await incompatibility(store, meta, target);
+    if (reason || !summary) {
+      skip(meta.runId, reason ?? 'no readable summary');
+      continue;
+    }
+    let baseline: BaselineInput;
+    try {
+      baseline = await loadBaselineFromStore(store, meta.runId);
+    } catch (err) {
+      skip(meta.runId, `unreadable results (${err instanceof Error ? err.message : String(err)})`);
+      continue;
+    }
+    if (baseline.outcomes.size !== summary.total) {
+      skip(meta.runId, `corrupt results: ${baseline.outcomes.size} rows readable, its summary counts ${summary.total}`);
+      continue;
+    }
+    const reason2 = `newest finished run of the same dataset (sha256 ${shortSha(target.datasetSha256)}), site ${target.siteId} and ${modelName(target.model)}; not cancelled; error rate ${pct(errorRateOf(summary))} within ${pct(target.maxErrorRate)}`;
+    return {
+      baseline,
+      unavailable: false,
+      selection: {
+        requested: 'latest',
+        chosen: { runId: meta.runId, model: summary.model ?? null, datasetSha256: summary.datasetSha256, startedAt: summary.startedAt, reason: reason2 },
+        skipped,
+        skippedMore,
+        warnings: [],
+      },
+    };
+  }
+  const message = related.length === 0
+    ? `no earlier run of this dataset on site ${target.siteId}: nothing to compare with (a first run)`
+    : `no compatible earlier run (same dataset sha256, site, ${modelName(target.model)}, finished, not cancelled, error rate within ${pct(target.maxErrorRate)}): no comparison made`;
+  return { unavailable: true, selection: { requested: 'latest', skipped, skippedMore, message, warnings: [] } };
+}
+
+/**
+ * `--baseline DIR`: the run the user named is compared even when it is of another dataset or model or was
+ * cancelled, with a warning saying so in every report. A baseline that cannot be read fails the gate.
+ */
+export async function loadExplicitBaseline(dir: string, target: BaselineTarget): Promise<BaselineChoice> {
+  const path = resolve(dir);
+  let baseline: BaselineInput;
+  try {
+    baseline = await loadBaseline(path);
+  } catch (err) {
+    const message = `the baseline could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+    return { unavailable: false, selection: { requested: dir, skipped: [], skippedMore: 0, message, warnings: [] } };
+  }
+  const s = baseline.summary;
+  const warnings: string[] = [];
+  const model = s?.model ?? null;
+  if (!s) warnings.push(`baseline ${baseline.runId} has no summary.json: its dataset, model and completeness are unknown`);
+  else {
+    if (s.datasetSha256 !== target.datasetSha256) {
+      warnings.push(`baseline ${baseline.runId} is of another dataset (sha256 ${shortSha(s.datasetSha256)}, this run ${shortSha(target.datasetSha256)}): only rows with the same id are paired`);
+    }
+    if (model !== target.model) warnings.push(`baseline ${baseline.runId} used ${modelName(model)}; this run uses ${modelName(target.model)}`);
+    if (wasCancelled(s)) warnings.push(`baseline ${baseline.runId} was cancelled (${s.skipped} rows skipped)`);
+  }
+  return {
+    baseline,
+    unavailable: false,
+    selection: {
+      requested: dir,
+      chosen: { runId: baseline.runId, model, datasetSha256: s?.datasetSha256 ?? 'unknown', startedAt: s?.startedAt ?? null, reason: `given with --baseline ${dir}` },
+      skipped: [],
+      skippedMore: 0,
+      warnings,
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { AssertionResult } from '../grading/types';
+import { DetailSection, type PriorTurn, type ReportContext } from './context';
+import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './text';
+import type { RowResult } from './types';
+
+/** Sections of "Rows to review", in reading order. */
+const REVIEW: { section: DetailSection; title: string; note: string }[] = [
+  { section: DetailSection.regressed, title: 'Regressions', note: 'passed in the baseline, fail now' },
+  { section: DetailSection.fixed, title: 'Fixed', note: 'failed in the baseline, pass now' },
+  { section: DetailSection.failed, title: 'Failures', note: 'with the rules they were graded by' },
+  { section: DetailSection.errored, title: 'Errors and time-outs', note: 'no answer to grade' },
+];
+
+function grades(assertions: readonly AssertionResult[] | undefined): string {
+  if (!assertions || assertions.length === 0) return '<p class="note">no assertion (not graded)</p>';
+  const items = assertions.map((x) => {
+    const rule = x.rule ? `<span class="rule">${h(truncate(x.rule, 400))}</span>` : '';
+    return `<li class="${x.pass ? 'ok' : 'ko'}"><b>${x.pass ? '✓' : '✗'} ${h(x.type)}</b> ${rule}<br>${h(truncate(x.reason, 600))}</li>`;
+  });
+  return `<ul class="grades">${items.join('')}</ul>`;
+}
+
+function answerBlock(title: string, row: RowResult | undefined, maxText: number): string {
+  if (!row) return `<div class="side"><h4>${h(title)}</h4><p class="note">not in the baseline</p></div>`;
+  const answer = row.answer === undefined ? '<p class="note">(no answer)</p>' : `<pre>${h(truncate(row.answer, maxText))}</pre>`;
+  const error = row.error === undefined ? '' : `<p class="o-error">${h(row.errorType ?? 'Error')}: ${h(truncate(row.error, 600))}</p>`;
+  return `<div class="side"><h4>${h(title)} · <span class="o-${a(row.outcome)}">${h(row.outcome)}</span></h4>${answer}${error}${grades(row.assertions)}</div>`;
+}
+
+function priorTurns(turns: readonly PriorTurn[] | undefined, maxText: number): string {
+  if (!turns || turns.length === 0) return '';
+  const items = turns.map(
+    (t) => `<li><b>${h(t.turn === undefined ? t.id : `turn ${t.turn}`)}</b> <span class="o-${a(t.outcome)}">${h(t.outcome)}</span><br><i>Q:</i> ${h(truncate(t.question, 400))}<br><i>A:</i> ${h(truncate(t.answer ?? '(no answer)', Math.min(600, maxText)))}</li>`,
+  );
+  return `<details class="turns" open><summary>Earlier turns of this conversation (${turns.length})</summary><ol>${items.join('')}</ol></details>`;
+}
+
+function card(row: RowResult, section: DetailSection, context: ReportContext, baselineRunId: string, maxText: number): string {
+  const tags = row.tags?.length ? ` · ${h(row.tags.join(', '))}` : '';
+  const head = `<h3><span class="id">${h(row.id)}</span> · line ${row.line}${tags}</h3><p class="q"><b>Q:</b> ${h(truncate(row.question, 800))}</p>`;
+  const compare = section === DetailSection.regressed || section === DetailSection.fixed;
+  const body = compare
+    ? `<div class="compare">${answerBlock('Now', row, maxText)}${answerBlock(`Baseline ${baselineRunId}`, context.baselineRows.get(row.id), maxText)}</div>`
+    : answerBlock('Answer', row, maxText);
+  const expected = row.expected === undefined ? '' : `<p class="expected"><b>Expected:</b> ${h(truncate(row.expected, maxText))}</p>`;
+  return `<article class="review ${a(section)}" id="row-${a(row.id)}">${head}${priorTurns(context.priorTurns.get(row.id), maxText)}${body}${expected}</article>\n`;
+}
+
+/** "Rows to review": regressed and fixed rows beside the baseline's answer, failures and errors with their grades. */
+export function reviewSections(context: ReportContext, baselineRunId: string, maxText: number): string {
+  const parts: string[] = [];
+  for (const { section, title, note } of REVIEW) {
+    const { rows, total } = context.details[section];
+    if (total === 0) continue;
+    parts.push(`<h2 id="${a(section)}">${h(title)} (${total}) <span class="note">${h(note)}</span></h2>\n`);
+    for (const row of rows) parts.push(card(row, section, context, baselineRunId, maxText));
+    if (total > rows.length) parts.push(`<p class="note">… ${total - rows.length} more rows not shown here (all are in the table below and in results.jsonl)</p>\n`);
+  }
+  return parts.join('');
+}
+
+/** Lost feedback and sessions left open, with the API's reasons. */
+export function sideEffectSections(context: ReportContext): string {
+  const parts: string[] = [];
+  const { lostFeedback, sessionFailures } = context;
+  if (lostFeedback.total > 0) {
+    const items = lostFeedback.rows.map((r) => `<li><span class="id">${h(r.id)}</span> (request ${h(r.requestId ?? 'n/a')}): ${h(truncate(r.feedbackError ?? r.error ?? 'no reason recorded', 400))}</li>`);
+    const more = lostFeedback.total > lostFeedback.rows.length ? `<li>… ${lostFeedback.total - lostFeedback.rows.length} more rows</li>` : '';
+    parts.push(`<h2>Feedback not recorded (${lostFeedback.total})</h2><ul>${items.join('')}${more}</ul>\n`);
+  }
+  if (sessionFailures.total > 0) {
+    const items = sessionFailures.items.map((f) => `<li>session <span class="id">${h(f.sessionId)}</span>: ${h(truncate(f.error, 400))}</li>`);
+    const more = sessionFailures.total > sessionFailures.items.length ? `<li>… ${sessionFailures.total - sessionFailures.items.length} more sessions</li>` : '';
+    parts.push(`<h2>Sessions left open (${sessionFailures.total})</h2><p class="note">Closing these failed; <code>sitechat cleanup</code> can close them later.</p><ul>${items.join('')}${more}</ul>\n`);
+  }
+  return parts.join('');
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../../src/cli/follow';
+import { summaryTable } from '../../../src/cli/summaryTable';
+import { summarize } from '../../../src/reports/summary';
+import type { GateResult, RunSummary } from '../../../src/reports/types';
+import { iterate, meta, row } from '../reports/fixtures';
+
+async function summary(extra: Partial<RunSummary> = {}): Promise<RunSummary> {
+  return { ...(await summarize(meta(), iterate([row(0), row(1, { outcome: 'failed' })]))), ...extra };
+}
+const settings = { maxErrorRate: 0, allowSideEffectFailures: false };
+
+describe("the CLI's printed verdict and exit code", () => {
+  it.each([
+    [{ verdict: 'passed', passed: true, reasons: [], warnings: [] }, /verdict {4}PASSED/, 0],
+    [{ verdict: 'failed', passed: false, reasons: ['pass rate 50.0% is below 90.0%', '2 sessions could not be closed'], warnings: [] }, /verdict {4}FAILED\n {11}- pass rate 50\.0% is below 90\.0%\n {11}- 2 sessions could not be closed/, 1],
+    [{ verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 3 rows were skipped (not asked)'], warnings: [] }, /verdict {4}CANCELLED\n {11}- the run was cancelled/, 3],
+    [{ verdict: 'no_threshold', passed: true, reasons: [], warnings: ['no quality threshold set: give --fail-under or --baseline to judge the answers'] }, /verdict {4}no quality threshold set \(pass --fail-under or --baseline/, 0],
+  ] as [GateResult, RegExp, number][])('%o', async (gate, printed, code) => {
+    const s = await summary({ gate, gateSettings: settings, cancelled: gate.verdict === 'cancelled' });
+    const text = summaryTable(s);
+    expect(text).toMatch(printed);
+    expect(text).toContain('gate       fail-under none, max-error-rate 0.0%, side-effect failures fail, baseline none');
+    if (gate.verdict !== 'passed') expect(text).not.toContain('PASSED');
+    expect(exitCodeFor({ cancelled: gate.verdict === 'cancelled', summary: s })).toBe(code);
+  });
+
+  it('prints no gate for a backfill', async () => {
+    const s = await summary({ kind: 'backfill' });
+    expect(summaryTable(s)).not.toMatch(/verdict|gate/);
+    expect(exitCodeFor({ cancelled: false, summary: s })).toBe(0);
+    expect(exitCodeFor({ cancelled: true, summary: { ...s, cancelled: true } })).toBe(3);
+  });
+
+  it('says when --baseline latest found nothing to compare with, and what it passed over', async () => {
+    const s = await summary({
+      baselineSelection: { requested: 'latest', skipped: [{ runId: 'old', reason: 'another model' }], skippedMore: 0, message: 'no compatible earlier run', warnings: [] },
+    });
+    expect(summaryTable(s)).toContain('baseline   none: no compatible earlier run\n           passed over: old (another model)');
+  });
+});
