@@ -11,3 +11,5 @@ export { renderMarkdown, type MarkdownOptions } from './markdown';
 export { renderJUnit, type JUnitOptions } from './junit';
 export { renderHtml, type HtmlOptions } from './html';
 export { finalizeRun, renderResultsJsonl, writeReports, type FinalizeOptions, type ReportPaths } from './writeReports';
+export { collectHistory, HISTORY_FILE, relativeHref, RunVerdict, verdictOf, writeHistory, type HistoryEntry, type HistoryFilter } from './history';
+export { renderHistoryHtml, type HistoryHtmlOptions } from './historyHtml';

@@ -7,8 +7,9 @@ import { register as worker } from './worker';
 import { register as check } from './check';
 import { register as cleanup } from './cleanup';
 import { register as schedule } from './schedule';
+import { register as runs } from './runs';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, watch, worker, sim, check, cleanup, schedule];
+export const commands: RegisterCommand[] = [run, backfill, runs, watch, worker, sim, check, cleanup, schedule];
