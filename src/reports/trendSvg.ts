@@ -30,8 +30,9 @@ export interface TrendSvgOptions {
 
 const PAD = { left: 40, right: 14, top: 26, bottom: 30 } as const;
 
-function day(iso: string): string {
-  return iso.slice(0, 10);
+/** The date, and the time too when every run is within a day (several runs the same night). */
+function when(iso: string, spanMs: number): string {
+  return spanMs < 86_400_000 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
 }
 
 /**
@@ -57,8 +58,8 @@ export function trendSvg(points: readonly TrendPoint[], options: TrendSvgOptions
     parts.push(`<text x="${PAD.left - 4}" y="${(y(tick) + 3).toFixed(1)}" text-anchor="end" class="tick">${tick * 100}%</text>`);
   }
   if (sorted.length > 0) {
-    parts.push(`<text x="${PAD.left}" y="${height - 8}" class="tick">${escapeXml(day(sorted[0]?.at ?? ''))}</text>`);
-    if (sorted.length > 1) parts.push(`<text x="${PAD.left + innerW}" y="${height - 8}" text-anchor="end" class="tick">${escapeXml(day(sorted[sorted.length - 1]?.at ?? ''))}</text>`);
+    parts.push(`<text x="${PAD.left}" y="${height - 8}" class="tick">${escapeXml(when(sorted[0]?.at ?? '', span))}</text>`);
+    if (sorted.length > 1) parts.push(`<text x="${PAD.left + innerW}" y="${height - 8}" text-anchor="end" class="tick">${escapeXml(when(sorted[sorted.length - 1]?.at ?? '', span))}</text>`);
   }
   series.forEach((s, n) => {
     parts.push(`<g class="${escapeXmlAttr(s.className)}"><rect x="${PAD.left + 8 + n * 110}" y="8" width="10" height="10" class="key"/><text x="${PAD.left + 22 + n * 110}" y="17" class="legend">${escapeXml(s.title)}</text></g>`);
