@@ -97,6 +97,13 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     expect(errors[23]).toBe('error: … and 10 more');
   });
 
+  it('user data echoed in errors reaches the terminal with its control characters escaped', async () => {
+    const name = 'red\u001b[31m\u001b]0;pwned\u0007.csv';
+    writeFileSync(join(dir, name), 'id,question\nq1,\n');
+    const ran = await refused(['run', name], /red\\u001b\[31m\\u001b\]0;pwned\\u0007\.csv:2: `question` is empty/);
+    for (const raw of ['\u001b', '\u0007']) expect(ran.stderr).not.toContain(raw);
+  });
+
   it('the other commands: cleanup, schedule, watch, cancel, check', async () => {
     await refused(['cleanup', '--idle-for', 'banana'], /--idle-for: invalid duration "banana"/);
     await refused(['schedule', 'create', 'nightly', '--dataset', 'q.csv', '--cron', '0 2 * * *', '--fail-under', '90'], /--fail-under: must be/);
