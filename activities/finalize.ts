@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
-import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, type BaselineChoice } from '../src/reports';
+import { Context } from '@temporalio/activity';
+import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type BaselineChoice } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
 import type { RunResult } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -40,6 +41,8 @@ export function finalizeActivities(deps: ActivityDeps) {
         // The CI job page (GitHub Actions): the worker that finalizes is the CLI's own in a CI job.
         stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
       });
+      // The page a nightly job's reader opens; a failure to refresh it must not fail a finished run.
+      await writeHistory(deps.store, deps.runsDir).catch((err: unknown) => Context.current().log.warn(`history.html not updated: ${String(err)}`));
       const outputFile = options.outFile;
       if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));
       return {

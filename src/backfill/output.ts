@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { csvField } from '../reports/text';
 import type { RowResult } from '../reports/types';
 
 /** Columns of a backfill output file, in order. */
@@ -18,13 +19,6 @@ function record(r: RowResult): Record<(typeof BACKFILL_COLUMNS)[number], string 
     confidence_score: r.confidenceScore, confidence_level: r.confidenceLevel, confidence_reason: r.confidenceReason,
     latency_ms: r.latencyMs, error: r.error,
   };
-}
-
-/** RFC 4180 quoting: fields with a quote, delimiter or line break are quoted, quotes doubled. */
-function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 async function* lines(results: AsyncIterable<RowResult>, csv: boolean): AsyncGenerator<string> {

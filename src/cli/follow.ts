@@ -1,9 +1,9 @@
-import { createInterface } from 'node:readline/promises';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
 import type { RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
+import { askInterrupt } from './interruptPrompt';
 import { ProgressView } from './progress';
 import { summaryTable } from './summaryTable';
 
@@ -22,23 +22,6 @@ export interface FollowOptions {
   intervalMs?: number;
 }
 
-type Interrupt = 'cancel' | 'detach';
-
-/** Asks on a terminal what Ctrl-C should do; elsewhere Ctrl-C cancels the run gracefully. */
-async function askInterrupt(view: ProgressView): Promise<Interrupt | undefined> {
-  if (!process.stdin.isTTY || !view.tty) return 'cancel';
-  view.end();
-  view.paused = true;
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = (await rl.question('Cancel the run (c), detach and leave it running (d), or continue (Enter)? ')).trim().toLowerCase();
-    return answer.startsWith('c') ? 'cancel' : answer.startsWith('d') ? 'detach' : undefined;
-  } finally {
-    rl.close();
-    view.paused = false;
-  }
-}
-
 /**
  * Shows a run's progress until it ends, then its summary; returns the exit code. Ctrl-C offers to cancel the run
  * (sessions are closed, reports written) or to detach from it (`sitechat watch <runId>` re-attaches).
@@ -51,18 +34,21 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   let interrupts = 0;
   let stopWaiting: () => void = () => undefined;
   const detachedPromise = new Promise<void>((resolve) => (stopWaiting = resolve));
+  // Aborted when the run ends or is left, so an open Ctrl-C question goes away by itself.
+  const runEnded = new AbortController();
 
+  const leave = (): void => {
+    log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
+    detached = true;
+    stopWaiting();
+  };
   const onSigint = (): void => {
     interrupts += 1;
-    if (interrupts > 1) {
-      log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
-      detached = true;
-      stopWaiting();
-      return;
-    }
-    void askInterrupt(view).then(async (choice) => {
+    if (interrupts > 1) return leave();
+    void askInterrupt(view, runEnded.signal).then(async (choice) => {
       interrupts = 0;
-      if (choice === 'cancel') {
+      if (choice === 'leave') leave();
+      else if (choice === 'cancel') {
         log.info('cancelling: nothing new is asked; questions in flight are waited for, then sessions are closed and reports written (sitechat cancel again abandons them) …');
         await handle.signal(cancelSignal);
       } else if (choice === 'detach') {
@@ -80,7 +66,13 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       client.withDeadline(Date.now() + 2000, () => handle.query(progressQuery)).then((p) => view.update(p), () => undefined));
   }, options.intervalMs ?? 1000);
   try {
-    const result = await Promise.race([handle.result() as Promise<RunResult>, detachedPromise.then(() => undefined)]);
+    // Aborted on detach too, so the result's long poll does not retry on a connection closed under it.
+    const outcome = client.withAbortSignal(runEnded.signal, () => handle.result() as Promise<RunResult>);
+    outcome.catch(() => undefined);
+    const result = await Promise.race([outcome, detachedPromise.then(() => undefined)]).finally(() => {
+      runEnded.abort();
+      view.close();
+    });
     view.end();
     if (detached || !result) {
       log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);

@@ -1,6 +1,9 @@
+import { escapeControl } from './terminalText';
+
 /**
  * The one output channel of the CLI. Progress and diagnostics go to stderr so that `--json` output on stdout
- * stays machine-readable.
+ * stays machine-readable. Every line is passed through `escapeControl`: messages echo dataset values, answers
+ * and API errors, and none of them may drive the terminal.
  */
 export interface Logger {
   info(line: string): void;
@@ -12,12 +15,15 @@ export interface Logger {
 }
 
 export function createLogger(options: { quiet?: boolean; verbose?: boolean } = {}): Logger {
-  const err = (prefix: string) => (line: string) => void process.stderr.write(`${prefix}${line}\n`);
+  const err = (prefix: string) => (line: string) => void process.stderr.write(`${prefix}${escapeControl(line)}\n`);
   return {
     info: options.quiet ? () => undefined : err(''),
     warn: err('warning: '),
     error: err('error: '),
     debug: options.verbose || process.env.SITECHAT_DEBUG ? err('debug: ') : () => undefined,
-    out: (text) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    out: (text) => {
+      const safe = escapeControl(text);
+      process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+    },
   };
 }

@@ -35,6 +35,7 @@ export function progressLine(p: RunProgress): string {
 export class ProgressView {
   private lastLineAt = 0;
   private drawn = false;
+  private closed = false;
   /** Set while a prompt owns the terminal line. */
   paused = false;
 
@@ -48,7 +49,7 @@ export class ProgressView {
   }
 
   update(p: RunProgress): void {
-    if (this.paused) return;
+    if (this.paused || this.closed) return;
     const line = progressLine(p);
     if (this.tty) {
       const done = Object.values(p.counts).reduce((a, b) => a + b, 0);
@@ -70,5 +71,11 @@ export class ProgressView {
   end(): void {
     if (this.tty && this.drawn) this.stream.write('\n');
     this.drawn = false;
+  }
+
+  /** Ends the bar for good: a progress answer arriving after the run ended must not draw under its summary. */
+  close(): void {
+    this.end();
+    this.closed = true;
   }
 }

@@ -6,27 +6,37 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-function positiveInt(name: string, raw: string): number {
+/** A whole number >= 1. */
+export function parsePositiveInt(raw: string, flag: string): number {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number >= 1, got "${raw}"`);
+  if (!/^\s*\d+\s*$/u.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number >= 1, got ${JSON.stringify(raw)}`);
   return n;
 }
 
-/** "0.9", "90%" or "90" → 0.9 */
+/**
+ * "0.9", "0", "1" or "90%" → a fraction. A bare number above 1 ("90", "2") is refused rather than read as a
+ * percentage: `--fail-under 2` is a typo, not 2%.
+ */
 export function parseRate(raw: string, flag = '--fail-under'): number {
-  const percent = raw.trim().endsWith('%');
-  let n = Number(raw.trim().replace(/%$/, ''));
-  if (percent || n > 1) n /= 100;
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${flag} must be a rate such as 0.9 or 90%, got "${raw}"`);
-  return n;
+  const match = /^(\d+(?:\.\d+)?|\.\d+)(%?)$/u.exec(raw.trim());
+  const expected = 'a fraction from 0 to 1 (0.9) or a percentage with % (90%)';
+  if (!match) throw new UsageError(`${flag} must be ${expected}, got ${JSON.stringify(raw)}`);
+  const percent = match[2] === '%';
+  const value = Number(match[1]) / (percent ? 100 : 1);
+  if (value > 1) {
+    const hint = percent ? '' : ` (did you mean ${match[1]}%?)`;
+    throw new UsageError(`${flag} must be ${expected}, got ${JSON.stringify(raw)}${hint}`);
+  }
+  return value;
 }
 
 /** Flags win over the config file, which wins over the defaults. */
 export async function resolveRunOptions(
   flags: RunFlags,
-  defaults: { siteId?: string; email?: string },
+  defaults: { siteId?: string; email?: string; config?: RunConfig },
 ): Promise<{ options: RunOptions; config?: RunConfig }> {
-  const config = flags.config ? await loadRunConfig(flags.config) : undefined;
+  // A config already loaded by the flag checks is not read (nor its graders imported) twice.
+  const config = defaults.config ?? (flags.config ? await loadRunConfig(flags.config) : undefined);
   const siteId = flags.site ?? config?.site ?? defaults.siteId;
   if (!siteId) throw new UsageError('no site given: pass --site ID or set SITECHAT_SITE_ID');
   const answerTimeout = flags.answerTimeout ?? config?.answerTimeout ?? '5m';
@@ -38,7 +48,7 @@ export async function resolveRunOptions(
     config,
     options: {
       siteId,
-      concurrency: flags.concurrency !== undefined ? positiveInt('--concurrency', flags.concurrency) : (config?.concurrency ?? 50),
+      concurrency: flags.concurrency !== undefined ? parsePositiveInt(flags.concurrency, '--concurrency') : (config?.concurrency ?? 50),
       feedback,
       answerTimeoutMs: parseDuration(answerTimeout),
       defaultEmail: flags.email ?? config?.email ?? defaults.email,

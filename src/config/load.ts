@@ -1,5 +1,5 @@
 /** Finds and loads the run config file, with errors that name the file and the key path. */
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -8,6 +8,15 @@ import { runConfigSchema, type RunConfig } from './schema';
 
 /** File names looked for by `findRunConfig`, in order. */
 export const CONFIG_FILE_NAMES = ['sitechat.config.yaml', 'sitechat.config.yml', 'sitechat.config.json'] as const;
+
+/**
+ * Alias expansions allowed when a YAML config becomes data (the `yaml` package's `maxAliasCount`). A config
+ * needs few if any; a "billion laughs" file needs millions and is refused instead of filling memory.
+ */
+export const MAX_YAML_ALIAS_COUNT = 100;
+
+/** A run config is a page of settings; anything larger is a mistake (or an attack), not a config. */
+export const MAX_CONFIG_BYTES = 1 << 20;
 
 /** One problem in a config file: `path` like `assertions[2].threshold` (empty for the whole file). */
 export interface ConfigIssue {
@@ -55,8 +64,12 @@ export async function loadRunConfig(path: string): Promise<RunConfig> {
 
 async function readText(path: string): Promise<string> {
   try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new ConfigError(path, [{ path: '', message: 'is a directory, not a config file' }]);
+    if (info.size > MAX_CONFIG_BYTES) throw new ConfigError(path, [{ path: '', message: `is ${info.size} bytes; a config file may have at most ${MAX_CONFIG_BYTES}` }]);
     return await readFile(path, 'utf8');
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as { code?: unknown }).code;
     throw new ConfigError(path, [{ path: '', message: code === 'ENOENT' ? 'file not found' : `cannot read: ${String(error)}` }]);
   }
@@ -78,7 +91,19 @@ function parseFile(path: string, text: string): unknown {
   if (doc.errors.length > 0) {
     throw new ConfigError(path, doc.errors.map((e) => ({ path: '', message: `invalid YAML: ${e.message.split('\n')[0] ?? ''}` })));
   }
-  return doc.toJS() as unknown;
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+  } catch (error) {
+    // The yaml package throws a ReferenceError for excessive or unresolvable aliases.
+    if (!(error instanceof ReferenceError)) throw error;
+    const excessive = /excessive alias/iu.test(error.message);
+    throw new ConfigError(path, [{
+      path: '',
+      message: excessive
+        ? `invalid YAML: its aliases (*name) expand to too much data (limit ${MAX_YAML_ALIAS_COUNT} alias expansions); write the values out`
+        : `invalid YAML: ${error.message}`,
+    }]);
+  }
 }
 
 function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { RunConfig } from '../config';
-import { FileResultsStore, finalizeRun, loadExplicitBaseline, selectLatestBaseline, type RunSummary } from '../reports';
+import { FileResultsStore, finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
@@ -59,5 +59,6 @@ export async function gradeRun(input: GradeInput, options: GradeRunOptions): Pro
   const { summary } = await finalizeRun(store, runId, {
     outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate },
   });
+  await writeHistory(store, options.runsDir);
   return { summary, outDir };
 }

@@ -13,3 +13,5 @@ export { renderMarkdown, renderStepSummary, type MarkdownOptions } from './markd
 export { renderJUnit, type JUnitOptions } from './junit';
 export { renderHtml, type HtmlOptions } from './html';
 export { finalizeRun, renderResultsJsonl, writeReports, type FinalizeOptions, type ReportPaths, type WriteReportsOptions } from './writeReports';
+export { collectHistory, HISTORY_FILE, relativeHref, RunVerdict, verdictOf, writeHistory, type HistoryEntry, type HistoryFilter } from './history';
+export { renderHistoryHtml, type HistoryHtmlOptions } from './historyHtml';

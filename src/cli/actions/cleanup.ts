@@ -4,18 +4,15 @@ import {
   CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupInputFromFlags, CleanupOptionError, cleanupProgressQuery,
   formatCleanupReport, type CleanupInput, type CleanupReport,
 } from '../../cleanup';
-import { DEMO } from '../../sim/constants';
 import { TaskQueue } from '../../temporal/taskQueues';
 import type { CleanupCommandFlags } from '../commands/cleanup';
 import { ExitCode, failureText } from '../follow';
 import { createLogger, type Logger } from '../logger';
+import { defaultSiteId } from '../preflight';
 import { openRuntime } from '../runtime';
 import { newRunId } from './run';
 
-/** The site used when `--site` is not given: SITECHAT_SITE_ID, or the demo site of the embedded simulator. */
-export function defaultSiteId(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.SITECHAT_SITE_ID ?? (env.SITECHAT_BASE_URL ? undefined : DEMO.siteId);
-}
+export { defaultSiteId } from '../preflight';
 
 /** The report carried by a failed cleanup (it writes its report before failing). */
 function failedReport(err: unknown): CleanupReport | undefined {

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
-import { formatIssue, scanDataset } from '../../datasets';
 import { TaskQueue } from '../../temporal/taskQueues';
 import type { RunInput, RunKind } from '../../../workflows/types';
-import type { RunFlags } from '../commands/run';
 import { ExitCode, followRun } from '../follow';
 import { createLogger } from '../logger';
 import { resolveRunOptions, UsageError } from '../runOptions';
+import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
+import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
 export function newRunId(now = new Date()): string {
@@ -27,26 +27,22 @@ export function workflowIdFor(kind: RunKind, runId: string): string {
 function placeOutputs(kind: RunKind, runId: string, options: RunInput['options']): RunInput['options'] {
   const out = options.outDir ? resolve(options.outDir) : undefined;
   if (kind === 'evaluation') return { ...options, outDir: out };
-  const runsDir = resolve(process.env.SITECHAT_RUNS_DIR ?? 'runs');
-  return { ...options, outDir: undefined, outFile: out ?? join(runsDir, runId, 'answers.csv') };
+  return { ...options, outDir: undefined, outFile: out ?? join(runsDir(), runId, 'answers.csv') };
 }
 
-/** `sitechat run` (and `backfill`): validate the dataset, start the workflow, follow it, exit with the verdict. */
-export async function runAction(kind: RunKind, dataset: string, flags: RunFlags): Promise<number> {
+/** `sitechat run` (and `backfill`): check every flag and the dataset, start the workflow, follow it, exit with the verdict. */
+export async function runAction(kind: RunKind, dataset: string, flags: ValidatedFlags): Promise<number> {
   const log = createLogger({ quiet: false });
   const datasetPath = resolve(dataset);
   let runtime;
   try {
-    // Validate before anything starts: every issue with its file, line and column, and nothing is sent.
-    const scan = await scanDataset(datasetPath, { delimiter: flags.delimiter, defaultEmail: flags.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : 'demo.user@example.com') });
-    if (scan.issues.length > 0) {
-      for (const issue of scan.issues) log.error(formatIssue({ ...issue, file: dataset }));
-      log.error(`${dataset}: ${scan.issues.length} problem(s); nothing was sent. Fix the file and run again.`);
-      return ExitCode.usage;
-    }
+    // Every check before anything starts: problems with their flag, file and line, and nothing is sent.
+    const checked = await preflight(kind, dataset, flags, log);
+    if (!checked) return ExitCode.usage;
+    const { scan, config } = checked;
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
     runtime = await openRuntime({ log, worker: flags.worker });
-    const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail });
+    const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
     const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: placeOutputs(kind, runId, options), resume: Boolean(flags.resume) };

@@ -1,7 +1,6 @@
 import { basename, extname, resolve } from 'node:path';
 import { Client, type ScheduleOptions } from '@temporalio/client';
 import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options';
-import { formatIssue, scanDataset } from '../../datasets';
 import {
   cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
   Schedules, ScheduleUsageError,
@@ -12,21 +11,15 @@ import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { resolveRunOptions, UsageError } from '../runOptions';
 import { openRuntime } from '../runtime';
-import { defaultSiteId } from './cleanup';
-
-/** Demo email of the embedded simulator, as `sitechat run` uses it. */
-const DEMO_EMAIL = 'demo.user@example.com';
+import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
 
 async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise<ScheduleOptions | undefined> {
   const datasetPath = resolve(flags.dataset);
-  const email = flags.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
-  const scan = await scanDataset(datasetPath, { delimiter: flags.delimiter, defaultEmail: email });
-  if (scan.issues.length > 0) {
-    for (const issue of scan.issues) log.error(formatIssue({ ...issue, file: flags.dataset }));
-    log.error(`${flags.dataset}: ${scan.issues.length} problem(s); no schedule was created`);
-    return undefined;
-  }
-  const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email });
+  const checked = await preflight('evaluation', flags.dataset, { ...flags, out: undefined, worker: false }, log);
+  if (!checked) return undefined;
+  const { scan, config } = checked;
+  const email = flags.email ?? config?.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
+  const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email, config });
   const id = flags.id ?? defaultScheduleId('nightly', options.siteId, basename(datasetPath, extname(datasetPath)));
   log.info(`dataset ${datasetPath}: ${scan.rows} rows; the workers must see this path (the file is pinned when each run starts)`);
   return nightlySchedule(id, datasetPath, options, flags);

@@ -3,6 +3,8 @@ import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { openRuntime, type Runtime } from '../runtime';
+import { UsageError } from '../runOptions';
+import { checkRunId } from '../validate';
 
 /** Accepts a run id (20261122-0412-5f3a9c) or a full workflow id. */
 async function findWorkflowId(client: Client, run: string): Promise<string> {
@@ -28,8 +30,21 @@ async function withClient<T>(log: Logger, worker: boolean, fn: (client: Client, 
   }
 }
 
+/** A run argument that cannot be a run id is a usage error, found before any server is started. */
+function badRunId(run: string, log: Logger): boolean {
+  try {
+    checkRunId(run, '<run>');
+    return false;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    log.error(err.message);
+    return true;
+  }
+}
+
 export async function watchAction(run: string, flags: { json?: boolean; worker: boolean }): Promise<number> {
   const log = createLogger();
+  if (badRunId(run, log)) return ExitCode.usage;
   try {
     return await withClient(log, flags.worker, async (client) => followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json) }));
   } catch (err) {
@@ -40,6 +55,7 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
 
 export async function cancelAction(run: string): Promise<number> {
   const log = createLogger();
+  if (badRunId(run, log)) return ExitCode.usage;
   try {
     return await withClient(log, false, async (client) => {
       const workflowId = await findWorkflowId(client, run);

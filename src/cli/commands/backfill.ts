@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { withExamples } from '../helpText';
 import type { RunFlags } from './run';
 
 export interface BackfillFlags extends RunFlags {
@@ -8,9 +9,13 @@ export interface BackfillFlags extends RunFlags {
 }
 
 export function register(program: Command): void {
-  program
+  withExamples(program
     .command('backfill')
-    .description('Send every question of a dataset and record the answers (per email / session), in dataset order; no grading, no feedback')
+    .description('Send every question of a dataset and record the answers (per email / session), in dataset order; no grading, no feedback'), [
+    ['sitechat backfill questions.csv --site my-site --out answers.csv', 'ask everything, answers in dataset order in answers.csv'],
+    ['sitechat backfill questions.csv --mode sync --keep-sessions', 'the blocking chat endpoint; sessions left open'],
+    ['sitechat backfill questions.csv --resume 20261122-0412-5f3a9c', 'continue an interrupted backfill without asking twice'],
+  ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (same columns as evaluation datasets)')
     .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .addOption(new Option('--mode <mode>', 'async submit + polling, or the blocking chat endpoint (60 s ceiling)').choices(['async', 'sync']).default('async'))

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { withExamples } from '../helpText';
 
 export interface CheckFlags {
   site?: string;
@@ -8,9 +9,12 @@ export interface CheckFlags {
 }
 
 export function register(program: Command): void {
-  program
+  withExamples(program
     .command('check')
-    .description('Check the API key, tenant, site and network against the Site Chat API, and say in plain words what is wrong')
+    .description('Check the API key, tenant, site and network against the Site Chat API, and say in plain words what is wrong'), [
+    ['sitechat check', 'the embedded simulator with its demo key (no SITECHAT_BASE_URL)'],
+    ['sitechat check --site my-site --tenant my-tenant --timeout 5s', 'key, tenant limits and a site read against the real API'],
+  ])
     .option('--site <id>', 'site to read (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--tenant <id>', "tenant whose limits to read (default: SITECHAT_TENANT_ID; skipped when none)")
     .option('--timeout <duration>', 'give up on a call after this long, e.g. 5s (default 10s)')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CleanupFlags } from '../../cleanup/options';
+import { withExamples } from '../helpText';
 
 export interface CleanupCommandFlags extends CleanupFlags {
   json?: boolean;
@@ -19,9 +20,13 @@ export function cleanupRuleOptions(command: Command): Command {
 }
 
 export function register(program: Command): void {
-  cleanupRuleOptions(program
+  cleanupRuleOptions(withExamples(program
     .command('cleanup')
-    .description("Close a site's active sessions that match a rule (idle time, creation date, email); idempotent"))
+    .description("Close a site's active sessions that match a rule (idle time, creation date, email); idempotent"), [
+    ['sitechat cleanup --site my-site --dry-run', 'list the sessions idle for 7 days; close nothing'],
+    ['sitechat cleanup --site my-site --created-before 2026-01-31 --max 1000', 'close at most 1000 sessions created before that date'],
+    ['sitechat cleanup --site my-site --email a@example.com --idle-for 0s', "close all of one user's open sessions"],
+  ]))
     .option('--json', 'print the cleanup report as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
     .action(async (flags: CleanupCommandFlags) => {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { withExamples } from '../helpText';
 
 export interface GradeFlags {
   config?: string;
@@ -13,9 +14,13 @@ export interface GradeFlags {
 }
 
 export function register(program: Command): void {
-  program
+  withExamples(program
     .command('grade')
-    .description('Grade recorded answers again, offline: same graders, reports and exit codes as `run`; nothing is sent to the Site Chat API')
+    .description('Grade recorded answers again, offline: same graders, reports and exit codes as `run`; nothing is sent to the Site Chat API'), [
+    ['sitechat grade runs/20261122-0412-5f3a9c --config sitechat.config.yaml', "a run's answers again with a new threshold or rubric"],
+    ['sitechat grade answers.csv --out graded/ --fail-under 90%', 'a CSV with id,question,expected,answer; exit 1 below 90%'],
+    ['sitechat grade runs/20261122-0412-5f3a9c --baseline latest', 'and compare with the newest compatible run'],
+  ], 'run')
     .argument('<input>', "a previous run's directory (runs/<runId>), or a CSV/JSONL file with the dataset columns plus `answer` (optional confidence_score, latency_ms)")
     .option('--config <file>', 'run config file (sitechat.config.yaml): default assertions and thresholds')
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of the same dataset and site')

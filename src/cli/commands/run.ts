@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { withExamples } from '../helpText';
 
 export interface RunFlags {
   site?: string;
@@ -24,9 +25,13 @@ export interface RunFlags {
 }
 
 export function register(program: Command): void {
-  program
+  withExamples(program
     .command('run')
-    .description('Run an evaluation: ask every question of a dataset, grade the answers, send feedback, close the sessions, write the report')
+    .description('Run an evaluation: ask every question of a dataset, grade the answers, send feedback, close the sessions, write the report'), [
+    ['sitechat run datasets/demo.csv', 'the demo dataset against the embedded simulator'],
+    ['sitechat run questions.csv --site my-site --fail-under 90% --baseline latest', 'a CI gate: exit 1 below 90% or on a significant regression'],
+    ['sitechat run questions.jsonl --config sitechat.config.yaml --out reports/', 'default assertions from a config file; reports in reports/'],
+  ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
     .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--config <file>', 'run config file (sitechat.config.yaml): default assertions, thresholds, run options')

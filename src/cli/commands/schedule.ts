@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CleanupFlags } from '../../cleanup/options';
 import { OverlapFlag, type SchedulePolicyFlags } from '../../schedules/policy';
+import { withExamples } from '../helpText';
 import { cleanupRuleOptions } from './cleanup';
 
 export interface NightlyScheduleFlags extends SchedulePolicyFlags {
@@ -48,9 +49,19 @@ function policyOptions(command: Command): Command {
 }
 
 export function register(program: Command): void {
-  const schedule = program.command('schedule').description('Temporal Schedules for nightly evaluations and session cleanups');
-  const create = schedule.command('create').description('create a schedule');
-  policyOptions(create.command('nightly').description('a recurring evaluation run of a dataset (workflow evaluationRun)'))
+  const schedule = withExamples(program.command('schedule').description('Temporal Schedules for nightly evaluations and session cleanups'), [
+    ['sitechat schedule create nightly --dataset /data/questions.csv --cron "0 2 * * *" --fail-under 90%', 'an evaluation every night at 02:00 UTC'],
+    ['sitechat schedule list', 'every schedule with its next run'],
+    ['sitechat schedule trigger nightly-my-site-questions', 'run a schedule now'],
+  ]);
+  const create = withExamples(schedule.command('create').description('create a schedule'), [
+    ['sitechat schedule create nightly --dataset /data/questions.csv --cron "0 2 * * *" --baseline latest', 'a nightly run compared with the previous one'],
+    ['sitechat schedule create cleanup --site my-site --cron "0 * * * *" --idle-for 1d', 'close idle sessions every hour'],
+  ]);
+  policyOptions(withExamples(create.command('nightly').description('a recurring evaluation run of a dataset (workflow evaluationRun)'), [
+    ['sitechat schedule create nightly --dataset /data/questions.csv --cron "0 2 * * *"', 'every night at 02:00 UTC'],
+    ['sitechat schedule create nightly --dataset /data/q.csv --cron "30 1 * * 1-5" --timezone Europe/Berlin --fail-under 0.9 --pause-on-failure', 'weekdays, Berlin time; paused after a failed gate'],
+  ]))
     .requiredOption('--dataset <file>', 'CSV or JSONL dataset; its absolute path must be readable by the workers')
     .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--baseline <dir|latest>', 'compare each run with a run directory, or the latest finished run (resolved at run time)')
@@ -63,20 +74,41 @@ export function register(program: Command): void {
     .option('--model <id>', "model for rows without one (default: the site's default)")
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
     .action((flags: NightlyScheduleFlags) => act({ op: 'create-nightly', flags }));
-  policyOptions(cleanupRuleOptions(create.command('cleanup').description('a recurring session cleanup (workflow sessionCleanup)')))
+  policyOptions(cleanupRuleOptions(withExamples(create.command('cleanup').description('a recurring session cleanup (workflow sessionCleanup)'), [
+    ['sitechat schedule create cleanup --site my-site --cron "0 3 * * *"', 'close sessions idle for 7 days, every night'],
+    ['sitechat schedule create cleanup --site my-site --cron "0 * * * *" --idle-for 2h --max 5000', 'hourly, at most 5000 sessions a run'],
+  ])))
     .action((flags: CleanupScheduleFlags) => act({ op: 'create-cleanup', flags }));
-  schedule.command('list').description('list the schedules').option('--json', 'print JSON')
+  withExamples(schedule.command('list').description('list the schedules'), [
+    ['sitechat schedule list', 'id, kind, state and next run of each schedule'],
+    ['sitechat schedule list --json', 'the same as JSON'],
+  ]).option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => act({ op: 'list', flags }));
-  schedule.command('describe').description('show a schedule: action, policies, recent and next runs').argument('<id>').option('--json', 'print JSON')
+  withExamples(schedule.command('describe').description('show a schedule: action, policies, recent and next runs'), [
+    ['sitechat schedule describe nightly-my-site-questions', 'action, policies, recent and next runs'],
+    ['sitechat schedule describe nightly-my-site-questions --json', 'the same as JSON'],
+  ]).argument('<id>').option('--json', 'print JSON')
     .action((id: string, flags: { json?: boolean }) => act({ op: 'describe', id, flags }));
-  schedule.command('pause').description('pause a schedule').argument('<id>').option('--note <text>', 'why it is paused')
+  withExamples(schedule.command('pause').description('pause a schedule'), [
+    ['sitechat schedule pause nightly-my-site-questions', 'no new runs until unpaused'],
+    ['sitechat schedule pause nightly-my-site-questions --note "site migration"', 'with a note shown in describe'],
+  ]).argument('<id>').option('--note <text>', 'why it is paused')
     .action((id: string, flags: { note?: string }) => act({ op: 'pause', id, flags }));
-  schedule.command('unpause').description('resume a paused schedule').argument('<id>').option('--note <text>', 'a note')
+  withExamples(schedule.command('unpause').description('resume a paused schedule'), [
+    ['sitechat schedule unpause nightly-my-site-questions', 'runs start again at the next cron time'],
+    ['sitechat schedule unpause nightly-my-site-questions --note "migration done"', 'with a note'],
+  ]).argument('<id>').option('--note <text>', 'a note')
     .action((id: string, flags: { note?: string }) => act({ op: 'unpause', id, flags }));
-  schedule.command('trigger').description('run a schedule now').argument('<id>')
+  withExamples(schedule.command('trigger').description('run a schedule now'), [
+    ['sitechat schedule trigger nightly-my-site-questions', 'start a run now (skipped while one runs, by default)'],
+    ['sitechat schedule trigger nightly-my-site-questions --overlap allow-all', 'start one even while another runs'],
+  ]).argument('<id>')
     .addOption(overlapOption("override the schedule's overlap policy for this run (e.g. allow-all)"))
     .option('--json', 'print the started workflow id as JSON')
     .action((id: string, flags: { overlap?: string; json?: boolean }) => act({ op: 'trigger', id, flags }));
-  schedule.command('delete').description('delete a schedule (runs already started go on)').argument('<id>')
+  withExamples(schedule.command('delete').description('delete a schedule (runs already started go on)'), [
+    ['sitechat schedule delete nightly-my-site-questions', 'no more runs; runs already started go on'],
+    ['sitechat schedule list --json', 'find the id first'],
+  ]).argument('<id>')
     .action((id: string) => act({ op: 'delete', id, flags: {} }));
 }

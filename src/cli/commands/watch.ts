@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
+import { withExamples } from '../helpText';
 
 export function register(program: Command): void {
-  program
+  withExamples(program
     .command('watch')
-    .description('Follow a run started earlier (or detached): progress, then its summary and exit code')
+    .description('Follow a run started earlier (or detached): progress, then its summary and exit code'), [
+    ['sitechat watch 20261122-0412-5f3a9c', 'follow a detached run; exits with its verdict'],
+    ['sitechat watch sitechat-evaluation-20261122-0412-5f3a9c --json', 'by workflow id; the summary as JSON'],
+  ], 'run')
     .argument('<run>', 'run id or workflow id')
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker')
@@ -11,9 +15,12 @@ export function register(program: Command): void {
       const { watchAction } = await import('../actions/watch.js');
       process.exitCode = await watchAction(run, flags);
     });
-  program
+  withExamples(program
     .command('cancel')
-    .description('Cancel a run gracefully: nothing new is asked, questions in flight are waited for, sessions are closed, reports are written (run it again to abandon the questions in flight)')
+    .description('Cancel a run gracefully: nothing new is asked, questions in flight are waited for, sessions are closed, reports are written (run it again to abandon the questions in flight)'), [
+    ['sitechat cancel 20261122-0412-5f3a9c', 'stop asking; sessions closed and reports written'],
+    ['sitechat cancel 20261122-0412-5f3a9c && sitechat cancel 20261122-0412-5f3a9c', 'the second cancel abandons the questions in flight'],
+  ])
     .argument('<run>', 'run id or workflow id')
     .action(async (run: string) => {
       const { cancelAction } = await import('../actions/watch.js');

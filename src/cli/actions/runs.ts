@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { FileResultsStore } from '../../reports/fileStore';
+import { collectHistory, HISTORY_FILE, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
+import type { RunsFlags } from '../commands/runs';
+import { createLogger, type Logger } from '../logger';
+import { runsDir } from '../preflight';
+import { parsePositiveInt, UsageError } from '../runOptions';
+
+/** ExitCode.ok / usage (./follow loads the Temporal client, which this command never needs). */
+const EXIT_OK = 0;
+const EXIT_USAGE = 2;
+const EXIT_FAILED = 3;
+
+/** Rows listed when `--limit` is not given. */
+export const DEFAULT_LIMIT = 20;
+
+function pct(rate: number | null): string {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}
+
+/** A fixed-width table, one run a line, newest first. */
+export function formatRuns(entries: readonly HistoryEntry[]): string[] {
+  const header = ['run', 'started (UTC)', 'dataset', 'site', 'model', 'rows', 'pass rate', 'errors', 'verdict'];
+  const rows = entries.map((e) => [
+    e.runId, e.startedAt.slice(0, 16).replace('T', ' '), e.dataset.split(/[\\/]/u).pop() ?? e.dataset, e.siteId, e.model ?? '-',
+    String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), String(e.errors), e.verdict,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+}
+
+/** `sitechat runs`: list finished runs; `--html` writes history.html. Exit 0, 2 for bad flags. */
+export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+  const log = io.log ?? createLogger();
+  let limit = DEFAULT_LIMIT;
+  try {
+    if (flags.limit !== undefined) limit = parsePositiveInt(flags.limit, '--limit');
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    log.error(err.message);
+    return EXIT_USAGE;
+  }
+  const dir = runsDir(io.env);
+  const store = new FileResultsStore(dir);
+  const filter: HistoryFilter = { dataset: flags.dataset, siteId: flags.site };
+  const entries = await collectHistory(store, dir, filter);
+  const shown = entries.slice(0, limit);
+  if (flags.json) log.out(JSON.stringify(shown, null, 2));
+  else if (entries.length === 0) log.info(`no finished runs in ${dir}${flags.dataset || flags.site ? ' matching the filters' : ''}`);
+  else {
+    log.out(formatRuns(shown).join('\n'));
+    if (entries.length > shown.length) log.info(`… and ${entries.length - shown.length} older (--limit N shows more)`);
+  }
+  if (flags.html !== undefined) {
+    const file = typeof flags.html === 'string' ? flags.html : join(dir, HISTORY_FILE);
+    try {
+      log.info(`history: ${await writeHistory(store, dir, file, filter)}`);
+    } catch (err) {
+      log.error(`cannot write the history page ${file}: ${err instanceof Error ? err.message : String(err)}`);
+      return EXIT_FAILED;
+    }
+  }
+  return EXIT_OK;
+}

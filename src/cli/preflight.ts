@@ -1,0 +1,74 @@
+/**
+ * Everything `run` and `backfill` check before anything starts: the flags, the config and its graders, the
+ * dataset, and the run a `--resume` continues. Problems are printed in order, capped, and the command exits 2
+ * before Temporal, the simulator or the API are touched.
+ */
+import { resolve } from 'node:path';
+import type { RunConfig } from '../config';
+import { DatasetFileError, formatIssue, scanDataset, type DatasetScan } from '../datasets';
+import { FileResultsStore } from '../reports/fileStore';
+import type { RunKind } from '../../workflows/types';
+import { DEMO } from '../sim/constants';
+import type { Logger } from './logger';
+import { capLines, SHOWN_PROBLEMS, validateRunFlags, type ValidatedFlags } from './validate';
+
+/** Demo address the embedded simulator's runs use when no email is configured. */
+export const DEMO_EMAIL = 'demo.user@example.com';
+
+/** What a run may start with once every check passed. */
+export interface Preflight {
+  scan: DatasetScan;
+  config?: RunConfig;
+}
+
+/** The site used when `--site` is not given: SITECHAT_SITE_ID, or the demo site of the embedded simulator. */
+export function defaultSiteId(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.SITECHAT_SITE_ID ?? (env.SITECHAT_BASE_URL ? undefined : DEMO.siteId);
+}
+
+/** The results store directory of this process (and of its in-process worker). */
+export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SITECHAT_RUNS_DIR ?? 'runs');
+}
+
+/** `--resume <id>` must name a run of the same kind over the same dataset bytes. */
+async function resumeProblem(kind: RunKind, id: string, scan: DatasetScan, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const dir = runsDir(env);
+  const meta = await new FileResultsStore(dir).getMeta(id);
+  if (!meta) return `--resume: no run ${id} in ${dir} (run ids are the directory names there)`;
+  if (meta.kind !== kind) return `--resume: run ${id} is ${meta.kind === 'evaluation' ? 'an evaluation' : 'a backfill'}, not ${kind === 'evaluation' ? 'an evaluation' : 'a backfill'}`;
+  if (meta.datasetSha256 !== scan.sha256) {
+    return `--resume: run ${id} was started with another dataset (${meta.dataset}, sha256 ${meta.datasetSha256.slice(0, 12)}…); this file's sha256 is ${scan.sha256.slice(0, 12)}…`;
+  }
+  return undefined;
+}
+
+/** Runs every check; prints the problems and returns undefined when there is any. */
+export async function preflight(kind: RunKind, dataset: string, flags: ValidatedFlags, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Preflight | undefined> {
+  const { problems, config } = await validateRunFlags(kind, flags, env, defaultSiteId(env));
+  const defaultEmail = flags.email ?? config?.email ?? env.SITECHAT_EMAIL ?? (env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
+  let scan: DatasetScan | undefined;
+  try {
+    // An unusable --delimiter is already listed; the dataset is then read with the detected one.
+    const delimiter = problems.some((p) => p.startsWith('--delimiter')) ? undefined : flags.delimiter;
+    scan = await scanDataset(resolve(dataset), { delimiter, defaultEmail });
+  } catch (err) {
+    if (!(err instanceof DatasetFileError)) throw err;
+    problems.push(err.message.replace(resolve(dataset), dataset));
+  }
+  if (scan && flags.resume !== undefined && !problems.some((p) => p.startsWith('--resume'))) {
+    const problem = await resumeProblem(kind, flags.resume, scan, env);
+    if (problem) problems.push(problem);
+  }
+  const issues = scan?.issues ?? [];
+  if (problems.length === 0 && issues.length === 0 && scan) return { scan, config };
+
+  for (const line of capLines(problems)) log.error(line);
+  for (const line of capLines(issues.map((i) => formatIssue({ ...i, file: dataset })), SHOWN_PROBLEMS, scan?.issueCount)) log.error(line);
+  const counts = [
+    problems.length > 0 ? `${problems.length} usage problem${problems.length === 1 ? '' : 's'}` : '',
+    issues.length > 0 ? `${dataset}: ${scan?.issueCount ?? issues.length} problem(s)` : '',
+  ].filter(Boolean).join('; ');
+  log.error(`${counts}; nothing was sent. Fix ${issues.length > 0 ? 'the file' : 'the command'} and run again.`);
+  return undefined;
+}

@@ -1,0 +1,188 @@
+/**
+ * Checks of command-line flags that need no network: every value, path and file a run depends on, so a usage
+ * error exits 2 before the dataset is planned, before Temporal or the simulator start, and before any question
+ * is sent. Only what the API alone can judge (a model id, a site's existence) is left to the run.
+ */
+import { constants } from 'node:fs';
+import { access, mkdir, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
+import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../config';
+import { DatasetFileError, normalizeDelimiter } from '../datasets';
+import { EMAIL_PATTERN } from '../datasets/schema';
+import { loadCustomGrader } from '../grading/custom';
+import { ReportFile } from '../reports/files';
+import { isNotFound } from '../reports/fileIo';
+import type { RunFlags } from './commands/run';
+import { parsePositiveInt, parseRate, UsageError } from './runOptions';
+
+/** Problems shown before "… and N more", as for dataset issues. */
+export const SHOWN_PROBLEMS = 20;
+
+/** File extensions a backfill's answers file may have. */
+export const ANSWER_FILE_EXTENSIONS = ['.csv', '.jsonl', '.ndjson'] as const;
+
+/** Run ids and workflow ids as `sitechat` makes them: letters, digits, `.`, `_`, `-`; no path separators. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/u;
+
+/** Collects usage problems in the order they are found (flags in the order `--help` lists them). */
+export class UsageProblems {
+  readonly lines: string[] = [];
+
+  add(flag: string, message: string): void {
+    this.lines.push(`${flag}: ${message}`);
+  }
+
+  /** Runs `check`, recording a thrown UsageError / DurationError / ConfigError as a problem of `flag`. */
+  try<T>(flag: string, check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (err) {
+      if (!(err instanceof UsageError || err instanceof DurationError)) throw err;
+      this.add(flag, err.message.replace(`${flag} `, '').replace(/^: /u, ''));
+      return undefined;
+    }
+  }
+}
+
+/** At most `max` lines, then "… and N more". */
+export function capLines(lines: readonly string[], max = SHOWN_PROBLEMS, total = lines.length): string[] {
+  const shown = lines.slice(0, max);
+  return total > shown.length ? [...shown, `… and ${total - shown.length} more`] : shown;
+}
+
+/** A duration of more than zero, e.g. 90s or 5m. */
+export function parsePositiveDuration(raw: string, flag: string): number {
+  const ms = parseDuration(raw);
+  if (ms <= 0) throw new UsageError(`${flag} must be more than 0, got ${JSON.stringify(raw)}`);
+  return ms;
+}
+
+export function isEmail(text: string): boolean {
+  return EMAIL_PATTERN.test(text.trim());
+}
+
+/** A run id or workflow id safe to use as a directory name and a workflow id. */
+export function checkRunId(id: string, flag: string): void {
+  if (!SAFE_ID.test(id) || id.includes('..')) {
+    throw new UsageError(`${flag} must be a run id such as 20261122-0412-5f3a9c (letters, digits, ".", "_", "-"; no "/" or ".."), got ${JSON.stringify(id)}`);
+  }
+}
+
+/** The closest existing directory at or above `path`, or a problem when it is a file or cannot be written. */
+async function writableAncestor(path: string): Promise<string | undefined> {
+  let dir = resolve(path);
+  for (;;) {
+    const info = await stat(dir).catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+    if (info) {
+      if (!info.isDirectory()) return `${dir} is a file, not a directory`;
+      return access(dir, constants.W_OK).then(() => undefined, () => `${dir} is not writable`);
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return `no existing directory above ${path}`;
+    dir = parent;
+  }
+}
+
+/** `run --out`: a directory (created when absent); an existing file is refused. */
+export async function checkOutDir(path: string): Promise<string | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (info && !info.isDirectory()) return `${path} is a file; give a directory for the report files`;
+  const problem = await writableAncestor(path);
+  if (problem) return problem;
+  await mkdir(path, { recursive: true });
+  return undefined;
+}
+
+/** `backfill --out`: a .csv or .jsonl file whose directory can be written. */
+export async function checkOutFile(path: string): Promise<string | undefined> {
+  const ext = extname(path).toLowerCase();
+  if (!(ANSWER_FILE_EXTENSIONS as readonly string[]).includes(ext)) return `${path}: use a .csv or .jsonl file name for the answers`;
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) return `${path} is a directory; give a file name ending in .csv or .jsonl`;
+  if (info) return access(path, constants.W_OK).then(() => undefined, () => `${path} exists and is not writable`);
+  return writableAncestor(dirname(resolve(path)));
+}
+
+/** `--baseline`: `latest`, or a finished run's report directory (or a file in it) holding results.jsonl. */
+export async function checkBaseline(ref: string): Promise<string | undefined> {
+  if (ref === 'latest') return undefined;
+  const info = await stat(ref).catch(() => undefined);
+  if (!info) return `${ref}: no such run directory (give a finished run's directory, e.g. runs/<runId>, or latest)`;
+  const dir = info.isDirectory() ? ref : dirname(ref);
+  const results = await stat(join(dir, ReportFile.results)).catch(() => undefined);
+  if (!results?.isFile()) return `${dir} is not a finished run directory: it has no ${ReportFile.results} (were its reports written?)`;
+  return undefined;
+}
+
+/** Loads a run config and every custom grader module it names; problems name the file and the key. */
+export async function checkConfig(path: string): Promise<{ config?: RunConfig; problems: string[] }> {
+  let config: RunConfig;
+  try {
+    config = await loadRunConfig(path);
+  } catch (err) {
+    if (err instanceof ConfigError) return { problems: err.message.split('\n') };
+    throw err;
+  }
+  const problems: string[] = [];
+  for (const [i, spec] of config.assertions.entries()) {
+    if (spec.type !== 'custom') continue;
+    try {
+      await loadCustomGrader(spec.module);
+    } catch (err) {
+      problems.push(`${path}: \`assertions[${i}].module\` ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { config, problems };
+}
+
+/** Flags of `run` and `backfill`; `maxErrorRate` is the quality gate's error-rate ceiling where the command has it. */
+export type ValidatedFlags = RunFlags & { maxErrorRate?: string };
+
+export interface FlagCheck {
+  problems: string[];
+  /** The loaded run config, when `--config` was given and loads. */
+  config?: RunConfig;
+}
+
+/**
+ * Every flag of `run` / `backfill` that can be judged here, in `--help` order. `defaultSiteId` is what the
+ * runtime would use without `--site`. `--out` of a run is created when absent.
+ */
+export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: ValidatedFlags, env: NodeJS.ProcessEnv, defaultSiteId?: string): Promise<FlagCheck> {
+  const p = new UsageProblems();
+  let config: RunConfig | undefined;
+  if (flags.config !== undefined) {
+    const loaded = await checkConfig(flags.config);
+    config = loaded.config;
+    for (const line of loaded.problems) p.lines.push(`--config ${line}`);
+  }
+  const site = flags.site ?? config?.site ?? defaultSiteId;
+  if (site === undefined || site.trim() === '') p.add('--site', 'no site given: pass --site ID or set SITECHAT_SITE_ID');
+  if (flags.concurrency !== undefined) p.try('--concurrency', () => parsePositiveInt(flags.concurrency as string, '--concurrency'));
+  if (flags.answerTimeout !== undefined) p.try('--answer-timeout', () => parsePositiveDuration(flags.answerTimeout as string, '--answer-timeout'));
+  if (flags.email !== undefined && !isEmail(flags.email)) p.add('--email', `must be an email address, got ${JSON.stringify(flags.email)}`);
+  else if (flags.email === undefined && env.SITECHAT_EMAIL && !isEmail(env.SITECHAT_EMAIL)) p.add('SITECHAT_EMAIL', `must be an email address, got ${JSON.stringify(env.SITECHAT_EMAIL)}`);
+  if (flags.baseline !== undefined) {
+    const problem = await checkBaseline(flags.baseline);
+    if (problem) p.add('--baseline', problem);
+  }
+  if (flags.failUnder !== undefined) p.try('--fail-under', () => parseRate(flags.failUnder as string, '--fail-under'));
+  if (flags.maxErrorRate !== undefined) p.try('--max-error-rate', () => parseRate(flags.maxErrorRate as string, '--max-error-rate'));
+  if (flags.out !== undefined) {
+    const problem = kind === 'evaluation' ? await checkOutDir(flags.out) : await checkOutFile(flags.out);
+    if (problem) p.add('--out', problem);
+  }
+  if (flags.delimiter !== undefined) {
+    try {
+      normalizeDelimiter('--delimiter', flags.delimiter);
+    } catch (err) {
+      if (!(err instanceof DatasetFileError)) throw err;
+      p.lines.push(err.message);
+    }
+  }
+  if (flags.resume !== undefined) p.try('--resume', () => checkRunId(flags.resume as string, '--resume'));
+  return { problems: p.lines, config };
+}

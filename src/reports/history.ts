@@ -1,0 +1,136 @@
+/**
+ * Run history: the finished runs of a results store as one line each (`sitechat runs`), and `history.html`, the
+ * pass and error rates of every dataset and site over time.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { writeFileAtomic } from './fileIo';
+import { ReportFile } from './files';
+import { renderHistoryHtml } from './historyHtml';
+import type { ResultsStore } from './store';
+import { GateVerdict, type RunKind, type RunMeta, type RunSummary } from './types';
+
+/** The verdict of a finished run, as `sitechat runs` and history.html show it: the gate's. */
+export const RunVerdict = GateVerdict;
+export type RunVerdict = GateVerdict;
+
+const VERDICTS = new Set<string>(Object.values(RunVerdict));
+
+/** File name of the history page in the runs directory. */
+export const HISTORY_FILE = 'history.html';
+
+/** One finished run, in a line. */
+export interface HistoryEntry {
+  runId: string;
+  kind: RunKind;
+  /** Dataset path as the run recorded it. */
+  dataset: string;
+  datasetSha256: string;
+  siteId: string;
+  model: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Rows with a result. */
+  rows: number;
+  /** passed / graded; null when nothing was graded (backfills). */
+  passRate: number | null;
+  /** Rows that ended in `error` or `timed_out`. */
+  errors: number;
+  /** errors / rows; null for a run without rows. */
+  errorRate: number | null;
+  verdict: RunVerdict;
+  /** Absolute path of the run's report.html, when it is in the run's directory. */
+  reportHtml?: string;
+}
+
+/** Which runs to list; every given field must match. */
+export interface HistoryFilter {
+  /** A dataset path (as given or resolved), its file name, or a prefix of its sha256 (at least 8 hex digits). */
+  dataset?: string;
+  siteId?: string;
+}
+
+/**
+ * The verdict of a summary: `gate.verdict` when the summary has one; otherwise `cancelled` when the run was
+ * cancelled, and `passed` / `failed` from `gate.passed` (summaries written before verdicts existed).
+ */
+export function verdictOf(summary: RunSummary): RunVerdict {
+  // Summaries on disk may predate verdicts (or come from elsewhere): every field is checked, none trusted.
+  const { gate } = summary as Partial<RunSummary>;
+  if (gate && VERDICTS.has(gate.verdict)) return gate.verdict;
+  if ((summary as Partial<RunSummary>).cancelled === true) return RunVerdict.cancelled;
+  if (!gate) return RunVerdict.noThreshold;
+  return gate.passed ? RunVerdict.passed : RunVerdict.failed;
+}
+
+/** True when `meta` belongs to the dataset named by `wanted`. */
+function datasetMatches(meta: RunMeta, wanted: string): boolean {
+  if (wanted === meta.dataset || resolve(wanted) === meta.dataset || wanted === basename(meta.dataset)) return true;
+  return /^[0-9a-f]{8,64}$/iu.test(wanted) && meta.datasetSha256.toLowerCase().startsWith(wanted.toLowerCase());
+}
+
+/** Directory of a run in a file store under `runsDir` (as FileResultsStore names it). */
+function runDirOf(runsDir: string, runId: string): string {
+  return join(runsDir, encodeURIComponent(runId));
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
+}
+
+function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefined): HistoryEntry {
+  const errors = summary.error + summary.timedOut;
+  return {
+    runId: meta.runId,
+    kind: meta.kind,
+    dataset: meta.dataset,
+    datasetSha256: meta.datasetSha256,
+    siteId: meta.siteId,
+    model: summary.model ?? meta.model ?? null,
+    startedAt: summary.startedAt ?? meta.startedAt,
+    finishedAt: summary.finishedAt ?? meta.finishedAt ?? null,
+    rows: summary.total,
+    passRate: summary.passRate,
+    errors,
+    errorRate: summary.total === 0 ? null : errors / summary.total,
+    verdict: verdictOf(summary),
+    ...(reportHtml ? { reportHtml } : {}),
+  };
+}
+
+/**
+ * The finished runs of `store`, newest first. `runsDir` is where the run directories are (for the links to each
+ * run's report.html); a run whose reports went elsewhere (`--out`) is listed without a link.
+ */
+export async function collectHistory(store: ResultsStore, runsDir: string, filter: HistoryFilter = {}): Promise<HistoryEntry[]> {
+  const metas = (await store.listRuns({ finished: true, siteId: filter.siteId }))
+    .filter((m) => filter.dataset === undefined || datasetMatches(m, filter.dataset));
+  const entries = await Promise.all(metas.map(async (meta) => {
+    const summary = await store.getSummary(meta.runId);
+    if (!summary) return undefined;
+    const report = resolve(runDirOf(runsDir, meta.runId), ReportFile.html);
+    return entryOf(meta, summary, (await isFile(report)) ? report : undefined);
+  }));
+  return entries.filter((e): e is HistoryEntry => e !== undefined);
+}
+
+/** A link from the page at `fromFile` to `target`, relative, each path segment URL-encoded. */
+export function relativeHref(fromFile: string, target: string): string {
+  return relative(dirname(resolve(fromFile)), target).split(sep).map(encodeURIComponent).join('/');
+}
+
+/**
+ * Writes the history page of every finished run in `store` (atomically) and returns its path.
+ * @param file where the page goes. @default `<runsDir>/history.html`
+ */
+export async function writeHistory(store: ResultsStore, runsDir: string, file = join(runsDir, HISTORY_FILE), filter: HistoryFilter = {}): Promise<string> {
+  const entries = await collectHistory(store, runsDir, filter);
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  const html = renderHistoryHtml(entries, {
+    href: (entry) => (entry.reportHtml ? relativeHref(file, entry.reportHtml) : undefined),
+    generatedAt: new Date().toISOString(),
+  });
+  await writeFileAtomic(file, html);
+  return file;
+}

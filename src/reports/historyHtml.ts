@@ -1,0 +1,84 @@
+import { basename } from 'node:path';
+import { pct } from './gate';
+import type { HistoryEntry } from './history';
+import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
+import { escapeHtml as h, escapeHtmlAttr as a } from './text';
+import { trendSvg } from './trendSvg';
+
+export interface HistoryHtmlOptions {
+  /** Link to a run's report.html, relative to the page; undefined when the run has none. */
+  href(entry: HistoryEntry): string | undefined;
+  /** ISO time shown as "generated at". */
+  generatedAt: string;
+}
+
+/** Styles of the history page, on top of the report's. Constants only: no run data is interpolated here. */
+const HISTORY_CSS = `
+.trend .grid { stroke: #eaeef2; } .trend .line { fill: none; stroke-width: 2; }
+.trend .pass .key, .trend .dot.pass { fill: var(--pass); } .trend .line.pass { stroke: var(--pass); }
+.trend .err .key, .trend .dot.err { fill: var(--error); } .trend .line.err { stroke: var(--error); }
+.trend .legend { font-size: 11px; fill: var(--ink); } .trend a .dot:hover { r: 6; }
+.v-passed { color: var(--pass); } .v-failed { color: var(--fail); font-weight: 600; }
+.v-cancelled { color: var(--error); } .v-no_threshold { color: var(--muted); }
+section.group { margin-bottom: 32px; }
+`;
+
+const SERIES = [
+  { key: 'pass', title: 'pass rate', className: 'pass' },
+  { key: 'err', title: 'error rate', className: 'err' },
+] as const;
+
+function rate(value: number | null): string {
+  return value === null ? 'n/a' : pct(value);
+}
+
+/** Runs grouped by dataset and site, the group with the newest run first; entries arrive newest first. */
+function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
+  const byKey = new Map<string, HistoryEntry[]>();
+  for (const e of entries) {
+    const key = `${e.dataset}\u0000${e.siteId}`;
+    const list = byKey.get(key) ?? [];
+    list.push(e);
+    byKey.set(key, list);
+  }
+  return [...byKey.values()];
+}
+
+function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
+  const head = runs[0] as HistoryEntry;
+  const title = `${basename(head.dataset)} on site ${head.siteId}`;
+  const chart = trendSvg(runs.map((e) => ({
+    at: e.startedAt,
+    values: { pass: e.passRate, err: e.errorRate },
+    label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${e.verdict}`,
+    href: options.href(e),
+  })), { title: `Pass and error rate: ${title}`, series: SERIES });
+  const rows = runs.map((e) => {
+    const href = options.href(e);
+    const id = href ? `<a href="${a(href)}">${h(e.runId)}</a>` : h(e.runId);
+    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(e.kind)}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
+  });
+  return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${runs.length} run${runs.length === 1 ? '' : 's'}</p>
+${chart}
+<table><thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>errors</th><th>verdict</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></section>\n`;
+}
+
+/**
+ * `history.html`: one self-contained page (inline CSS and SVG, no script; a CSP forbids anything external) with,
+ * per dataset and site, the pass and error rate of every finished run over time and a table of the runs. Each
+ * point and run id links to that run's report.html. All run data is escaped.
+ */
+export function renderHistoryHtml(entries: readonly HistoryEntry[], options: HistoryHtmlOptions): string {
+  const body = entries.length === 0
+    ? '<p>No finished runs yet. Runs appear here once they have finished (sitechat run …).</p>\n'
+    : groups(entries).map((g) => group(g, options)).join('');
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Run history</title>
+<style>${REPORT_CSS}${HISTORY_CSS}</style></head><body>
+<header><h1>Run history</h1><p class="meta">${h(`${entries.length} finished run${entries.length === 1 ? '' : 's'} · generated ${options.generatedAt.slice(0, 16).replace('T', ' ')} UTC`)}</p></header>
+${body}</body></html>
+`;
+}

@@ -1,0 +1,22 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
+
+export interface Ran { code: number | null; stdout: string; stderr: string }
+
+/**
+ * Runs `sitechat …` as a user would, in `cwd`, without the caller's SITECHAT_* / TEMPORAL_* settings (embedded
+ * defaults) unless `env` gives them.
+ */
+export function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

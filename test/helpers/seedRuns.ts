@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { FileResultsStore } from '../../src/reports/fileStore';
+import { finalizeRun } from '../../src/reports/writeReports';
+import type { Outcome, RowResult, RunKind } from '../../src/reports/types';
+
+/** A finished run to write into a runs directory: its outcomes decide pass rate and errors. */
+export interface SeededRun {
+  runId: string;
+  startedAt: string;
+  dataset?: string;
+  siteId?: string;
+  kind?: RunKind;
+  model?: string;
+  outcomes: Outcome[];
+  failUnder?: number;
+}
+
+/**
+ * Writes finished runs into `runsDir` the way a worker does: meta, rows, then finalizeRun (summary, gate, and
+ * the five report files in the run's directory).
+ */
+export async function seedRuns(runsDir: string, runs: readonly SeededRun[]): Promise<FileResultsStore> {
+  const store = new FileResultsStore(runsDir);
+  for (const run of runs) {
+    const dataset = run.dataset ?? '/data/questions.csv';
+    await store.init(run.runId, {
+      runId: run.runId, workflowId: `sitechat-evaluation-${run.runId}`, kind: run.kind ?? 'evaluation', dataset,
+      datasetSha256: `${dataset.length.toString(16).padStart(8, '0')}${'ab'.repeat(28)}`, siteId: run.siteId ?? 'site-a', model: run.model,
+      startedAt: run.startedAt, rowCount: run.outcomes.length, options: {},
+    });
+    const rows: RowResult[] = run.outcomes.map((outcome, index) => ({
+      id: `q${index}`, index, line: index + 2, question: `Question ${index}?`, outcome, latencyMs: 1000 + index,
+      ...(outcome === 'error' ? { error: 'HTTP 500: failed to call rag service', errorType: 'InternalServerError' } : { answer: `Answer ${index}` }),
+    }));
+    await store.append(run.runId, rows);
+    const finishedAt = new Date(Date.parse(run.startedAt) + 60_000).toISOString();
+    await finalizeRun(store, run.runId, { outDir: join(runsDir, run.runId), finishedAt, gate: { failUnder: run.failUnder } });
+  }
+  return store;
+}

@@ -1,0 +1,98 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/reports/history';
+import { trendSvg } from '../../../src/reports/trendSvg';
+import type { RunSummary } from '../../../src/reports/types';
+import { seedRuns } from '../../helpers/seedRuns';
+import { useTempStore } from './fixtures';
+
+const ctx = useTempStore();
+
+const p = 'passed' as const;
+const f = 'failed' as const;
+const e = 'error' as const;
+
+async function seed(dir: string) {
+  return seedRuns(dir, [
+    { runId: 'r1', startedAt: '2026-01-01T02:00:00Z', outcomes: [p, p, f, e], failUnder: 0.5 },
+    { runId: 'r2', startedAt: '2026-01-02T02:00:00Z', outcomes: [p, f, f, f], failUnder: 0.5 },
+    { runId: 'r3', startedAt: '2026-01-03T02:00:00Z', outcomes: [p, p, p, p], siteId: 'site-b', model: 'gpt-x' },
+    { runId: 'r4', startedAt: '2026-01-04T02:00:00Z', outcomes: [p, e], dataset: '/data/<img src=x onerror=alert(1)>.csv' },
+  ]);
+}
+
+describe('collectHistory', () => {
+  it('lists finished runs newest first with rates, errors and verdict; filters by dataset and site', async () => {
+    const store = await seed(ctx.dir);
+    await store.init('running', { runId: 'running', workflowId: 'w', kind: 'evaluation', dataset: '/data/questions.csv', datasetSha256: 'x', siteId: 'site-a', startedAt: '2026-01-05T00:00:00Z', options: {} });
+    const all = await collectHistory(store, ctx.dir);
+    expect(all.map((r) => r.runId)).toEqual(['r4', 'r3', 'r2', 'r1']);
+    const r1 = all[3];
+    expect(r1).toMatchObject({ rows: 4, passRate: 2 / 3, errors: 1, errorRate: 0.25, verdict: 'passed', siteId: 'site-a', reportHtml: join(ctx.dir, 'r1', 'report.html') });
+    expect(all[2]).toMatchObject({ passRate: 0.25, verdict: 'failed' });
+    expect(all[1]).toMatchObject({ model: 'gpt-x', siteId: 'site-b' });
+    expect((await collectHistory(store, ctx.dir, { siteId: 'site-b' })).map((r) => r.runId)).toEqual(['r3']);
+    expect((await collectHistory(store, ctx.dir, { dataset: 'questions.csv' })).map((r) => r.runId)).toEqual(['r3', 'r2', 'r1']);
+    expect((await collectHistory(store, ctx.dir, { dataset: '/data/questions.csv', siteId: 'site-a' })).map((r) => r.runId)).toEqual(['r2', 'r1']);
+  });
+});
+
+describe('verdictOf', () => {
+  const base = { gate: { passed: true, reasons: [], warnings: [] } } as unknown as RunSummary;
+  it('uses gate.verdict when present, else cancelled, else gate.passed', () => {
+    expect(verdictOf({ ...base, gate: { ...base.gate, verdict: 'no_threshold' } } as unknown as RunSummary)).toBe('no_threshold');
+    expect(verdictOf({ ...base, cancelled: true } as unknown as RunSummary)).toBe('cancelled');
+    expect(verdictOf({ ...base, gate: { passed: false, reasons: ['x'], warnings: [] } } as unknown as RunSummary)).toBe('failed');
+    expect(verdictOf(base)).toBe('passed');
+    expect(verdictOf({ ...base, gate: { ...base.gate, verdict: 'bogus' } } as unknown as RunSummary)).toBe('passed');
+  });
+});
+
+describe('history.html', () => {
+  it('one chart and table per dataset and site, points linking to each report, all data escaped, nothing external', async () => {
+    const store = await seed(ctx.dir);
+    const file = await writeHistory(store, ctx.dir);
+    expect(file).toBe(join(ctx.dir, 'history.html'));
+    const html = await readFile(file, 'utf8');
+    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html).toContain('<h2>questions.csv on site site-a</h2>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;.csv on site site-a');
+    expect(html).not.toContain('<img');
+    for (const id of ['r1', 'r2', 'r3', 'r4']) expect(html).toContain(`<a href="${id}/report.html">`);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).not.toContain('<script');
+    expect(html).toContain('default-src &#39;none&#39;');
+    // r1: pass rate 66.7%, error rate 25.0% as point tooltips
+    expect(html).toMatch(/run r1 [^<]*\npass rate: 66\.7%/);
+    expect(html).toMatch(/run r1 [^<]*\nerror rate: 25\.0%/);
+  });
+
+  it('links relative to where the page is written', async () => {
+    const store = await seed(ctx.dir);
+    const file = await writeHistory(store, ctx.dir, join(ctx.dir, 'site', 'pages', 'h.html'));
+    expect(await readFile(file, 'utf8')).toContain('<a href="../../r1/report.html">');
+    expect(relativeHref('/a/b/page.html', '/a/run #1/report.html')).toBe('../run%20%231/report.html');
+  });
+
+  it('says so when there is no finished run', async () => {
+    await writeFile(join(ctx.dir, 'stray.txt'), 'x');
+    const html = await readFile(await writeHistory(ctx.store, ctx.dir), 'utf8');
+    expect(html).toContain('No finished runs yet');
+  });
+});
+
+describe('trendSvg', () => {
+  it('plots each series in time order, skips null values, and places y by rate', () => {
+    const svg = trendSvg([
+      { at: '2026-01-02T00:00:00Z', values: { pass: 0.5, err: null }, label: 'b' },
+      { at: '2026-01-01T00:00:00Z', values: { pass: 1, err: 0 }, label: 'a', href: 'a/report.html' },
+    ], { title: 'T', series: [{ key: 'pass', title: 'pass rate', className: 'pass' }, { key: 'err', title: 'error rate', className: 'err' }], width: 140, height: 100 });
+    // inner box: x 40..126, y 26..70; pass: (40,26) then (126,48)
+    expect(svg).toContain('<polyline points="40.0,26.0 126.0,48.0" class="line pass"/>');
+    expect(svg.match(/class="dot err"/g)).toHaveLength(1);
+    expect(svg).toContain('<a href="a/report.html"><circle cx="40.0" cy="26.0"');
+    expect(svg).toContain('>2026-01-01</text>');
+    expect(svg).toContain('>2026-01-02</text>');
+  });
+});
