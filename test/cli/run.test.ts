@@ -66,7 +66,7 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
 
     const bad = await sitechat(dir, ['run', file, '--max-error-rate', 'lots']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--max-error-rate must be a rate such as 0.9 or 90%, got "lots"');
+    expect(bad.stderr).toContain('--max-error-rate: must be a fraction from 0 to 1 (0.9) or a percentage with % (90%), got "lots"');
   });
   it('--config applies default assertions and runs a custom grader module in an activity', async () => {
     writeFileSync(join(dir, 'short.js'), 'exports.grade = (row, answer) => ({ pass: answer.answer.length < 5, reason: `length ${answer.answer.length}` });\n');

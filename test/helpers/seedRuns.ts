@@ -13,6 +13,7 @@ export interface SeededRun {
   model?: string;
   outcomes: Outcome[];
   failUnder?: number;
+  maxErrorRate?: number;
 }
 
 /**
@@ -34,7 +35,7 @@ export async function seedRuns(runsDir: string, runs: readonly SeededRun[]): Pro
     }));
     await store.append(run.runId, rows);
     const finishedAt = new Date(Date.parse(run.startedAt) + 60_000).toISOString();
-    await finalizeRun(store, run.runId, { outDir: join(runsDir, run.runId), finishedAt, gate: { failUnder: run.failUnder } });
+    await finalizeRun(store, run.runId, { outDir: join(runsDir, run.runId), finishedAt, gate: { failUnder: run.failUnder, maxErrorRate: run.maxErrorRate } });
   }
   return store;
 }

@@ -15,7 +15,7 @@ const e = 'error' as const;
 
 async function seed(dir: string) {
   return seedRuns(dir, [
-    { runId: 'r1', startedAt: '2026-01-01T02:00:00Z', outcomes: [p, p, f, e], failUnder: 0.5 },
+    { runId: 'r1', startedAt: '2026-01-01T02:00:00Z', outcomes: [p, p, f, e], failUnder: 0.5, maxErrorRate: 0.25 },
     { runId: 'r2', startedAt: '2026-01-02T02:00:00Z', outcomes: [p, f, f, f], failUnder: 0.5 },
     { runId: 'r3', startedAt: '2026-01-03T02:00:00Z', outcomes: [p, p, p, p], siteId: 'site-b', model: 'gpt-x' },
     { runId: 'r4', startedAt: '2026-01-04T02:00:00Z', outcomes: [p, e], dataset: '/data/<img src=x onerror=alert(1)>.csv' },
