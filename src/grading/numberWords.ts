@@ -2,8 +2,9 @@
  * English number words to digits, for the `reference` grader: "one thousand, nine hundred and fourteen"
  * → `1914`, "twenty-one" → `21`, "third" → `3`. Pure and deterministic (workflow-safe).
  *
- * Works on tokens that are already lower-cased and split on punctuation. Ordinals become cardinals
- * ("fourth" and "4th" both → `4`) so "the fourth of July" and "July 4" share their number token.
+ * Works on tokens that are already lower-cased and split on punctuation. Ordinals from "third" on
+ * become cardinals ("fourth" and "4th" both → `4`) so "the fourth of July" and "July 4" share their
+ * number token. Digits before a scale word are multiplied: "50 million" → `50000000`.
  */
 
 const UNITS: Readonly<Record<string, number>> = {
@@ -15,8 +16,9 @@ const TENS: Readonly<Record<string, number>> = {
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
 };
 const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1_000, million: 1_000_000, billion: 1_000_000_000 };
+/** "first" and "second" are left alone: "first and foremost", "a second". */
 const ORDINALS: Readonly<Record<string, string>> = {
-  first: 'one', second: 'two', third: 'three', fifth: 'five', eighth: 'eight', ninth: 'nine', twelfth: 'twelve',
+  third: 'three', fifth: 'five', eighth: 'eight', ninth: 'nine', twelfth: 'twelve',
 };
 
 /** The cardinal word for an ordinal word ("fourth" → "four", "twentieth" → "twenty"), else undefined. */
@@ -88,6 +90,13 @@ export function numberWordsToDigits(tokens: readonly string[]): string[] {
   };
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] ?? '';
+    const scale = SCALES[tokens[i + 1] ?? ''];
+    if (scale !== undefined && scale > 100 && /^\d+(?:\.\d+)?$/u.test(token)) {
+      flush();
+      out.push(String(Math.round(Number(token) * scale)));
+      i += 1;
+      continue;
+    }
     const ordinal = cardinalOf(token);
     const part = partOf(ordinal ?? token);
     if (part !== undefined) {

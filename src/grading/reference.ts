@@ -28,6 +28,8 @@ export interface ReferenceComparison {
   score: number;
   /** The reference's content words (normalized) the answer lacks. */
   missing: string[];
+  /** The reference's numbers, each with the word after it (its unit: "1 hour"), that the answer lacks. */
+  missingQuantities: string[];
   /** How many content words the reference has. */
   contentWords: number;
 }
@@ -55,17 +57,18 @@ export function compareWithReference(answer: string | PreparedAnswer, reference:
   const ref = referenceTokens(reference);
   if (ref.length === 0 || ref.every(isStopWord)) {
     const found = containsAsWritten(text, reference);
-    return { rule: 'function-words', score: found ? 1 : 0, missing: found ? [] : [reference.trim()], contentWords: 0 };
+    return { rule: 'function-words', score: found ? 1 : 0, missing: found ? [] : [reference.trim()], missingQuantities: [], contentWords: 0 };
   }
   const content = [...new Set(ref.filter((t) => !isStopWord(t)))];
-  if (containsRun(ans, ref)) return { rule: 'contains', score: 1, missing: [], contentWords: content.length };
+  if (containsRun(ans, ref)) return { rule: 'contains', score: 1, missing: [], missingQuantities: [], contentWords: content.length };
   const present = new Set(ans);
   const missing = content.filter((t) => !present.has(t));
   const score = 1 - missing.length / content.length;
   const own = new Set(ref);
   const answerWords = ans.filter((t) => !isStopWord(t));
   const partOf = answerWords.length > 0 && answerWords.every((t) => own.has(t)) && score >= PART_OF_MIN_SHARE;
-  return { rule: partOf ? 'part-of' : 'content-words', score, missing, contentWords: content.length };
+  const missingQuantities = quantities(ref).filter((q) => !containsRun(ans, q)).map((q) => q.join(' '));
+  return { rule: partOf ? 'part-of' : 'content-words', score, missing, missingQuantities, contentWords: content.length };
 }
 
 /** Whether a comparison passes at `threshold` (see the rules above). */
@@ -75,7 +78,7 @@ export function comparisonPasses(c: ReferenceComparison, threshold: number): boo
     case 'part-of': return true;
     case 'function-words': return c.score === 1;
     case 'content-words':
-      return c.contentWords <= ALL_WORDS_UP_TO ? c.missing.length === 0 : c.score >= threshold && !c.missing.some(isNumber);
+      return c.contentWords <= ALL_WORDS_UP_TO ? c.missing.length === 0 : c.score >= threshold && c.missingQuantities.length === 0;
   }
 }
 
@@ -110,7 +113,9 @@ function describe(c: ReferenceComparison, pass: boolean, threshold: number, agai
     case 'content-words': {
       const allNeeded = c.contentWords <= ALL_WORDS_UP_TO;
       const rule = allNeeded ? 'all needed' : `${fmt(c.score)} ${c.score >= threshold ? '>=' : '<'} ${fmt(threshold)}`;
-      const numbers = !allNeeded && c.missing.some(isNumber) ? '; every number needed' : '';
+      const numbers = !allNeeded && c.missingQuantities.length > 0
+        ? `; every number needed, with its unit: missing ${quoteList(c.missingQuantities)}`
+        : '';
       const lacking = c.missing.length === 0 ? '' : `, missing ${quoteList(c.missing.map((t) => asWritten(reference, t)))}`;
       return `answer has ${found} of ${c.contentWords} content words of ${against} (${rule}${numbers})${lacking}`;
     }
@@ -129,6 +134,15 @@ function asWritten(reference: string, token: string): string {
 
 function isNumber(token: string): boolean {
   return /\d/u.test(token);
+}
+
+/** Each number of the reference, with the content word right after it when there is one ("5 gb", "1 hour"). */
+function quantities(ref: readonly string[]): string[][] {
+  return ref.flatMap((token, i) => {
+    if (!isNumber(token)) return [];
+    const unit = ref[i + 1];
+    return [unit === undefined || isNumber(unit) || isStopWord(unit) ? [token] : [token, unit]];
+  });
 }
 
 /** The reference with its parenthesized parts removed, when that changes it and leaves content words. */

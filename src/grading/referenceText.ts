@@ -10,11 +10,11 @@ import { numberWordsToDigits } from './numberWords';
 const SYMBOL_WORDS: Readonly<Record<string, string>> = { '%': ' percent ', '$': ' dollar ', '€': ' euro ', '£': ' pound ', '&': ' and ' };
 
 /** Spellings of one word or unit that answers use interchangeably. */
-const SYNONYMS: Readonly<Record<string, string>> = {
+const SYNONYM_LIST: Readonly<Record<string, string>> = {
   usd: 'dollar', eur: 'euro', gbp: 'pound', pct: 'percent', percentage: 'percent',
   kilometre: 'km', kilometer: 'km', metre: 'meter', centimetre: 'cm', centimeter: 'cm', millimetre: 'mm', millimeter: 'mm',
-  kilogram: 'kg', kilo: 'kg', gram: 'g', pound: 'pound', lbs: 'pound', lb: 'pound', mile: 'mile', mi: 'mile',
-  hr: 'hour', hrs: 'hour', h: 'hour', min: 'minute', mins: 'minute', sec: 'second', secs: 'second',
+  kilogram: 'kg', kilo: 'kg', gram: 'g', lbs: 'pound', lb: 'pound', mi: 'mile', ft: 'foot', feet: 'foot', inches: 'inch',
+  hr: 'hour', hrs: 'hour', min: 'minute', mins: 'minute', sec: 'second', secs: 'second',
   gigabyte: 'gb', megabyte: 'mb', terabyte: 'tb', kilobyte: 'kb',
   jan: 'january', feb: 'february', mar: 'march', apr: 'april', jun: 'june', jul: 'july', aug: 'august',
   sep: 'september', sept: 'september', oct: 'october', nov: 'november', dec: 'december',
@@ -56,6 +56,9 @@ function cleanText(text: string): string {
     .replace(/(\p{L})(\d)/gu, '$1 $2');
 }
 
+/** {@link SYNONYM_LIST} keyed and valued by stems, as tokens are looked up. */
+const SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries(SYNONYM_LIST).map(([from, to]) => [stem(from), stem(to)]));
+
 /** Scripts written without spaces between words: each character is a token of its own. */
 const CHARACTER_SCRIPTS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
 
@@ -68,7 +71,10 @@ export function referenceTokens(text: string): string[] {
   const words = cleanText(text).replace(CHARACTER_SCRIPTS, ' $1 ').split(' ').filter((t) => t.length > 0);
   return numberWordsToDigits(words)
     .filter((t) => !ARTICLES.has(t))
-    .map((t) => stem(SYNONYMS[t] ?? t))
+    .map((t) => {
+      const stemmed = stem(t);
+      return SYNONYMS.get(stemmed) ?? stemmed;
+    })
     .map((t) => (/^\d+\.\d*?0+$/u.test(t) ? t.replace(/\.?0+$/u, '') : t)); // "2.50" → "2.5", "3.0" → "3"
 }
 
