@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS, evaluateAssertion } from '../src/grading';
 import { projectRoot } from '../src/temporal/projectRoot';
 import { AgreementDataError, loadJudgedAnswers, SYSTEMS, wordCount, type JudgedAnswer } from './agreementData';
-import { agreementGraders } from './agreementGraders';
-import { renderAgreement, type AgreementTable, type Slice } from './agreementReport';
+import { agreementGraders, GRADER_NAMES } from './agreementGraders';
+import { renderAgreement, type AgreementTable, type Errors, type Slice } from './agreementReport';
 
-const SWEEP = [0.4, 0.5, 0.6, 0.67, 0.75, 0.8, 1] as const;
+const SWEEP = [0.4, 0.5, 0.6, 0.7, 0.8, 1] as const;
 
 class UsageError extends Error {}
 
@@ -58,6 +58,14 @@ function agreement(slice: Slice, verdicts: ReadonlyMap<JudgedAnswer, boolean>): 
   return slice.answers.length === 0 ? Number.NaN : agreeing / slice.answers.length;
 }
 
+/** Over all answers: wrong answers the grader passes, right answers it fails. */
+function errors(answers: readonly JudgedAnswer[], verdicts: ReadonlyMap<JudgedAnswer, boolean>): Errors {
+  return {
+    wrongPassed: answers.filter((a) => !a.correct && verdicts.get(a) === true).length,
+    rightFailed: answers.filter((a) => a.correct && verdicts.get(a) === false).length,
+  };
+}
+
 function verdictsOf(answers: readonly JudgedAnswer[], pass: (answer: string, expected: string) => boolean): Map<JudgedAnswer, boolean> {
   return new Map(answers.map((a) => [a, pass(a.answer, a.expected)]));
 }
@@ -91,18 +99,23 @@ function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const { answers, questions, excluded } = loadJudgedAnswers(args.file);
   const parts = slices(answers);
+  const graders = agreementGraders();
+  const verdicts = new Map(graders.map((g) => [g.name, verdictsOf(answers, g.pass)]));
+  const contains = verdicts.get(GRADER_NAMES.contains);
+  const reference = verdicts.get(GRADER_NAMES.reference);
   const table: AgreementTable = {
     questions,
     excluded,
     slices: parts.map((s) => ({ name: s.name, size: s.answers.length, humanCorrect: s.answers.filter((a) => a.correct).length })),
-    rows: agreementGraders().map((g) => {
-      const verdicts = verdictsOf(answers, g.pass);
-      return { name: g.name, rule: g.rule, agreement: parts.map((s) => agreement(s, verdicts)) };
+    rows: graders.map((g) => {
+      const own = verdicts.get(g.name) ?? new Map<JudgedAnswer, boolean>();
+      return { name: g.name, rule: g.rule, agreement: parts.map((s) => agreement(s, own)), errors: errors(answers, own) };
     }),
+    containsNotReference: answers.filter((a) => contains?.get(a) === true && reference?.get(a) === false).length,
     sweep: SWEEP.map((threshold) => {
-      const grader = agreementGraders(threshold).find((g) => g.name === 'reference');
+      const grader = agreementGraders(threshold).find((g) => g.name === GRADER_NAMES.reference);
       const verdicts = verdictsOf(answers, grader?.pass ?? (() => false));
-      return { threshold, agreement: parts.map((s) => agreement(s, verdicts)) };
+      return { threshold, agreement: parts.map((s) => agreement(s, verdicts)), errors: errors(answers, verdicts) };
     }),
     defaultThreshold: DEFAULT_THRESHOLDS.reference,
   };

@@ -6,6 +6,9 @@
  */
 import { DEFAULT_THRESHOLDS, evaluateAssertion, parseReferences, squadTokens, type BuiltinAssertionSpec } from '../src/grading';
 
+/** Names of the graders the bench refers to. */
+export const GRADER_NAMES = { contains: 'contains (normalized)', reference: 'reference' } as const;
+
 /** A named verdict function: does the answer pass against the `expected` value? */
 export interface AgreementGrader {
   name: string;
@@ -43,7 +46,7 @@ export function agreementGraders(referenceThreshold?: number): AgreementGrader[]
       rule: 'some reference is a substring of the answer, ignoring case (the `include_any` column)',
       pass: (answer, expected) => evaluateAssertion({ type: 'contains-any', values: parseReferences(expected) }, {}, { answer }).pass,
     },
-    { name: 'contains (normalized)', rule: 'some reference, SQuAD-normalized, is a run of whole words of the normalized answer', pass: normalizedContains },
-    { name: 'reference', rule: `the \`reference\` grader (threshold ${referenceThreshold ?? DEFAULT_THRESHOLDS.reference})`, pass: assertion(reference) },
+    { name: GRADER_NAMES.contains, rule: 'some reference, SQuAD-normalized, is a run of whole words of the normalized answer', pass: normalizedContains },
+    { name: GRADER_NAMES.reference, rule: `the \`reference\` grader (threshold ${referenceThreshold ?? DEFAULT_THRESHOLDS.reference})`, pass: assertion(reference) },
   ];
 }

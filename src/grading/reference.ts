@@ -14,7 +14,7 @@
  * A parenthesized part of a reference is optional: "(John) Ehrlichman" is also tried as "Ehrlichman".
  * A reference made only of function words ("The Who") must appear as written, case included.
  */
-import { isStopWord, referenceTokens } from './referenceText';
+import { isStopWord, referenceTokens, stem } from './referenceText';
 import type { AssertionResult } from './types';
 import { fmt, quoteList } from './util';
 
@@ -44,16 +44,21 @@ export const PART_OF_MIN_SHARE = 0.5;
 export interface PreparedAnswer {
   text: string;
   tokens: readonly string[];
+  /** The distinct tokens. */
+  present: ReadonlySet<string>;
+  /** The tokens that are not function words. */
+  contentWords: readonly string[];
 }
 
 /** Normalizes an answer for {@link compareWithReference} and {@link referenceAnswer}. */
 export function prepareAnswer(text: string): PreparedAnswer {
-  return { text, tokens: referenceTokens(text) };
+  const tokens = referenceTokens(text);
+  return { text, tokens, present: new Set(tokens), contentWords: tokens.filter((t) => !isStopWord(t)) };
 }
 
 /** Compares an answer with one reference (rules 1–3, without the parenthesis variant). */
 export function compareWithReference(answer: string | PreparedAnswer, reference: string): ReferenceComparison {
-  const { text, tokens: ans } = typeof answer === 'string' ? prepareAnswer(answer) : answer;
+  const { text, tokens: ans, present, contentWords: answerWords } = typeof answer === 'string' ? prepareAnswer(answer) : answer;
   const ref = referenceTokens(reference);
   if (ref.length === 0 || ref.every(isStopWord)) {
     const found = containsAsWritten(text, reference);
@@ -61,11 +66,9 @@ export function compareWithReference(answer: string | PreparedAnswer, reference:
   }
   const content = [...new Set(ref.filter((t) => !isStopWord(t)))];
   if (containsRun(ans, ref)) return { rule: 'contains', score: 1, missing: [], missingQuantities: [], contentWords: content.length };
-  const present = new Set(ans);
   const missing = content.filter((t) => !present.has(t));
   const score = 1 - missing.length / content.length;
   const own = new Set(ref);
-  const answerWords = ans.filter((t) => !isStopWord(t));
   const partOf = answerWords.length > 0 && answerWords.every((t) => own.has(t)) && score >= PART_OF_MIN_SHARE;
   const missingQuantities = quantities(ref).filter((q) => !containsRun(ans, q)).map((q) => q.join(' '));
   return { rule: partOf ? 'part-of' : 'content-words', score, missing, missingQuantities, contentWords: content.length };
@@ -116,20 +119,21 @@ function describe(c: ReferenceComparison, pass: boolean, threshold: number, agai
       const numbers = !allNeeded && c.missingQuantities.length > 0
         ? `; every number needed, with its unit: missing ${quoteList(c.missingQuantities)}`
         : '';
-      const lacking = c.missing.length === 0 ? '' : `, missing ${quoteList(c.missing.map((t) => asWritten(reference, t)))}`;
+      const lacking = c.missing.length === 0 ? '' : `, missing ${quoteList(asWritten(reference, c.missing))}`;
       return `answer has ${found} of ${c.contentWords} content words of ${against} (${rule}${numbers})${lacking}`;
     }
   }
 }
 
-/** A normalized token as the reference writes it ("Seattle" for `seattl`), for reasons. */
-function asWritten(reference: string, token: string): string {
-  const words = reference.split(/\s+/u).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
-  const word = words.find((w) => {
-    const tokens = referenceTokens(w);
-    return tokens.length === 1 && tokens[0] === token;
-  });
-  return word ?? token;
+/** Normalized tokens as the reference writes them ("Seattle" for `seattl`), for reasons; only the five a reason shows. */
+function asWritten(reference: string, tokens: readonly string[]): string[] {
+  const words = new Map<string, string>();
+  for (const raw of reference.split(/\s+/u)) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const normalized = referenceTokens(word);
+    if (normalized.length === 1 && normalized[0] !== undefined && !words.has(normalized[0])) words.set(normalized[0], word);
+  }
+  return tokens.map((t, i) => (i < 5 ? words.get(t) ?? t : t));
 }
 
 function isNumber(token: string): boolean {
@@ -152,13 +156,21 @@ function withoutParentheses(reference: string): string | undefined {
   return bare;
 }
 
-/** The tokens of `needle` in a row in `haystack`; runs also match when their tokens joined are equal ("bee keeper", "beekeeper"). */
+/**
+ * The tokens of `needle` in a row in `haystack`. Runs also match when their tokens joined are equal, or
+ * equal after stemming: "bee keeper" is found in "beekeeper", "D-I-V-O-R-C-E" in "divorce".
+ */
 function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
   const compact = needle.join('');
+  const stemmed = stem(compact);
   for (let i = 0; i < haystack.length; i += 1) {
+    const first = haystack[i] ?? '';
+    if (!compact.startsWith(first) && !stemmed.startsWith(first)) continue;
     let joined = '';
-    for (let j = i; j < haystack.length && joined.length < compact.length; j += 1) joined += haystack[j];
-    if (joined === compact) return true;
+    for (let j = i; j < haystack.length && joined.length < compact.length; j += 1) {
+      joined += haystack[j];
+      if (joined === compact || (needle.length + j - i > 1 && stem(joined) === stemmed)) return true;
+    }
   }
   return false;
 }

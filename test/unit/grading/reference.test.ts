@@ -64,6 +64,8 @@ describe('reference grader: normalization', () => {
     expect(grade('It is in Tokyo.', 'Tōkyō').pass).toBe(true);
     expect(grade('The Free plan has 5GB.', '5 gigabytes').pass).toBe(true);
     expect(grade('He worked as a beekeeper.', 'Bee keeper').pass).toBe(true);
+    expect(grade('He worked as a bee keeper.', 'Beekeeper').pass).toBe(true);
+    expect(grade('Divorce', 'D-I-V-O-R-C-E').pass).toBe(true);
   });
   it('does not match a word inside another word', () => {
     expect(grade('They carried the pen in a pencase', 'pencil').pass).toBe(false);
