@@ -1,4 +1,4 @@
-import type { AssertionSpec } from '../src/grading/types';
+import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
 import type { Outcome, RunSummary } from '../src/reports/types';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
@@ -19,7 +19,8 @@ export interface RunOptions {
   model?: string;
   /** Assertions applied to every row, from the run config. */
   assertions: AssertionSpec[];
-  thresholds?: { f1?: number; rougeL?: number; levenshtein?: number };
+  /** Pass marks of the reference graders whose spec has none (`reference`, `f1`, `rougeL`, `levenshtein`). */
+  thresholds?: GradingThresholds;
   /** Close each conversation's session after its last turn. @default true */
   closeSessions: boolean;
   /** Async submit + polling, or the blocking chat endpoint (backfills). @default "async" */

@@ -30,6 +30,7 @@ export const assertionSpecSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('contains-any'), values: phrases }),
   z.strictObject({ type: z.literal('not-contains'), values: phrases }),
   regexSpec,
+  z.strictObject({ type: z.literal('reference'), value: z.string().optional(), threshold: ratio.optional() }),
   z.strictObject({ type: z.literal('f1'), value: z.string().optional(), threshold: ratio.optional() }),
   z.strictObject({ type: z.literal('rouge-l'), value: z.string().optional(), threshold: ratio.optional() }),
   z.strictObject({ type: z.literal('levenshtein'), value: z.string().optional(), threshold: ratio.optional() }),

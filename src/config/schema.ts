@@ -17,7 +17,7 @@ export type FeedbackMode = (typeof FeedbackMode)[keyof typeof FeedbackMode];
 export interface RunConfig {
   /** Assertions applied to every row, after those derived from the row's columns. @default [] */
   assertions: AssertionSpec[];
-  /** Pass marks for reference-based graders whose spec has none. @default { f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } */
+  /** Pass marks for reference-based graders whose spec has none. @default { reference: 0.6, f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } */
   thresholds?: GradingThresholds;
   /** Site id to run against. @default the worker's SITECHAT_SITE_ID */
   site?: string;
@@ -48,7 +48,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;
 export const runConfigSchema = z
   .strictObject({
     assertions: z.array(assertionSpecSchema).default([]),
-    thresholds: z.strictObject({ f1: ratio.optional(), rougeL: ratio.optional(), levenshtein: ratio.optional() }).optional(),
+    thresholds: z.strictObject({ reference: ratio.optional(), f1: ratio.optional(), rougeL: ratio.optional(), levenshtein: ratio.optional() }).optional(),
     site: z.string().min(1).optional(),
     concurrency: z.number().int().min(1).optional(),
     feedback: z.enum([FeedbackMode.graded, FeedbackMode.none]).optional(),

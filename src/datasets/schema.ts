@@ -1,10 +1,13 @@
 /**
  * The row schema (zod). Inputs are CSV strings or JSON values: blank cells and `null` are absent,
  * numbers are accepted for text columns, list columns take a JSON array or a `|`-separated string
- * (`tags` too: `a|b`), and `regex` is a bare pattern or `/pattern/flags`.
+ * (`tags` too: `a|b`), and `regex` is a bare pattern or `/pattern/flags`. `expected` stays one string:
+ * its `|`-separated references (`\|` a literal bar) are split by the graders; a JSON array of
+ * references becomes that string.
  */
 import { z } from 'zod';
 import { compileRegex, parseRegexLiteral } from '../grading/regex';
+import { formatReferences, parseReferences } from '../grading/references';
 import { isKnownColumn, type RawRecord } from './columns';
 import type { IssueCollector } from './issues';
 import type { DatasetRow } from './types';
@@ -34,6 +37,14 @@ function toList(value: unknown): unknown {
   return kept.length === 0 ? undefined : kept;
 }
 
+/** A JSON array of references → one `|`-separated string (bars inside a reference escaped). */
+function toReferences(value: unknown): unknown {
+  if (!Array.isArray(value)) return blankToUndefined(value);
+  const items = value.map(blankToUndefined).filter((item) => item !== undefined);
+  if (!items.every((item): item is string => typeof item === 'string')) return value;
+  return items.length === 0 ? undefined : formatReferences(items);
+}
+
 const text = z.preprocess(blankToUndefined, z.string({ error: (iss) => `must be text ${got(iss.input)}` }).optional());
 const list = z.preprocess(toList, z.array(z.string({ error: 'must list text values' }), { error: 'must be a list (`|`-separated, or a JSON array)' }).optional());
 
@@ -53,7 +64,9 @@ const rowSchema = z.object({
   model: text,
   response_language: text,
   ui_locale: text,
-  expected: text,
+  expected: z.preprocess(toReferences, z.string({ error: (iss) => `must be text or a list of texts ${got(iss.input)}` })
+    .refine((v) => parseReferences(v).length > 0, { error: 'has no reference between its `|` separators' })
+    .optional()),
   must_include: list,
   include_any: list,
   must_not_include: list,

@@ -3,7 +3,7 @@
  *
  * | column             | assertion                                              |
  * |--------------------|--------------------------------------------------------|
- * | `expected`         | `f1` (token F1 >= thresholds.f1, 0.5 by default)       |
+ * | `expected`         | `reference` (see reference.ts; `\|` separates answers) |
  * | `must_include`     | `contains-all` (ignoring case)                         |
  * | `include_any`      | `contains-any` (ignoring case)                         |
  * | `must_not_include` | `not-contains` (ignoring case)                         |
@@ -11,9 +11,9 @@
  * | `min_confidence`   | `min-confidence`                                       |
  * | `rubric`           | `llm-rubric` (an LLM judge checks the criteria)        |
  *
- * Defaults that compare with the reference answer (`f1`, `rouge-l`, `levenshtein` without a
- * `value`) decide how `expected` is graded: when the config has any, `expected` adds no `f1` of
- * its own, and on rows without `expected` they are left out (nothing to compare with). A row's
+ * Defaults that compare with the reference answer (`reference`, `f1`, `rouge-l`, `levenshtein`
+ * without a `value`) decide how `expected` is graded: when the config has any, `expected` adds no
+ * `reference` of its own, and on rows without `expected` they are left out (nothing to compare with). A row's
  * `min_confidence` replaces a default `min-confidence`. `llm-correctness` compares with `expected` too.
  * A default `llm-rubric` without `value` takes the row's `rubric` (rows without one leave it out), so a
  * row's `rubric` never adds a second `llm-rubric` next to it.
@@ -38,7 +38,7 @@ export function assertionsForRow(
   thresholds: GradingThresholds = {},
 ): AssertionSpec[] {
   const specs: AssertionSpec[] = [];
-  if (row.expected !== undefined && !defaults.some(comparesWithExpected)) specs.push({ type: 'f1' });
+  if (row.expected !== undefined && !defaults.some(comparesWithExpected)) specs.push({ type: 'reference' });
   if (row.must_include?.length) specs.push({ type: 'contains-all', values: [...row.must_include] });
   if (row.include_any?.length) specs.push({ type: 'contains-any', values: [...row.include_any] });
   if (row.must_not_include?.length) specs.push({ type: 'not-contains', values: [...row.must_not_include] });
@@ -54,10 +54,23 @@ export function assertionsForRow(
   return specs.map((spec) => withThreshold(spec, thresholds));
 }
 
+/** Assertion types that compare the answer with a reference answer (`expected` or `value`). */
+export const REFERENCE_BASED_TYPES = ['reference', 'f1', 'rouge-l', 'levenshtein'] as const;
+type ReferenceBasedSpec = Extract<AssertionSpec, { type: (typeof REFERENCE_BASED_TYPES)[number] }>;
+
+const THRESHOLD_KEYS = { reference: 'reference', f1: 'f1', 'rouge-l': 'rougeL', levenshtein: 'levenshtein' } as const satisfies Record<
+  ReferenceBasedSpec['type'],
+  keyof GradingThresholds
+>;
+
+function isReferenceBased(spec: AssertionSpec): spec is ReferenceBasedSpec {
+  return (REFERENCE_BASED_TYPES as readonly string[]).includes(spec.type);
+}
+
 /** A reference-based spec without its own `value`: it grades against the row's `expected`. */
 export function comparesWithExpected(spec: AssertionSpec): boolean {
   if (spec.type === 'llm-correctness') return true;
-  return (spec.type === 'f1' || spec.type === 'rouge-l' || spec.type === 'levenshtein') && spec.value === undefined;
+  return isReferenceBased(spec) && spec.value === undefined;
 }
 
 /** An `llm-rubric` without its own `value`: its criteria are the row's `rubric`. */
@@ -66,7 +79,7 @@ export function usesRowRubric(spec: AssertionSpec): boolean {
 }
 
 function withThreshold(spec: AssertionSpec, thresholds: GradingThresholds): AssertionSpec {
-  if (spec.type !== 'f1' && spec.type !== 'rouge-l' && spec.type !== 'levenshtein') return spec;
-  const threshold = spec.threshold ?? thresholds[spec.type === 'f1' ? 'f1' : spec.type === 'rouge-l' ? 'rougeL' : 'levenshtein'];
+  if (!isReferenceBased(spec)) return spec;
+  const threshold = spec.threshold ?? thresholds[THRESHOLD_KEYS[spec.type]];
   return threshold === undefined || threshold === spec.threshold ? spec : { ...spec, threshold };
 }

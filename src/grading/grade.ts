@@ -5,6 +5,8 @@
 import type { DatasetRow } from '../datasets/types';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
+import { prepareAnswer, referenceAnswer } from './reference';
+import { bestOverReferences, parseReferences } from './references';
 import { levenshtein } from './similarity';
 import { describeRule } from './rule';
 import { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
@@ -20,7 +22,7 @@ import type {
 import { isExternalSpec } from './types';
 
 /** Thresholds used when neither the spec nor the run config gives one. */
-export const DEFAULT_THRESHOLDS = { f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
+export const DEFAULT_THRESHOLDS = { reference: 0.6, f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
 
 /** What of the row the graders read: the reference answer. */
 export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'>;
@@ -85,17 +87,28 @@ function evaluate(
     case 'regex': return regex(text, spec);
     case 'min-confidence': return minConfidence(answer, spec.threshold);
     case 'max-latency': return maxLatency(answer, spec.ms);
+    case 'reference':
     case 'f1':
     case 'rouge-l':
     case 'levenshtein': {
-      const reference = spec.value ?? row.expected;
+      const source = spec.value ?? row.expected;
       const against = spec.value === undefined ? 'expected' : 'value';
-      if (reference === undefined) {
+      if (source === undefined) {
         return { type: spec.type, pass: false, score: 0, reason: 'nothing to compare with: no `expected` on the row and no `value`' };
       }
-      if (spec.type === 'f1') return tokenF1(text, reference, spec.threshold ?? thresholds.f1, against);
-      if (spec.type === 'rouge-l') return rougeL(text, reference, spec.threshold ?? thresholds.rougeL, against);
-      return levenshtein(text, reference, spec.threshold ?? thresholds.levenshtein, against);
+      const references = parseReferences(source);
+      if (references.length === 0) {
+        return { type: spec.type, pass: false, score: 0, reason: `nothing to compare with: \`${against}\` has no reference between its \`|\`` };
+      }
+      const prepared = spec.type === 'reference' ? prepareAnswer(text) : text;
+      return bestOverReferences(references, (reference) => {
+        switch (spec.type) {
+          case 'reference': return referenceAnswer(prepared, reference, spec.threshold ?? thresholds.reference, against);
+          case 'f1': return tokenF1(text, reference, spec.threshold ?? thresholds.f1, against);
+          case 'rouge-l': return rougeL(text, reference, spec.threshold ?? thresholds.rougeL, against);
+          case 'levenshtein': return levenshtein(text, reference, spec.threshold ?? thresholds.levenshtein, against);
+        }
+      });
     }
   }
 }

@@ -3,6 +3,7 @@
  * reference and threshold, not only whether it passed. Pure: runs in the workflow with the graders.
  */
 import type { RowForGrading } from './grade';
+import { parseReferences } from './references';
 import type { AssertionSpec, GradingThresholds } from './types';
 
 /** Characters of a phrase list or reference quoted in a rule. */
@@ -18,7 +19,7 @@ function quoted(values: readonly string[]): string {
 
 /** `expected` holds `|`-separated references. */
 function references(text: string): string {
-  return clip(text.split('|').map((r) => JSON.stringify(r.trim())).join(' or '));
+  return clip(parseReferences(text).map((r) => JSON.stringify(r)).join(' or '));
 }
 
 export function describeRule(spec: AssertionSpec, row: RowForGrading, thresholds: Required<GradingThresholds>): string {
@@ -35,6 +36,12 @@ export function describeRule(spec: AssertionSpec, row: RowForGrading, thresholds
     case 'llm-rubric': return `LLM judge: meets the rubric ${quoted([spec.value ?? row.rubric ?? '(none)'])}`;
     case 'llm-correctness': return `LLM judge: consistent with expected ${row.expected === undefined ? 'nothing (no `expected`)' : references(row.expected)}`;
     case 'custom': return `custom grader ${spec.module}${spec.threshold === undefined ? '' : ` (score ≥ ${spec.threshold})`}`;
+    case 'reference': {
+      const threshold = spec.threshold ?? thresholds.reference;
+      const reference = spec.value ?? row.expected;
+      const against = reference === undefined ? 'nothing (no `expected`)' : references(reference);
+      return `gives the answer of ${against} (content words ≥ ${threshold} for longer references)`;
+    }
     case 'f1':
     case 'rouge-l':
     case 'levenshtein': {

@@ -10,6 +10,11 @@ export type AssertionSpec =
   | { type: 'contains-any'; values: string[] }
   | { type: 'not-contains'; values: string[] }
   | { type: 'regex'; pattern: string; flags?: string }
+  /**
+   * Does the answer give the reference's answer: it contains the reference, or enough of its content
+   * words (all of them for a reference of one or two). The default for `expected`. @default threshold 0.6
+   */
+  | { type: 'reference'; value?: string; threshold?: number }
   /** SQuAD-style token F1 against the row's `expected` (or `value`). @default threshold 0.5 */
   | { type: 'f1'; value?: string; threshold?: number }
   /** ROUGE-L F-measure against `expected` (or `value`). @default threshold 0.4 */
@@ -43,6 +48,8 @@ export interface AssertionResult {
   /** 0..1 */
   score: number;
   reason: string;
+  /** Reference-based graders: the reference (one of the `|`-separated ones) the answer matched. */
+  matched?: string;
   /** What the assertion checks (phrases, pattern, reference, threshold), shown in reports even when it passed. */
   rule?: string;
   /** Set by the LLM judge assertions: what the judge said, and what it cost. */
@@ -105,6 +112,8 @@ export function isJudgeSpec(spec: AssertionSpec): spec is JudgeAssertionSpec {
 
 /** Run-wide pass thresholds for reference-based graders whose spec gives no `threshold`. */
 export interface GradingThresholds {
+  /** Share of a reference's content words the `reference` grader needs (3+ content words). @default 0.6 */
+  reference?: number;
   /** Token F1. @default 0.5 */
   f1?: number;
   /** ROUGE-L F-measure. @default 0.4 */

@@ -3,18 +3,16 @@
  * deterministic: the workflow builds requests with it, `sitechat grade` too.
  */
 import type { DatasetRow } from '../../datasets/types';
+import { parseReferences } from '../references';
 import type { AnswerForGrading, AssertionResult, JudgeAssertionSpec } from '../types';
 import { JudgeKind, type JudgeOutcome, type JudgeRequest } from './types';
 
 /** What of the row a judge reads. */
 export type RowForJudge = Pick<DatasetRow, 'question' | 'expected' | 'rubric'>;
 
-/**
- * The reference answers in `expected`. Today the whole text is one reference; when `expected` learns
- * `|`-separated alternatives, this is the one place to split them (each becomes a `<reference>` section).
- */
+/** The reference answers in `expected` (`|`-separated, `\|` for a literal bar); each becomes a `<reference>` section. */
 export function referencesOf(expected: string): string[] {
-  return [expected];
+  return parseReferences(expected);
 }
 
 /** The request for a spec, or a reason why there is nothing to judge (then the assertion fails with it). */

@@ -32,8 +32,9 @@ answerTimeout: 3m
 email: bot@example.com
 failUnder: 0.9
 model: gpt-4o-mini
-thresholds: { f1: 0.6, rougeL: 0.3 }
+thresholds: { reference: 0.7, f1: 0.6, rougeL: 0.3 }
 assertions:
+  - { type: reference, value: 'Paris|City of Paris', threshold: 0.5 }
   - { type: not-contains, values: [as an AI] }
   - { type: max-latency, ms: 30s }
   - { type: regex, pattern: '\\d+', flags: i }
@@ -42,8 +43,9 @@ assertions:
     const config = await loadRunConfig(path);
     expect(config).toEqual({
       site: 'demo', concurrency: 8, feedback: 'none', answerTimeout: '3m', answerTimeoutMs: 180_000,
-      email: 'bot@example.com', failUnder: 0.9, model: 'gpt-4o-mini', thresholds: { f1: 0.6, rougeL: 0.3 },
+      email: 'bot@example.com', failUnder: 0.9, model: 'gpt-4o-mini', thresholds: { reference: 0.7, f1: 0.6, rougeL: 0.3 },
       assertions: [
+        { type: 'reference', value: 'Paris|City of Paris', threshold: 0.5 },
         { type: 'not-contains', values: ['as an AI'] },
         { type: 'max-latency', ms: 30_000 },
         { type: 'regex', pattern: '\\d+', flags: 'i' },
@@ -67,7 +69,7 @@ concurrency: 0
 feedback: always
 answerTimeout: 5
 failUnder: 1.5
-thresholds: { f1: 2, f2: 0.1 }
+thresholds: { f1: 2, f2: 0.1, reference: -0.1 }
 sites: demo
 assertions:
   - { type: f1, threshold: -1 }
@@ -76,6 +78,7 @@ assertions:
   - { type: regex, pattern: '(' }
   - { type: contains }
   - { type: max-latency, ms: soon }
+  - { type: reference, threshold: 1.5 }
 `);
     const error = await errorOf(path);
     const lines = error.message.split('\n');
@@ -85,6 +88,7 @@ assertions:
       `${path}: \`answerTimeout\` must be a string`,
       `${path}: \`failUnder\` must be <= 1`,
       `${path}: \`thresholds.f1\` must be <= 1`,
+      `${path}: \`thresholds.reference\` must be >= 0`,
       `${path}: \`thresholds\` unknown key \`f2\``,
       `${path}: unknown key \`sites\``,
       `${path}: \`assertions[0].threshold\` must be >= 0`,
@@ -93,8 +97,9 @@ assertions:
       expect.stringMatching(/`assertions\[3\]\.pattern` does not compile: /),
       `${path}: \`assertions[4].value\` is required`,
       `${path}: \`assertions[5].ms\` must be milliseconds or a duration such as "30s"`,
+      `${path}: \`assertions[6].threshold\` must be <= 1`,
     ]));
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(15);
     expect(error.issues).toContainEqual({ path: 'concurrency', message: 'must be >= 1' });
   });
 

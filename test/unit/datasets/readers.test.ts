@@ -86,6 +86,26 @@ describe('JSONL reader', () => {
     ]);
   });
 
+  it('keeps `expected` one string: `|` references stay as written, a JSON array of references is joined', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const file = join(await mkdtemp(join(tmpdir(), 'jsonl-')), 'refs.jsonl');
+    await writeFile(file, [
+      '{"question": "a", "expected": "Paris | City of Paris"}',
+      '{"question": "b", "expected": ["Paris", "a | b", " ", 1914]}',
+      '{"question": "c", "expected": " | "}',
+      '{"question": "d", "expected": [{"x": 1}]}',
+      '{"question": "e", "expected": []}',
+    ].join('\n'));
+    const rows: DatasetRow[] = [];
+    const scan = await walkDataset(file, { defaultEmail: 'a@b.co' }, (row) => void rows.push(row));
+    expect(rows.map((r) => [r.question, r.expected])).toEqual([['a', 'Paris | City of Paris'], ['b', 'Paris|a \\| b|1914'], ['e', undefined]]);
+    expect(scan.issues.map((i) => [i.line, i.column, i.message])).toEqual([
+      [3, 'expected', '`expected` has no reference between its `|` separators'],
+      [4, 'expected', '`expected` must be text or a list of texts (got [{"x":1}])'],
+    ]);
+  });
+
   it('reports bad lines and goes on', async () => {
     const { mkdtemp, writeFile } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');

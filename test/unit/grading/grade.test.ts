@@ -11,7 +11,7 @@ describe('assertionsForRow', () => {
       regex: '/par/i', min_confidence: 60,
     }), []);
     expect(specs).toEqual([
-      { type: 'f1' },
+      { type: 'reference' },
       { type: 'contains-all', values: ['Paris'] },
       { type: 'contains-any', values: ['France', 'FR'] },
       { type: 'not-contains', values: ['sorry'] },
@@ -30,13 +30,24 @@ describe('assertionsForRow', () => {
   it('keeps defaults with their own value, and a row min_confidence replaces the default one', () => {
     const defaults: AssertionSpec[] = [{ type: 'f1', value: 'fixed' }, { type: 'min-confidence', threshold: 50 }];
     expect(assertionsForRow(row({ expected: 'x', min_confidence: 80 }), defaults)).toEqual([
-      { type: 'f1' }, { type: 'min-confidence', threshold: 80 }, { type: 'f1', value: 'fixed' },
+      { type: 'reference' }, { type: 'min-confidence', threshold: 80 }, { type: 'f1', value: 'fixed' },
     ]);
+  });
+  it('grades `expected` by `reference` unless a default compares with it', () => {
+    expect(assertionsForRow(row({ expected: 'x' }))).toEqual([{ type: 'reference' }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [{ type: 'f1' }])).toEqual([{ type: 'f1' }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [{ type: 'reference', threshold: 0.8 }])).toEqual([{ type: 'reference', threshold: 0.8 }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [{ type: 'reference', value: 'y' }])).toEqual([
+      { type: 'reference' }, { type: 'reference', value: 'y' },
+    ]);
+    expect(assertionsForRow(row(), [{ type: 'reference' }])).toEqual([]);
   });
 
   it('bakes run thresholds into reference-based specs that have none', () => {
     const defaults: AssertionSpec[] = [{ type: 'rouge-l' }, { type: 'levenshtein', threshold: 0.9 }];
-    expect(assertionsForRow(row({ expected: 'x' }), [], { f1: 0.7 })).toEqual([{ type: 'f1', threshold: 0.7 }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [], { f1: 0.7 })).toEqual([{ type: 'reference' }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [], { reference: 0.7 })).toEqual([{ type: 'reference', threshold: 0.7 }]);
+    expect(assertionsForRow(row({ expected: 'x' }), [{ type: 'f1' }], { f1: 0.7 })).toEqual([{ type: 'f1', threshold: 0.7 }]);
     expect(assertionsForRow(row({ expected: 'x' }), defaults, { rougeL: 0.2, levenshtein: 0.5 })).toEqual([
       { type: 'rouge-l', threshold: 0.2 }, { type: 'levenshtein', threshold: 0.9 },
     ]);
@@ -54,7 +65,7 @@ describe('gradeAnswer', () => {
     const failed = gradeAnswer(r, { answer: 'Sorry, Paris.' }, specs);
     expect(failed.pass).toBe(false);
     expect(failed.assertions.map((a) => a.pass)).toEqual([false, false]);
-    expect(failed.assertions[0]?.reason).toMatch(/^token F1 0\.\d\d < 0\.50 against expected$/);
+    expect(failed.assertions[0]?.reason).toBe('answer has 1 of 3 content words of expected (0.33 < 0.60), missing "capital", "France"');
   });
   it('resolves thresholds: spec, then run config, then default', () => {
     const r = row({ expected: 'w x y z' });
