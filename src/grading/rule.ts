@@ -19,7 +19,8 @@ function quoted(values: readonly string[]): string {
 
 /** `expected` holds `|`-separated references. */
 function references(text: string): string {
-  return clip(parseReferences(text).map((r) => JSON.stringify(r)).join(' or '));
+  const refs = parseReferences(text);
+  return refs.length === 0 ? 'nothing (no reference in `expected`)' : clip(refs.map((r) => JSON.stringify(r)).join(' or '));
 }
 
 export function describeRule(spec: AssertionSpec, row: RowForGrading, thresholds: Required<GradingThresholds>): string {

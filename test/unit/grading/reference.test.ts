@@ -21,6 +21,7 @@ describe('reference grader: chat answers', () => {
     expect(evaluateAssertion({ type: 'f1' }, { expected: '30 days.' }, { answer }).pass).toBe(false);
     expect(grade(answer, '30 days.')).toEqual({
       type: 'reference', pass: true, score: 1, matched: '30 days.', reason: 'answer contains the expected answer',
+      rule: 'gives the answer of "30 days." (content words ≥ 0.6 for longer references)',
     });
   });
   it('fails clearly wrong answers', () => {

@@ -62,6 +62,7 @@ describe('reference-based graders over several references', () => {
     const grade = gradeAnswer({ expected: ' | ' }, { answer: 'x' }, [{ type: 'reference' }]);
     expect(grade.assertions[0]).toEqual({
       type: 'reference', pass: false, score: 0, reason: 'nothing to compare with: `expected` has no reference between its `|`',
+      rule: 'gives the answer of nothing (no reference in `expected`) (content words ≥ 0.6 for longer references)',
     });
   });
 });

@@ -54,8 +54,9 @@ describe('judge requests and results', () => {
     expect(judgeRequestFor({ type: 'llm-rubric' }, { question: 'q' }, answer)).toEqual({ missing: expect.stringContaining('no rubric') });
   });
 
-  it('passes `expected` whole as the one reference of a correctness request', () => {
-    expect(referencesOf('a | b')).toEqual(['a | b']);
+  it('passes every `|`-separated reference of `expected` to a correctness request', () => {
+    expect(referencesOf('a | b')).toEqual(['a', 'b']);
+    expect(referencesOf('a \\| b')).toEqual(['a | b']);
     expect(judgeRequestFor({ type: 'llm-correctness' }, { question: 'q', expected: '$9.99' }, answer)).toEqual({ kind: 'correctness', question: 'q', answer: answer.answer, references: ['$9.99'] });
     expect(judgeRequestFor({ type: 'llm-correctness' }, { question: 'q' }, answer)).toEqual({ missing: expect.stringContaining('expected') });
   });
