@@ -4,7 +4,7 @@ import type { Logger } from '../cli/logger';
 import { DEMO } from './constants';
 import type { EndpointFaults, FaultConfig } from './faults/config';
 import { parseFaultConfig } from './faults/config';
-import { startSimulator } from './index';
+import { startSimulator, type SimulatorHandle } from './index';
 import type { SimulatorOptions } from './options';
 
 function num(flag: string, raw: string, rule: { min?: number; max?: number; integer?: boolean }): number {
@@ -57,20 +57,21 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     unknownModel: flags.unknownModel as SimulatorOptions['unknownModel'],
     feedbackResubmit: flags.feedbackResubmit as SimulatorOptions['feedbackResubmit'],
     trustForwardedFor: flags.trustForwardedFor ?? false,
+    ...(flags.state ? { state: flags.state } : {}),
     faults: faultsFrom(flags),
   };
 }
 
 /** `sitechat sim`: starts the simulator, prints where it is, stops on SIGINT/SIGTERM. Resolves to the exit code. */
 export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
-  let options: SimulatorOptions;
+  let sim: SimulatorHandle;
   try {
-    options = optionsFromFlags(flags);
+    sim = await startSimulator(optionsFromFlags(flags));
   } catch (err) {
+    // Bad flags, fixtures or state file: nothing is listening yet.
     log.error(err instanceof Error ? err.message : String(err));
     return 2;
   }
-  const sim = await startSimulator(options);
   const adminUrl = `${sim.origin}/__sim`;
   if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl }));
   else {

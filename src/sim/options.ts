@@ -71,7 +71,7 @@ export interface SimulatorOptions {
   retryAfterSeconds?: number | null;
   /** Use the first `X-Forwarded-For` address as the client IP (lets tests act as several clients). @default false */
   trustForwardedFor?: boolean;
-  /** Seed of every random choice (ids, latencies, faults, weak-model noise). @default 1 */
+  /** Seed of latencies, fault decisions and model noise (request and session ids are random UUIDs). @default 1 */
   seed?: number;
   /** Fault injection, off by default; changeable at runtime with `PUT /__sim/faults`. @default {} */
   faults?: FaultConfig;
@@ -97,9 +97,14 @@ export interface SimulatorOptions {
   syncTimeoutMs?: number;
   /** Include `confidence_*` in the status response of a completed request. @default true */
   statusConfidence?: boolean;
+  /**
+   * JSON file that keeps sessions, requests and feedback across restarts (read at start, written
+   * debounced and on close). Unset: state lives in memory only. @default undefined
+   */
+  state?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults'>>;
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state'>>;
 
 export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
   const latencyScale = o.latencyScale ?? 1;

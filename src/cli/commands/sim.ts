@@ -23,6 +23,7 @@ export interface SimFlags {
   rateLimitBurst?: string;
   faults?: string;
   trustForwardedFor?: boolean;
+  state?: string;
   json?: boolean;
 }
 
@@ -36,7 +37,8 @@ export function register(program: Command): void {
     .option('--latency-scale <x>', 'multiplies answer times (5–30 s) and the 60 s sync ceiling, e.g. 0.1', '1')
     .option('--rate-limit <n>', 'requests per second per client IP and path, 0 = off', '5')
     .addOption(new Option('--rate-limit-window <kind>', 'rate-limit window').choices(['fixed', 'sliding']).default('fixed'))
-    .option('--seed <n>', 'seed for ids, latencies, faults and model noise', '1')
+    .option('--seed <n>', 'seed for latencies, faults and model noise (ids are random UUIDs)', '1')
+    .option('--state <file>', 'keep sessions, requests and feedback in this JSON file across restarts')
     .option('--retention <ms>', 'how long requests stay visible to status/feedback (default 86400000 = 24 h)')
     .addOption(new Option('--closed-session-chat <mode>', 'chat on a closed session').choices(['reject', 'accept']).default('reject'))
     .addOption(new Option('--close-unknown-session <mode>', 'close of an unknown session').choices(['not-found', 'ok']).default('not-found'))

@@ -70,6 +70,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
     return send(errorReply(500, ApiError.ragFailure));
   }
   const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
+  if (req.method !== 'GET') sim.changed();
   if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
     sim.stats.counters.faults.dropped++;
     res.destroy();
