@@ -49,6 +49,7 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     latencyScale: num('latency-scale', flags.latencyScale, { min: 0 }),
     rateLimit: num('rate-limit', flags.rateLimit, { min: 0, integer: true }),
     rateLimitWindow: flags.rateLimitWindow as SimulatorOptions['rateLimitWindow'],
+    rateLimitScope: flags.rateLimitScope as SimulatorOptions['rateLimitScope'],
     seed: num('seed', flags.seed, { integer: true }),
     ...(flags.retention !== undefined ? { retentionMs: num('retention', flags.retention, { min: 0 }) } : {}),
     closedSessionChat: flags.closedSessionChat as SimulatorOptions['closedSessionChat'],

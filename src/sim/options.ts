@@ -36,6 +36,18 @@ export const RateLimitWindow = {
 } as const;
 export type RateLimitWindow = (typeof RateLimitWindow)[keyof typeof RateLimitWindow];
 
+/** What "request path" means for the rate limiter (spec §8 counts per client IP and path). */
+export const RateLimitScope = {
+  /** The path as requested: each status poll `/chat/requests/{id}` is a path of its own. */
+  path: 'path',
+  /**
+   * The route: ids in the path other than the site and tenant are one `*`, so every status poll of a
+   * site shares one budget (`…/sites/{site}/chat/requests/*`).
+   */
+  route: 'route',
+} as const;
+export type RateLimitScope = (typeof RateLimitScope)[keyof typeof RateLimitScope];
+
 /** `feedback_submitted_at` when the same feedback value is submitted again. */
 export const FeedbackResubmit = { original: 'original', omit: 'omit' } as const;
 export type FeedbackResubmit = (typeof FeedbackResubmit)[keyof typeof FeedbackResubmit];
@@ -63,10 +75,12 @@ export interface SimulatorOptions {
   fixtures?: string | FixturesInput;
   /** Multiplies async/sync completion times (5–30 s) and the 60 s sync ceiling. @default 1 */
   latencyScale?: number;
-  /** Requests per second per client IP and request path; 0 disables rate limiting. @default 5 */
+  /** Requests per second per client IP and request path (see `rateLimitScope`); 0 disables rate limiting. @default 5 */
   rateLimit?: number;
   /** @default 'fixed' */
   rateLimitWindow?: RateLimitWindow;
+  /** @default 'path' */
+  rateLimitScope?: RateLimitScope;
   /** `Retry-After` header value (seconds) on 429; null sends no header. @default 1 */
   retryAfterSeconds?: number | null;
   /** Use the first `X-Forwarded-For` address as the client IP (lets tests act as several clients). @default false */
@@ -117,6 +131,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     latencyScale,
     rateLimit,
     rateLimitWindow: o.rateLimitWindow ?? RateLimitWindow.fixed,
+    rateLimitScope: o.rateLimitScope ?? RateLimitScope.path,
     retryAfterSeconds: o.retryAfterSeconds === undefined ? 1 : o.retryAfterSeconds,
     trustForwardedFor: o.trustForwardedFor ?? false,
     seed: o.seed ?? 1,

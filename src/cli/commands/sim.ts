@@ -8,6 +8,7 @@ export interface SimFlags {
   latencyScale: string;
   rateLimit: string;
   rateLimitWindow: string;
+  rateLimitScope: string;
   seed: string;
   retention?: string;
   closedSessionChat: string;
@@ -37,6 +38,7 @@ export function register(program: Command): void {
     .option('--latency-scale <x>', 'multiplies answer times (5–30 s) and the 60 s sync ceiling, e.g. 0.1', '1')
     .option('--rate-limit <n>', 'requests per second per client IP and path, 0 = off', '5')
     .addOption(new Option('--rate-limit-window <kind>', 'rate-limit window').choices(['fixed', 'sliding']).default('fixed'))
+    .addOption(new Option('--rate-limit-scope <scope>', 'what a rate-limited path is: as requested, or the route (all status polls of a site count as one)').choices(['path', 'route']).default('path'))
     .option('--seed <n>', 'seed for latencies, faults and model noise (ids are random UUIDs)', '1')
     .option('--state <file>', 'keep sessions, requests and feedback in this JSON file across restarts')
     .option('--retention <ms>', 'how long requests stay visible to status/feedback (default 86400000 = 24 h)')

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { authenticate } from '../auth';
 import { ADMIN_PREFIX, API_PREFIX, ApiError, type EndpointName } from '../constants';
 import { adminRouter } from '../handlers/admin';
+import { limitPath } from '../ratelimit';
 import type { Simulator } from '../simulator';
 import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
 import { apiRouter } from './routes';
@@ -32,7 +33,8 @@ async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResp
 async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
   const match = apiRouter.match(req.method ?? 'GET', pathname.slice(API_PREFIX.length + 1));
   const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
-  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${pathname}`;
+  const limited = match.kind === 'found' ? limitPath(sim.options.rateLimitScope, pathname, API_PREFIX, match.pattern, match.params) : pathname;
+  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${limited}`;
   const now = Date.now();
   res.once('close', sim.stats.begin(key, endpoint, now));
   const send = (r: Reply): void => {
