@@ -59,6 +59,7 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     feedbackResubmit: flags.feedbackResubmit as SimulatorOptions['feedbackResubmit'],
     trustForwardedFor: flags.trustForwardedFor ?? false,
     ...(flags.state ? { state: flags.state } : {}),
+    ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
     faults: faultsFrom(flags),
   };
 }
@@ -74,12 +75,16 @@ export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
     return 2;
   }
   const adminUrl = `${sim.origin}/__sim`;
-  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl }));
+  // A generated token is printed once, here: it is the only way to learn it. A given one is never echoed.
+  const generated = sim.adminToken !== null && !flags.adminToken ? sim.adminToken : undefined;
+  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl, ...(generated ? { adminToken: generated } : {}) }));
   else {
     log.out(`Site Chat simulator listening on ${sim.baseUrl}`);
     log.out(`API key (demo-tenant):  ${sim.apiKey}`);
     log.out(`site:                   ${DEMO.siteId}`);
     log.out(`admin:                  ${adminUrl}/stats, ${adminUrl}/faults, ${adminUrl}/reset`);
+    if (generated) log.out(`admin token:            ${generated}  (send as Authorization: Bearer …; fix one with --admin-token or SITECHAT_SIM_ADMIN_TOKEN)`);
+    else if (sim.adminToken !== null) log.out('admin token:            the one given (--admin-token / SITECHAT_SIM_ADMIN_TOKEN)');
     log.info(`export SITECHAT_BASE_URL=${sim.baseUrl} SITECHAT_API_KEY=${sim.apiKey} SITECHAT_SITE_ID=${DEMO.siteId}`);
   }
   const faults = sim.getFaults();

@@ -1,3 +1,4 @@
+import { resolveAdminToken } from './adminAuth';
 import type { FaultConfig } from './faults/config';
 import type { FixturesInput } from './fixtures';
 
@@ -71,6 +72,12 @@ export interface SimulatorOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
+  /**
+   * Token the admin routes (`/__sim/…`) require, as `Authorization: Bearer …` or `X-Admin-Token`. Unset:
+   * a random one is generated when `host` is not loopback (see `SimulatorHandle.adminToken`); on
+   * loopback the admin routes are open. @default undefined
+   */
+  adminToken?: string;
   /** Fixtures file path or object (tenants, keys, sites, documents). @default datasets/knowledge-base.json */
   fixtures?: string | FixturesInput;
   /** Multiplies async/sync completion times (5–30 s) and the 60 s sync ceiling. @default 1 */
@@ -118,16 +125,21 @@ export interface SimulatorOptions {
   state?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state'>>;
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state' | 'adminToken'>> & {
+  /** null: admin routes open (loopback without a token). */
+  adminToken: string | null;
+};
 
 export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
+  const host = o.host ?? '127.0.0.1';
   const latencyScale = o.latencyScale ?? 1;
   if (!(latencyScale >= 0)) throw new Error('simulator options: `latencyScale` must be a number >= 0');
   const rateLimit = o.rateLimit ?? 5;
   if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new Error('simulator options: `rateLimit` must be an integer >= 0');
   return {
     port: o.port ?? 0,
-    host: o.host ?? '127.0.0.1',
+    host,
+    adminToken: resolveAdminToken(o.adminToken, host),
     latencyScale,
     rateLimit,
     rateLimitWindow: o.rateLimitWindow ?? RateLimitWindow.fixed,

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ADMIN_TOKEN_REQUIRED, adminAllowed } from '../adminAuth';
 import { authenticate } from '../auth';
 import { ADMIN_PREFIX, API_PREFIX, ApiError, type EndpointName } from '../constants';
 import { adminRouter } from '../handlers/admin';
@@ -16,6 +17,7 @@ async function readJson(sim: Simulator, req: IncomingMessage): Promise<JsonResul
 }
 
 async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  if (!adminAllowed(sim.options.adminToken, req.headers)) return sendJson(res, 401, { error: ADMIN_TOKEN_REQUIRED }, { 'www-authenticate': 'Bearer' });
   const match = adminRouter.match(req.method ?? 'GET', path);
   if (match.kind === 'not-found') return sendJson(res, 404, { error: ApiError.notFound });
   if (match.kind === 'method-not-allowed') return sendJson(res, 405, { error: ApiError.methodNotAllowed }, { allow: match.allow.join(', ') });
