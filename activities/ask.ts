@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { APIConnectionTimeoutError, NotFoundError, SiteChatError } from '../src/api/errors';
+import { APIConnectionTimeoutError, NotFoundError, RateLimitError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
@@ -58,6 +58,28 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
   return { requestId: res.request_id, sessionId: res.session_id, submittedAtMs };
 }
 
+/**
+ * The limiter key of every status poll of a site. The server may count the status route rather than each
+ * request's path (spec §8 says "path"); one key per route keeps many questions in flight under the limit
+ * either way (at most `ratePerSecond` polls per site), at the cost of slower polling when many are open.
+ */
+export function statusPollKey(siteId: string): string {
+  return `GET /m2m/sites/${siteId}/chat/requests/*`;
+}
+
+/** How often an activity waiting for the limiter still reports that it is alive. */
+const WAIT_HEARTBEAT_MS = 5_000;
+
+/** Waits for `work`, heartbeating meanwhile: a poll may queue behind many others for longer than the heartbeat timeout. */
+async function heartbeating<T>(ctx: Context, details: AskHeartbeat, work: Promise<T>): Promise<T> {
+  const timer = setInterval(() => ctx.heartbeat(details), WAIT_HEARTBEAT_MS);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Promise<AskResult> {
   const ctx = Context.current();
   const signal = ctx.cancellationSignal;
@@ -66,8 +88,10 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
   let lastError: string | undefined;
   await ctx.sleep(Math.min(deps.firstPollDelayMs, Math.max(0, deadline - Date.now())));
   for (;;) {
+    let waitMs = deps.pollIntervalMs;
     try {
-      const status = await deps.api.requests.get(input.siteId, req.requestId, { signal });
+      const status = await heartbeating(ctx, req,
+        deps.limiter.run(statusPollKey(input.siteId), () => deps.api.requests.get(input.siteId, req.requestId, { signal }), signal));
       lastError = undefined;
       if (status.status === 'completed') {
         return {
@@ -84,12 +108,14 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
       if (!(err instanceof SiteChatError) || !err.retryable) throw toFailure(err);
       // 429/5xx/network while polling: keep polling until the deadline rather than re-running the activity.
       lastError = `${err.status ?? 'network'} ${err.error ?? err.message}`;
+      // A 429 names how long to back off; polling sooner would only earn another one.
+      if (err instanceof RateLimitError && err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
     }
     ctx.heartbeat(req);
     if (Date.now() >= deadline) {
       const waited = Math.round(input.answerTimeoutMs / 1000);
       return { ...base, status: 'timed_out', error: `no answer within ${waited}s${lastError ? ` (last poll: ${lastError})` : ''}`, latencyMs: Date.now() - req.submittedAtMs };
     }
-    await ctx.sleep(Math.min(deps.pollIntervalMs, Math.max(0, deadline - Date.now())));
+    await ctx.sleep(Math.min(waitMs, Math.max(0, deadline - Date.now())));
   }
 }

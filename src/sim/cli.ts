@@ -4,7 +4,7 @@ import type { Logger } from '../cli/logger';
 import { DEMO } from './constants';
 import type { EndpointFaults, FaultConfig } from './faults/config';
 import { parseFaultConfig } from './faults/config';
-import { startSimulator } from './index';
+import { startSimulator, type SimulatorHandle } from './index';
 import type { SimulatorOptions } from './options';
 
 function num(flag: string, raw: string, rule: { min?: number; max?: number; integer?: boolean }): number {
@@ -49,6 +49,7 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     latencyScale: num('latency-scale', flags.latencyScale, { min: 0 }),
     rateLimit: num('rate-limit', flags.rateLimit, { min: 0, integer: true }),
     rateLimitWindow: flags.rateLimitWindow as SimulatorOptions['rateLimitWindow'],
+    rateLimitScope: flags.rateLimitScope as SimulatorOptions['rateLimitScope'],
     seed: num('seed', flags.seed, { integer: true }),
     ...(flags.retention !== undefined ? { retentionMs: num('retention', flags.retention, { min: 0 }) } : {}),
     closedSessionChat: flags.closedSessionChat as SimulatorOptions['closedSessionChat'],
@@ -57,28 +58,34 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     unknownModel: flags.unknownModel as SimulatorOptions['unknownModel'],
     feedbackResubmit: flags.feedbackResubmit as SimulatorOptions['feedbackResubmit'],
     trustForwardedFor: flags.trustForwardedFor ?? false,
+    ...(flags.state ? { state: flags.state } : {}),
+    ...(flags.adminToken ? { adminToken: flags.adminToken } : {}),
     faults: faultsFrom(flags),
   };
 }
 
 /** `sitechat sim`: starts the simulator, prints where it is, stops on SIGINT/SIGTERM. Resolves to the exit code. */
 export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
-  let options: SimulatorOptions;
+  let sim: SimulatorHandle;
   try {
-    options = optionsFromFlags(flags);
+    sim = await startSimulator(optionsFromFlags(flags));
   } catch (err) {
+    // Bad flags, fixtures or state file: nothing is listening yet.
     log.error(err instanceof Error ? err.message : String(err));
     return 2;
   }
-  const sim = await startSimulator(options);
   const adminUrl = `${sim.origin}/__sim`;
-  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl, judgeBaseUrl: sim.judgeBaseUrl }));
+  // A generated token is printed once, here: it is the only way to learn it. A given one is never echoed.
+  const generated = sim.adminToken !== null && !flags.adminToken ? sim.adminToken : undefined;
+  if (flags.json) log.out(JSON.stringify({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, adminUrl, judgeBaseUrl: sim.judgeBaseUrl, ...(generated ? { adminToken: generated } : {}) }));
   else {
     log.out(`Site Chat simulator listening on ${sim.baseUrl}`);
     log.out(`API key (demo-tenant):  ${sim.apiKey}`);
     log.out(`site:                   ${DEMO.siteId}`);
     log.out(`admin:                  ${adminUrl}/stats, ${adminUrl}/faults, ${adminUrl}/reset`);
     log.out(`judge (test double):    ${sim.judgeBaseUrl} (any model, any bearer key)`);
+    if (generated) log.out(`admin token:            ${generated}  (send as Authorization: Bearer …; fix one with --admin-token or SITECHAT_SIM_ADMIN_TOKEN)`);
+    else if (sim.adminToken !== null) log.out('admin token:            the one given (--admin-token / SITECHAT_SIM_ADMIN_TOKEN)');
     log.info(`export SITECHAT_BASE_URL=${sim.baseUrl} SITECHAT_API_KEY=${sim.apiKey} SITECHAT_SITE_ID=${DEMO.siteId}`);
   }
   const faults = sim.getFaults();

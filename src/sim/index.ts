@@ -26,6 +26,8 @@ export interface SimulatorHandle {
   port: number;
   /** The demo key (`sk-sim-demo-0000`); valid only with the demo fixtures. */
   apiKey: string;
+  /** What admin routes require (given or generated), or null when they are open (loopback, no token). */
+  adminToken: string | null;
   stats(): SimStats;
   /** Clears sessions, requests, feedback, stats, rate-limit windows, simulated time, runtime documents; keeps faults. */
   reset(): void;
@@ -61,6 +63,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     judgeBaseUrl: `${origin}${JUDGE_PREFIX}`,
     port,
     apiKey: DEMO_API_KEY,
+    adminToken: sim.options.adminToken,
     stats: () => sim.snapshot(),
     reset: () => sim.reset(),
     setFaults: (faults) => sim.setFaults(faults),

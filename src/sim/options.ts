@@ -1,3 +1,4 @@
+import { resolveAdminToken } from './adminAuth';
 import type { FaultConfig } from './faults/config';
 import type { FixturesInput } from './fixtures';
 
@@ -36,6 +37,18 @@ export const RateLimitWindow = {
 } as const;
 export type RateLimitWindow = (typeof RateLimitWindow)[keyof typeof RateLimitWindow];
 
+/** What "request path" means for the rate limiter (spec §8 counts per client IP and path). */
+export const RateLimitScope = {
+  /** The path as requested: each status poll `/chat/requests/{id}` is a path of its own. */
+  path: 'path',
+  /**
+   * The route: ids in the path other than the site and tenant are one `*`, so every status poll of a
+   * site shares one budget (`…/sites/{site}/chat/requests/*`).
+   */
+  route: 'route',
+} as const;
+export type RateLimitScope = (typeof RateLimitScope)[keyof typeof RateLimitScope];
+
 /** `feedback_submitted_at` when the same feedback value is submitted again. */
 export const FeedbackResubmit = { original: 'original', omit: 'omit' } as const;
 export type FeedbackResubmit = (typeof FeedbackResubmit)[keyof typeof FeedbackResubmit];
@@ -59,19 +72,27 @@ export interface SimulatorOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
+  /**
+   * Token the admin routes (`/__sim/…`) require, as `Authorization: Bearer …` or `X-Admin-Token`. Unset:
+   * a random one is generated when `host` is not loopback (see `SimulatorHandle.adminToken`); on
+   * loopback the admin routes are open. @default undefined
+   */
+  adminToken?: string;
   /** Fixtures file path or object (tenants, keys, sites, documents). @default datasets/knowledge-base.json */
   fixtures?: string | FixturesInput;
   /** Multiplies async/sync completion times (5–30 s) and the 60 s sync ceiling. @default 1 */
   latencyScale?: number;
-  /** Requests per second per client IP and request path; 0 disables rate limiting. @default 5 */
+  /** Requests per second per client IP and request path (see `rateLimitScope`); 0 disables rate limiting. @default 5 */
   rateLimit?: number;
   /** @default 'fixed' */
   rateLimitWindow?: RateLimitWindow;
+  /** @default 'path' */
+  rateLimitScope?: RateLimitScope;
   /** `Retry-After` header value (seconds) on 429; null sends no header. @default 1 */
   retryAfterSeconds?: number | null;
   /** Use the first `X-Forwarded-For` address as the client IP (lets tests act as several clients). @default false */
   trustForwardedFor?: boolean;
-  /** Seed of every random choice (ids, latencies, faults, weak-model noise). @default 1 */
+  /** Seed of latencies, fault decisions and model noise (request and session ids are random UUIDs). @default 1 */
   seed?: number;
   /** Fault injection, off by default; changeable at runtime with `PUT /__sim/faults`. @default {} */
   faults?: FaultConfig;
@@ -97,21 +118,32 @@ export interface SimulatorOptions {
   syncTimeoutMs?: number;
   /** Include `confidence_*` in the status response of a completed request. @default true */
   statusConfidence?: boolean;
+  /**
+   * JSON file that keeps sessions, requests and feedback across restarts (read at start, written
+   * debounced and on close). Unset: state lives in memory only. @default undefined
+   */
+  state?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults'>>;
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state' | 'adminToken'>> & {
+  /** null: admin routes open (loopback without a token). */
+  adminToken: string | null;
+};
 
 export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
+  const host = o.host ?? '127.0.0.1';
   const latencyScale = o.latencyScale ?? 1;
   if (!(latencyScale >= 0)) throw new Error('simulator options: `latencyScale` must be a number >= 0');
   const rateLimit = o.rateLimit ?? 5;
   if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new Error('simulator options: `rateLimit` must be an integer >= 0');
   return {
     port: o.port ?? 0,
-    host: o.host ?? '127.0.0.1',
+    host,
+    adminToken: resolveAdminToken(o.adminToken, host),
     latencyScale,
     rateLimit,
     rateLimitWindow: o.rateLimitWindow ?? RateLimitWindow.fixed,
+    rateLimitScope: o.rateLimitScope ?? RateLimitScope.path,
     retryAfterSeconds: o.retryAfterSeconds === undefined ? 1 : o.retryAfterSeconds,
     trustForwardedFor: o.trustForwardedFor ?? false,
     seed: o.seed ?? 1,

@@ -1,7 +1,7 @@
 /**
- * Seeded pseudo-random numbers (sfc32), so that ids, latencies, faults and weak-model noise are
+ * Seeded pseudo-random numbers (sfc32), so that latencies, faults and weak-model noise are
  * reproducible for a given `--seed`. Each purpose draws from its own stream, so that e.g. enabling
- * a fault does not change the request ids.
+ * a fault does not change the latencies. (Request and session ids are random, see `Simulator.newId`.)
  */
 
 /** 32-bit FNV-1a hash of a string, mixed with a seed. */
@@ -61,14 +61,6 @@ export class Prng {
     const u = 1 - this.next();
     const v = this.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  }
-
-  /** A version-4 UUID drawn from this stream. */
-  uuid(): string {
-    let hex = '';
-    for (let i = 0; i < 4; i++) hex += this.uint32().toString(16).padStart(8, '0');
-    const variant = ((parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
   }
 }
 

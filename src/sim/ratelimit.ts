@@ -1,4 +1,4 @@
-import { RateLimitWindow } from './options';
+import { RateLimitScope, RateLimitWindow } from './options';
 
 interface FixedWindow {
   start: number;
@@ -58,4 +58,21 @@ export class RateLimiter {
     this.fixed.clear();
     this.sliding.clear();
   }
+}
+
+/** Path parameters that stay literal in a route-scoped key: the budget is still per site (and tenant). */
+const SCOPED_PARAMS = new Set(['site', 'tenant']);
+
+/**
+ * The limiter's path for a request: the path as requested, or with scope `route` the matched route
+ * with every id other than the site and tenant replaced by `*`. Unknown routes count by their path.
+ */
+export function limitPath(scope: RateLimitScope, pathname: string, prefix: string, pattern: string | undefined, params: Readonly<Record<string, string>>): string {
+  if (scope === RateLimitScope.path || pattern === undefined) return pathname;
+  const route = pattern.split('/').map((seg) => {
+    if (!seg.startsWith(':')) return seg;
+    const name = seg.slice(1);
+    return SCOPED_PARAMS.has(name) ? encodeURIComponent(params[name] ?? '') : '*';
+  });
+  return `${prefix}/${route.join('/')}`;
 }

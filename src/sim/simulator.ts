@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FaultConfig } from './faults/config';
 import { FaultInjector } from './faults/injector';
 import { loadFixtures, type Fixtures } from './fixtures';
@@ -8,6 +9,8 @@ import { Clock } from './state/clock';
 import { Registry } from './state/registry';
 import { RequestStatus, RequestStore, type ChatRequestRecord } from './state/requests';
 import { SessionStore } from './state/sessions';
+import { requestFromJson, sessionFromJson, sessionToJson, STATE_VERSION, type StateSnapshot } from './state/snapshot';
+import { StateFile } from './state/stateFile';
 import { SyncWaiters } from './state/waiters';
 import { StatsCollector, type SimStats } from './stats';
 
@@ -25,11 +28,11 @@ export class Simulator {
   readonly faults: FaultInjector;
   readonly limiter: RateLimiter;
   registry: Registry;
-  /** Request and generated session ids. */
-  ids: Prng;
   /** Completion times. */
   latency: Prng;
   private readonly fixtures: Fixtures;
+  /** The `--state` file, when state survives restarts. */
+  readonly stateFile: StateFile | undefined;
 
   constructor(input: SimulatorOptions = {}) {
     this.options = resolveOptions(input);
@@ -38,10 +41,47 @@ export class Simulator {
     this.requests = new RequestStore((r) => this.onSettle(r));
     this.waiters = new SyncWaiters(this.clock, () => this.tick());
     this.limiter = new RateLimiter(this.options.rateLimit, this.options.rateLimitWindow);
-    this.ids = new Prng(this.options.seed, 'ids');
     this.latency = new Prng(this.options.seed, 'latency');
     this.faults = new FaultInjector(new Prng(this.options.seed, 'faults'));
     this.faults.set(input.faults ?? {});
+    this.stateFile = input.state ? new StateFile(input.state, () => this.toSnapshot()) : undefined;
+    const saved = this.stateFile?.load();
+    if (saved) this.restore(saved);
+  }
+
+  /**
+   * A new request or session id. Random, never derived from the seed: a real service never hands
+   * out an id twice, not across instances and not across restarts.
+   */
+  newId(): string {
+    return randomUUID();
+  }
+
+  /** State changed (an API call that writes, a reset, a time jump): schedule a write of the state file. */
+  changed(): void {
+    this.stateFile?.schedule();
+  }
+
+  private toSnapshot(): StateSnapshot {
+    return {
+      version: STATE_VERSION,
+      savedAt: new Date().toISOString(),
+      clockOffsetMs: this.clock.offsetMs,
+      sessions: this.sessions.all().map(sessionToJson),
+      requests: this.requests.all(),
+    };
+  }
+
+  /**
+   * Loads a saved state. Requests that were still processing keep their `readyAt` and the outcome
+   * decided at submission, so the first tick completes (or fails) those whose time has come, exactly
+   * as if the simulator had kept running; the others complete later.
+   */
+  private restore(saved: StateSnapshot): void {
+    this.clock.restoreOffset(saved.clockOffsetMs);
+    for (const s of saved.sessions) this.sessions.restore(sessionFromJson(s));
+    for (const r of saved.requests) this.requests.restore(requestFromJson(r));
+    this.tick();
   }
 
   /** Settles due requests and forgets expired ones; every API call starts with it. */
@@ -77,6 +117,7 @@ export class Simulator {
     this.clock.advance(ms);
     this.tick();
     this.waiters.poke();
+    this.changed();
   }
 
   /**
@@ -92,12 +133,14 @@ export class Simulator {
     this.limiter.reset();
     this.clock.reset();
     this.registry = new Registry(this.fixtures);
-    this.ids = new Prng(this.options.seed, 'ids');
     this.latency = new Prng(this.options.seed, 'latency');
     this.faults.reseed(new Prng(this.options.seed, 'faults'));
+    this.changed();
   }
 
+  /** Ends pending sync waits and writes the state file one last time. */
   close(): void {
     this.waiters.cancelAll();
+    this.stateFile?.flush(true);
   }
 }

@@ -31,3 +31,28 @@ describe('§8 rate limit', () => {
     await expect(c.tenants.limits('demo-tenant')).resolves.toMatchObject({ tenant_id: 'demo-tenant' });
   });
 });
+
+/** §8 leaves "path" open: a server may count the route instead, so every status poll of a site shares one budget. */
+describe('§8 rate limit, counted per route (rateLimitScope: route)', () => {
+  const r = useHarness({ rateLimit: 5, rateLimitScope: 'route' });
+
+  it('status polls of different request ids share one budget; another site has its own', async () => {
+    const c = r().client;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await c.chat.submit(SITE, { message: `q${i}`, email: EMAIL })).request_id);
+    for (const id of ids) await c.requests.get(SITE, id);
+    const err = await c.requests.get(SITE, ids[0] as string).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err).toMatchObject({ status: 429, retryAfterMs: 1_000 });
+    const other = r().clientWithKey('sk-sim-other-0000');
+    const mine = await other.chat.submit('other-site', { message: 'hi', email: EMAIL });
+    await expect(other.requests.get('other-site', mine.request_id)).resolves.toMatchObject({ request_id: mine.request_id });
+  });
+
+  it('paths without ids are counted as before', async () => {
+    const c = r().client;
+    for (let i = 0; i < 5; i++) await c.sessions.list(SITE);
+    await expect(c.sessions.list(SITE)).rejects.toBeInstanceOf(RateLimitError);
+    await expect(c.chat.submit(SITE, { message: 'hi', email: EMAIL })).resolves.toMatchObject({ status: 'pending' });
+  });
+});

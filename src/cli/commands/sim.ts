@@ -9,6 +9,7 @@ export interface SimFlags {
   latencyScale: string;
   rateLimit: string;
   rateLimitWindow: string;
+  rateLimitScope: string;
   seed: string;
   retention?: string;
   closedSessionChat: string;
@@ -24,6 +25,8 @@ export interface SimFlags {
   rateLimitBurst?: string;
   faults?: string;
   trustForwardedFor?: boolean;
+  state?: string;
+  adminToken?: string;
   json?: boolean;
 }
 
@@ -40,7 +43,10 @@ export function register(program: Command): void {
     .option('--latency-scale <x>', 'multiplies answer times (5–30 s) and the 60 s sync ceiling, e.g. 0.1', '1')
     .option('--rate-limit <n>', 'requests per second per client IP and path, 0 = off', '5')
     .addOption(new Option('--rate-limit-window <kind>', 'rate-limit window').choices(['fixed', 'sliding']).default('fixed'))
-    .option('--seed <n>', 'seed for ids, latencies, faults and model noise', '1')
+    .addOption(new Option('--rate-limit-scope <scope>', 'what a rate-limited path is: as requested, or the route (all status polls of a site count as one)').choices(['path', 'route']).default('path'))
+    .option('--seed <n>', 'seed for latencies, faults and model noise (ids are random UUIDs)', '1')
+    .addOption(new Option('--admin-token <token>', 'token the /__sim admin routes require (generated and printed when --host is not loopback)').env('SITECHAT_SIM_ADMIN_TOKEN'))
+    .option('--state <file>', 'keep sessions, requests and feedback in this JSON file across restarts')
     .option('--retention <ms>', 'how long requests stay visible to status/feedback (default 86400000 = 24 h)')
     .addOption(new Option('--closed-session-chat <mode>', 'chat on a closed session').choices(['reject', 'accept']).default('reject'))
     .addOption(new Option('--close-unknown-session <mode>', 'close of an unknown session').choices(['not-found', 'ok']).default('not-found'))

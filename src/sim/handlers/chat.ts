@@ -22,7 +22,7 @@ export function confidenceFields(r: ChatRequestRecord): Record<string, unknown> 
 /** Finds or creates the session of a chat body; a Reply when the session is closed and such chats are rejected. */
 function sessionFor(sim: Simulator, siteId: string, body: ChatBody, now: number): SessionRecord | Reply {
   const existing = body.sessionId ? sim.sessions.get(siteId, body.sessionId) : undefined;
-  if (!existing) return sim.sessions.create(siteId, body.sessionId ?? sim.ids.uuid(), body.email ?? '', now);
+  if (!existing) return sim.sessions.create(siteId, body.sessionId ?? sim.newId(), body.email ?? '', now);
   if (existing.closedAt !== null && sim.options.closedSessionChat === ClosedSessionChat.reject) {
     return errorReply(409, ApiError.sessionClosed);
   }
@@ -53,7 +53,7 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   if (fails) sim.stats.counters.faults.asyncFailures++;
   const delay = sampleCompletionMs(sim.latency, sim.options.latencyScale) + sim.faults.processingDelayMs(ctx.endpoint);
   const record: ChatRequestRecord = {
-    id: sim.ids.uuid(), siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
+    id: sim.newId(), siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
     ...(body.email ? { email: body.email } : {}),
     ...(body.responseLanguage ? { responseLanguage: body.responseLanguage } : {}),
     ...(body.uiLocale ? { uiLocale: body.uiLocale } : {}),

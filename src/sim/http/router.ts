@@ -15,7 +15,7 @@ interface Compiled<T> {
 }
 
 export type RouteMatch<T> =
-  | { kind: 'found'; value: T; params: Record<string, string> }
+  | { kind: 'found'; value: T; params: Record<string, string>; pattern: string }
   | { kind: 'method-not-allowed'; allow: string[] }
   | { kind: 'not-found' };
 
@@ -48,7 +48,7 @@ export class Router<T> {
         else ok = pattern === part;
       }
       if (!ok) continue;
-      if (route.method === method) return { kind: 'found', value: route.value, params };
+      if (route.method === method) return { kind: 'found', value: route.value, params, pattern: route.segments.join('/') };
       allow.push(route.method);
     }
     return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ADMIN_TOKEN_REQUIRED, adminAllowed } from '../adminAuth';
 import { authenticate } from '../auth';
 import { ADMIN_PREFIX, API_PREFIX, ApiError, JUDGE_PREFIX, type EndpointName } from '../constants';
 import { checkBearer, openAiError } from '../handlers/judge';
 import { adminRouter } from '../handlers/admin';
+import { limitPath } from '../ratelimit';
 import type { Simulator } from '../simulator';
 import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
 import { apiRouter, judgeRouter } from './routes';
@@ -16,6 +18,7 @@ async function readJson(sim: Simulator, req: IncomingMessage): Promise<JsonResul
 }
 
 async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  if (!adminAllowed(sim.options.adminToken, req.headers)) return sendJson(res, 401, { error: ADMIN_TOKEN_REQUIRED }, { 'www-authenticate': 'Bearer' });
   const match = adminRouter.match(req.method ?? 'GET', path);
   if (match.kind === 'not-found') return sendJson(res, 404, { error: ApiError.notFound });
   if (match.kind === 'method-not-allowed') return sendJson(res, 405, { error: ApiError.methodNotAllowed }, { allow: match.allow.join(', ') });
@@ -33,7 +36,8 @@ async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResp
 async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
   const match = apiRouter.match(req.method ?? 'GET', pathname.slice(API_PREFIX.length + 1));
   const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
-  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${pathname}`;
+  const limited = match.kind === 'found' ? limitPath(sim.options.rateLimitScope, pathname, API_PREFIX, match.pattern, match.params) : pathname;
+  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${limited}`;
   const now = Date.now();
   res.once('close', sim.stats.begin(key, endpoint, now));
   const send = (r: Reply): void => {
@@ -71,6 +75,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
     return send(errorReply(500, ApiError.ragFailure));
   }
   const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
+  if (req.method !== 'GET') sim.changed();
   if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
     sim.stats.counters.faults.dropped++;
     res.destroy();

@@ -1,8 +1,9 @@
 import { I_DONT_KNOW } from '../constants';
 import { Prng } from '../prng';
-import { SiteKnowledge, type Hit, type KbDocument } from './knowledge';
+import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
-import { terms } from './text';
+import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
+import { asksForNumber, FRAME_TERMS, terms } from './text';
 
 export type ConfidenceLevel = 'low' | 'medium' | 'high';
 
@@ -24,19 +25,23 @@ export interface AnswerInput {
   seed: number;
 }
 
+/** Weight of a question's framing words ("name", "year", "how many"); its topic words weigh 1. */
+const FRAME_WEIGHT = 0.3;
 /** Weights of the previous questions' terms in a follow-up query (most recent first). */
 const CONTEXT_WEIGHTS = [0.3, 0.2];
 /** Below this IDF-weighted coverage of the question, the assistant says it does not know. */
-const MIN_COVERAGE = 0.45;
+const MIN_COVERAGE = 0.3;
 /** A Q&A document whose question is at least this similar is answered verbatim. */
 const QA_SIMILARITY = 0.5;
-/** A further sentence joins the answer only if it covers at least this share of what the best one covers. */
-const SECOND_SENTENCE = 0.6;
+/** A further sentence joins the answer only if its score is at least this share of the best one's. */
+const SECOND_SENTENCE = 0.5;
+/** Below this many words, an answer may take one sentence more than the model's limit. */
+const SHORT_ANSWER_WORDS = 50;
+/** Documents whose sentences are ranked. */
+const CANDIDATES = 6;
 /** A sentence opening with one of these needs the sentence before it. */
 const ANAPHORA = /^(it|this|that|these|those|they|then)\b/i;
 
-/** Query terms with weights: 1 for the question, less for context. */
-type Weighted = ReadonlyMap<string, number>;
 
 export function confidenceLevel(score: number): ConfidenceLevel {
   return score >= 75 ? 'high' : score >= 45 ? 'medium' : 'low';
@@ -64,26 +69,23 @@ function similarity(kb: SiteKnowledge, query: ReadonlySet<string>, doc: KbDocume
   return p + r > 0 ? (2 * p * r) / (p + r) : 0;
 }
 
-/** The passage sentences that best cover the query, in document order, each with its antecedent if it needs one. */
-function bestSentences(kb: SiteKnowledge, query: Weighted, doc: KbDocument, model: ModelProfile): { text: string; support: number } {
-  const list = SiteKnowledge.passageSentences(doc, model.contextChars);
-  const scored = list.map((s, i) => ({ i, score: coverage(kb, query, new Set(terms(s))) }));
-  const best = Math.max(0, ...scored.map((x) => x.score));
-  const ranked = best > 0
-    ? [...scored].sort((a, b) => b.score - a.score || a.i - b.i).filter((x) => x.score >= best * SECOND_SENTENCE)
-    : scored;
-  const chosen = new Set<number>();
-  for (const { i } of ranked) {
-    if (chosen.size >= model.maxSentences) break;
-    if (chosen.has(i)) continue;
-    if (i > 0 && ANAPHORA.test(list[i] ?? '') && !chosen.has(i - 1)) {
-      if (chosen.size + 2 > model.maxSentences) continue;
-      chosen.add(i - 1);
-    }
-    chosen.add(i);
+/**
+ * The answer text: the best-ranked sentence, the sentence before it when it opens with a pronoun, then
+ * the next best sentences of the same document, up to the model's limit, in document order.
+ */
+function composeFrom(ranked: readonly RankedSentence[], model: ModelProfile): string {
+  const best = ranked[0] as RankedSentence;
+  const list = documentSentences(best.hit.doc, model.contextChars);
+  const chosen = new Set<number>([best.index]);
+  if (best.index > 0 && ANAPHORA.test(best.text) && model.maxSentences > 1) chosen.add(best.index - 1);
+  const words = (): number => [...chosen].reduce((n, i) => n + (list[i]?.text.split(' ').length ?? 0), 0);
+  for (const r of ranked) {
+    // Short sentences leave room for one more: answers are about as long as a couple of full sentences.
+    if (chosen.size >= model.maxSentences && (model.maxSentences < 2 || chosen.size > model.maxSentences || words() >= SHORT_ANSWER_WORDS)) break;
+    if (r.hit.doc !== best.hit.doc || chosen.has(r.index) || r.score < best.score * SECOND_SENTENCE) continue;
+    chosen.add(r.index);
   }
-  if (chosen.size === 0) chosen.add(ranked[0]?.i ?? 0);
-  return { text: [...chosen].sort((a, b) => a - b).map((i) => list[i]).join(' '), support: best };
+  return [...chosen].sort((x, y) => x - y).map((i) => list[i]?.text ?? '').join(' ');
 }
 
 function finish(model: ModelProfile, rng: Prng, raw: number, answer: string, reason: string, source: ComposedAnswer['source']): ComposedAnswer {
@@ -94,7 +96,7 @@ function finish(model: ModelProfile, rng: Prng, raw: number, answer: string, rea
 
 /** The question's terms (weight 1) plus, for models that read the conversation, earlier questions' terms. */
 function queryTerms(input: AnswerInput): Map<string, number> {
-  const query = new Map<string, number>(terms(input.message).map((t) => [t, 1]));
+  const query = new Map<string, number>(terms(input.message).map((t) => [t, FRAME_TERMS.has(t) ? FRAME_WEIGHT : 1]));
   if (!input.model.useConversation) return query;
   (input.previousMessages ?? []).slice(0, CONTEXT_WEIGHTS.length).forEach((m, i) => {
     for (const t of terms(m)) if (!query.has(t)) query.set(t, CONTEXT_WEIGHTS[i] ?? 0);
@@ -111,31 +113,42 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
   const { model } = input;
   const rng = new Prng(input.seed, `answer:${model.name}:${input.message}`);
   const query = queryTerms(input);
-  const current = new Set([...query].filter(([, w]) => w === 1).map(([t]) => t));
+  const current = new Set(terms(input.message));
   const context = [...query.keys()].filter((t) => !current.has(t));
-  let hits: Hit[] = kb.search([...current], context, (t) => query.get(t) ?? 0);
+  let hits: Hit[] = kb.search([...current], context, (t) => query.get(t) ?? 0, CANDIDATES);
   if (hits.length > 1 && model.wrongDocumentRate > 0 && rng.next() < model.wrongDocumentRate) hits = hits.slice(1);
-  const top = hits[0];
-  const cov = top ? coverage(kb, ones(current), top.matched) : 0;
-  const ctxCov = top && context.length ? coverage(kb, query, top.matched) : 0;
-  const relevance = Math.max(cov, ctxCov * 0.9);
-  if (!top || relevance < MIN_COVERAGE) {
+  const ranked = rankSentences(kb, query, hits, model.contextChars, asksForNumber(input.message));
+  const best = ranked[0];
+  const relevance = best ? best.passage : 0;
+  if (!best || relevance < MIN_COVERAGE) {
+    const top = hits[0];
     return finish(model, rng, 0.05 + 0.3 * relevance, I_DONT_KNOW,
       `No article in the knowledge base matches the question well enough (best match ${Math.round(relevance * 100)}%).`,
       { kind: 'none', coverage: relevance, ...(top ? { documentId: top.doc.id, title: top.doc.title } : {}) });
   }
   const qa = hits.slice(0, 3).filter((h) => h.doc.kind === 'qa')
     .map((h) => ({ h, sim: similarity(kb, current, h.doc) }))
-    .sort((a, b) => b.sim - a.sim)[0];
-  if (qa && qa.sim >= QA_SIMILARITY && (qa.h === top || qa.sim >= 0.7)) {
-    const text = model.contextChars === null ? (qa.h.doc.answer ?? '') : bestSentences(kb, query, qa.h.doc, model).text;
+    .sort((x, y) => y.sim - x.sim)[0];
+  if (qa && qa.sim >= QA_SIMILARITY && (qa.h === hits[0] || qa.sim >= 0.7)) {
+    const text = model.contextChars === null ? (qa.h.doc.answer ?? '') : composeFrom(rankSentences(kb, query, [qa.h], model.contextChars), model);
     return finish(model, rng, 0.35 + 0.6 * qa.sim + 0.05 * relevance, text,
       `Answered from the Q&A article "${qa.h.doc.title}" (question similarity ${Math.round(qa.sim * 100)}%).`,
       { kind: 'qa', documentId: qa.h.doc.id, title: qa.h.doc.title, coverage: relevance, similarity: qa.sim });
   }
-  const { text, support } = bestSentences(kb, query, top.doc, model);
-  const found = [...current].filter((t) => top.matched.has(t)).length;
-  return finish(model, rng, 0.2 + 0.65 * relevance * (0.7 + 0.3 * support), text,
-    `Based on the article "${top.doc.title}": ${found} of ${current.size} key terms of the question found.`,
-    { kind: 'passage', documentId: top.doc.id, title: top.doc.title, coverage: relevance });
+  const text = composeFrom(ranked, model);
+  const found = [...current].filter((t) => best.hit.matched.has(t)).length;
+  return finish(model, rng, confidenceOf(ranked), text,
+    `Based on the article "${best.hit.doc.title}": ${found} of ${current.size} key terms of the question found.`,
+    { kind: 'passage', documentId: best.hit.doc.id, title: best.hit.doc.title, coverage: relevance });
+}
+
+/**
+ * Confidence of a passage answer (0..1): how much of the question the best sentence itself covers,
+ * how on-topic its passage is, and how clearly it beats the best sentence of any other document.
+ */
+function confidenceOf(ranked: readonly RankedSentence[]): number {
+  const best = ranked[0] as RankedSentence;
+  const rival = ranked.find((r) => r.hit.doc !== best.hit.doc);
+  const margin = rival ? Math.max(0, Math.min(1, (best.score - rival.score) / best.score)) : 1;
+  return 0.15 + 0.45 * best.own + 0.2 * best.passage + 0.2 * margin;
 }

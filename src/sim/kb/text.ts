@@ -32,6 +32,11 @@ const CANONICAL: Readonly<Record<string, string>> = {
 
 const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
 
+/** Porter's measure: the number of vowel-consonant sequences in a stem. */
+function measure(stem: string): number {
+  return (stem.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g) ?? []).length;
+}
+
 /** A light, idempotent-enough suffix stemmer for English help-center text. */
 export function stem(word: string): string {
   let w = word;
@@ -39,11 +44,14 @@ export function stem(word: string): string {
   if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -5);
+  if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -3);
   else if (w.length > 6 && w.endsWith('ion')) w = w.slice(0, -3);
   else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
   if (w.length > 4 && /[ey]$/.test(w)) w = w.slice(0, -1);
+  // "-ation", "-ated", "-ating", "-ate" meet at "-at"; it goes when enough stem is left (Porter's measure > 1),
+  // so that "information"/"inform" meet while "location"/"located" keep "locat".
+  if (w.endsWith('at') && measure(w.slice(0, -2)) > 1) w = w.slice(0, -2);
   return w;
 }
 
@@ -76,4 +84,20 @@ export function sentences(text: string): string[] {
     .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/**
+ * Words that frame a question rather than name its topic ("What is the *name* of…", "In what *year*…",
+ * "How *many*…"): a passage that answers rarely repeats them, so they weigh less in the query.
+ */
+export const FRAME_TERMS: ReadonlySet<string> = new Set(
+  'name named called call year years many much type kind term number date percent percentage century decade located'
+    .split(' ').map((w) => toTerm(w)).filter((t): t is string => t !== null),
+);
+
+const NUMERIC_QUESTION = /\b(when|how (many|much|long|old|far|large|big|tall|often|high)|what (year|date|percentage|percent|number|time|century|decade|age)|which (year|century|decade))\b/i;
+
+/** True when the question asks for a number or a date: sentences with digits are then likelier answers. */
+export function asksForNumber(question: string): boolean {
+  return NUMERIC_QUESTION.test(question);
 }

@@ -18,6 +18,11 @@ export class Clock {
     this.offset += ms;
   }
 
+  /** Restores a saved offset (never moves time back). */
+  restoreOffset(ms: number): void {
+    if (ms > this.offset) this.offset = ms;
+  }
+
   get offsetMs(): number {
     return this.offset;
   }

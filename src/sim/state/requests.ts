@@ -74,6 +74,24 @@ export class RequestStore {
     return r && r.createdAt + retentionMs > now ? r : undefined;
   }
 
+  /** Every retained request in creation order (for the state file). */
+  all(): ChatRequestRecord[] {
+    return [...this.byId.values()];
+  }
+
+  /**
+   * Puts back a saved request (call in creation order). A pending one is scheduled again for its
+   * `readyAt`, so it settles with the outcome decided when it was submitted.
+   */
+  restore(record: ChatRequestRecord): void {
+    this.byId.set(record.id, record);
+    if (record.status === RequestStatus.pending) {
+      this.due.push(record);
+      this.pending++;
+    } else if (record.status === RequestStatus.completed) this.completed++;
+    else this.failed++;
+  }
+
   clear(): void {
     this.byId.clear();
     this.due.clear();

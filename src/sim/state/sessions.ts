@@ -127,6 +127,22 @@ export class SessionStore {
     return { sessions: out, total: source.length };
   }
 
+  /** Every session in creation order (for the state file). */
+  all(): SessionRecord[] {
+    return [...this.sites.values()].flatMap((s) => s.order).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Puts back a saved session (call in creation order). */
+  restore(session: SessionRecord): void {
+    const site = this.site(session.siteId);
+    site.byId.set(session.id, session);
+    site.order.push(session);
+    if (session.email) this.indexEmail(site, session);
+    this.total++;
+    if (session.closedAt !== null) this.closed++;
+    if (session.seq > this.seq) this.seq = session.seq;
+  }
+
   clear(): void {
     this.sites.clear();
     this.total = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, MODEL_NAMES, type SimStats } from '../../../src/sim';
-import { EMAIL, useSimulator } from './helpers';
+import { ApiError, MODEL_NAMES, startSimulator, type SimStats } from '../../../src/sim';
+import { EMAIL, SimClient, useSimulator } from './helpers';
 
 const api = useSimulator();
 
@@ -97,5 +97,41 @@ describe('API routes outside the spec', () => {
   it('a body over the size limit is 413', async () => {
     const res = await api().post('/m2m/sites/demo-site/chat/async', { message: 'x'.repeat(1_100_000), email: EMAIL });
     expect(res).toMatchObject({ status: 413, body: { error: ApiError.bodyTooLarge } });
+  });
+});
+
+describe('admin token', () => {
+  it('with a token, admin routes answer 401 without it and 200 with it (Bearer or X-Admin-Token); the API is unaffected', async () => {
+    const client = new SimClient(await startSimulator({ rateLimit: 0, adminToken: 'let-me-in' }));
+    try {
+      expect(client.sim.adminToken).toBe('let-me-in');
+      const denied = await client.get('/__sim/stats', { adminToken: '' });
+      expect(denied.status).toBe(401);
+      expect(denied.body).toEqual({ error: 'admin token required' });
+      expect(denied.headers['www-authenticate']).toBe('Bearer');
+      expect((await client.get('/__sim/requests/x', { adminToken: 'wrong' })).status).toBe(401);
+      expect((await client.post('/__sim/reset', {}, { adminToken: '' })).status).toBe(401);
+      expect((await client.get('/__sim/stats')).status).toBe(200);
+      expect((await client.get('/__sim/stats', { adminToken: 'let-me-in' })).status).toBe(200);
+      expect((await client.get('/m2m/sites/demo-site/sessions')).status).toBe(200);
+    } finally {
+      await client.sim.close();
+    }
+  });
+
+  it('listening beyond loopback without a token, one is generated and required', async () => {
+    const client = new SimClient(await startSimulator({ rateLimit: 0, host: '0.0.0.0' }));
+    try {
+      expect(client.sim.adminToken).toMatch(/^[\w-]{32}$/);
+      expect((await client.get('/__sim/health', { adminToken: '' })).status).toBe(401);
+      expect((await client.get('/__sim/health')).body).toEqual({ ok: true });
+    } finally {
+      await client.sim.close();
+    }
+  });
+
+  it('on loopback without a token the admin routes stay open', async () => {
+    expect(api().sim.adminToken).toBeNull();
+    expect((await api().get('/__sim/health', { adminToken: '' })).status).toBe(200);
   });
 });

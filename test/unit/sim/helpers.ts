@@ -14,6 +14,8 @@ export interface CallOptions {
   ip?: string;
   /** A raw body (sent as is) instead of JSON. */
   raw?: string;
+  /** For `/__sim` paths: sent as `X-Admin-Token` instead of the simulator's own token ('' sends none). */
+  adminToken?: string;
 }
 
 /** A small HTTP client for the simulator: paths are relative to `/api/v1` unless they start with `/__sim`. */
@@ -26,6 +28,9 @@ export class SimClient {
     const key = opts.key === undefined ? DEMO_API_KEY : opts.key;
     if (key !== null) headers['x-api-key'] = key;
     if (opts.ip) headers['x-forwarded-for'] = opts.ip;
+    // Admin routes want the simulator's admin token when it has one (listening beyond loopback, or given).
+    if (path.startsWith('/__sim') && this.sim.adminToken !== null && opts.adminToken === undefined) headers.authorization = `Bearer ${this.sim.adminToken}`;
+    if (opts.adminToken) headers['x-admin-token'] = opts.adminToken;
     const payload = opts.raw ?? (body === undefined ? undefined : JSON.stringify(body));
     const res = await request(url, { method, headers, body: payload });
     const text = await res.body.text();

@@ -1,0 +1,76 @@
+import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
+import { sentences, terms } from './text';
+
+/** Query terms with weights: 1 for the question, less for earlier turns. */
+export type Weighted = ReadonlyMap<string, number>;
+
+/** A sentence of a candidate document, scored against the question. */
+export interface RankedSentence {
+  hit: Hit;
+  /** Position in its document. */
+  index: number;
+  text: string;
+  /** IDF-weighted share of the question the sentence itself covers (0..1). */
+  own: number;
+  /** Share covered by the sentence, its neighbours and the title together (0..1): how on-topic the passage is. */
+  passage: number;
+  /** The ranking score: sentence evidence plus the document's retrieval score. */
+  score: number;
+}
+
+/** A question term found only next to the sentence (neighbours, title) counts this much. */
+const NEAR_WEIGHT = 0.5;
+/** Weight of the document's normalized retrieval score in a sentence's score. */
+const DOC_WEIGHT = 0.3;
+/** Added to sentences with a digit when the question asks "when", "how many", "what year"… */
+const NUMBER_BONUS = 0.1;
+/** Two question terms in a row in the sentence (a phrase) add this share of the rarer one's weight. */
+const PHRASE_BONUS = 0.5;
+
+/** Sentences of a document with their terms; `contextChars` truncates what the model sees. */
+export function documentSentences(doc: KbDocument, contextChars: number | null): { text: string; terms: string[] }[] {
+  const text = doc.content ?? doc.answer ?? '';
+  const seen = contextChars === null ? text : text.slice(0, contextChars);
+  const list = sentences(seen);
+  return (list.length > 0 ? list : [seen]).map((s) => ({ text: s, terms: terms(s) }));
+}
+
+/** Sum of weight × IDF of the query terms in `found`, with a bonus for adjacent query-term pairs in `ordered`. */
+function evidence(kb: SiteKnowledge, query: Weighted, found: ReadonlySet<string>, ordered: readonly string[]): number {
+  let sum = 0;
+  for (const [t, w] of query) if (found.has(t)) sum += kb.idf(t) * w;
+  for (let i = 1; i < ordered.length; i++) {
+    const a = ordered[i - 1] as string;
+    const b = ordered[i] as string;
+    if (a !== b && query.has(a) && query.has(b)) sum += PHRASE_BONUS * Math.min(kb.idf(a), kb.idf(b)) * Math.min(query.get(a) ?? 0, query.get(b) ?? 0);
+  }
+  return sum;
+}
+
+/**
+ * Ranks every sentence of the candidate documents: what the sentence covers of the question, what
+ * its neighbours and the title add (less), and how well its document was retrieved. Best first.
+ */
+export function rankSentences(kb: SiteKnowledge, query: Weighted, hits: readonly Hit[], contextChars: number | null, wantsNumber = false): RankedSentence[] {
+  let total = 0;
+  for (const [t, w] of query) total += kb.idf(t) * w;
+  if (total <= 0 || hits.length === 0) return [];
+  const top = hits[0]?.score ?? 1;
+  const out: RankedSentence[] = [];
+  for (const hit of hits) {
+    const list = documentSentences(hit.doc, contextChars);
+    const title = new Set(terms(hit.doc.title));
+    const sets = list.map((s) => new Set(s.terms));
+    list.forEach((s, i) => {
+      const own = evidence(kb, query, sets[i] as Set<string>, s.terms);
+      const around = new Set<string>([...title, ...(sets[i - 1] ?? []), ...(sets[i + 1] ?? [])]);
+      let near = 0;
+      for (const [t, w] of query) if (!sets[i]?.has(t) && around.has(t)) near += kb.idf(t) * w;
+      const passage = Math.min(1, (own + near) / total);
+      const numeric = wantsNumber && /\d/.test(s.text) ? NUMBER_BONUS : 0;
+      const score = (own + NEAR_WEIGHT * near) / total + DOC_WEIGHT * (hit.score / top) + numeric;
+      out.push({ hit, index: i, text: s.text, own: Math.min(1, own / total), passage, score });
+    });
+  }
+  return out.sort((a, b) => b.score - a.score || a.index - b.index);
+}
