@@ -16,7 +16,7 @@ const ROWS = [
   'r1,How much does the Personal plan cost?,$9.99 per month,mentions $9.99 per month',
   'r2,How much storage do I get for free?,The Free plan includes 5 GB of storage,mentions 5 GB of storage',
   'r3,Can I get a refund for my annual subscription?,Annual plans are refunded within 14 days of purchase,mentions a refund within 14 days',
-  'r4,Which payment methods do you accept?,We only accept bank transfers and cheques,mentions PayPal',
+  'r4,Which payment methods do you accept?,Only gold bars delivered by courier,mentions PayPal',
 ];
 
 function judgeSettings(stack: Stack, overrides: Partial<JudgeSettings> = {}): JudgeSettings {
