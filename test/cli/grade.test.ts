@@ -84,4 +84,37 @@ describe('sitechat grade (offline re-grading, the built CLI)', () => {
     expect(row).toMatchObject({ outcome: 'error', error: 'no answer recorded for this row in the input' });
     expect(ran.code).not.toBe(2);
   });
+
+  it('grades with the LLM judge (paced, cached): a second grade of the same answers makes no judge call', async () => {
+    const file = join(dir, 'judged.csv');
+    writeFileSync(file, [
+      'id,question,expected,rubric,answer',
+      'j1,How much does the Personal plan cost?,$9.99 per month,mentions $9.99,"The Personal plan costs $9.99 per month."',
+      'j2,Which payment methods do you accept?,Only gold bars delivered by courier,mentions PayPal,"We accept Visa, Mastercard and PayPal."',
+    ].join('\n') + '\n');
+    writeFileSync(join(dir, 'judge.yaml'), 'assertions:\n  - { type: llm-correctness }\n');
+    const judgeEnv = { ...env, SITECHAT_JUDGE_BASE_URL: sim.judgeBaseUrl, SITECHAT_JUDGE_API_KEY: 'sk-judge-cli-SECRET', SITECHAT_JUDGE_MODEL: 'sim-judge', SITECHAT_JUDGE_RPM: '600' };
+    const calls = (): number => sim.stats().judge.calls;
+    const before = calls();
+    const first = await sitechat(dir, ['grade', file, '--config', join(dir, 'judge.yaml'), '--out', join(dir, 'judged1'), '--json'], judgeEnv);
+    expect(first.code, first.stderr).toBe(0);
+    expect(calls() - before).toBe(4);
+    const summary = JSON.parse(first.stdout) as { passed: number; failed: number; judge: { calls: number; cached: number } };
+    expect(summary).toMatchObject({ passed: 1, failed: 1, judge: { calls: 4, cached: 0 } });
+    const second = await sitechat(dir, ['grade', file, '--config', join(dir, 'judge.yaml'), '--out', join(dir, 'judged2'), '--json'], judgeEnv);
+    expect(second.code, second.stderr).toBe(0);
+    expect(calls() - before).toBe(4);
+    expect(JSON.parse(second.stdout)).toMatchObject({ passed: 1, failed: 1, judge: { calls: 0, cached: 4 } });
+    expect(readFileSync(join(dir, 'judged2', 'results.jsonl'), 'utf8')).not.toContain('sk-judge-cli-SECRET');
+  });
+
+  it('a judge assertion without a configured judge makes the row an error, never a pass or fail', async () => {
+    const file = join(dir, 'nojudge.csv');
+    writeFileSync(file, 'id,question,rubric,answer\nn1,Why?,is polite,Because.\n');
+    const ran = await sitechat(dir, ['grade', file, '--out', join(dir, 'nojudge')], env);
+    expect(ran.code).toBe(1);
+    const row = JSON.parse(readFileSync(join(dir, 'nojudge', 'results.jsonl'), 'utf8').trim()) as { outcome: string; error: string; errorType: string };
+    expect(row).toMatchObject({ outcome: 'error', errorType: 'JudgeConfigError' });
+    expect(row.error).toContain('no judge configured');
+  });
 });
