@@ -1,3 +1,4 @@
+import type { AnswerRecord } from '../src/reports/rowResult';
 import type { DatasetRow, WorkUnit } from '../src/datasets/types';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
@@ -15,19 +16,8 @@ export interface AskInput {
   answerTimeoutMs: number;
 }
 
-export interface AskResult {
-  status: 'completed' | 'failed' | 'timed_out';
-  sessionId?: string;
-  requestId?: string;
-  answer?: string;
-  confidenceScore?: number;
-  confidenceLevel?: string;
-  confidenceReason?: string;
-  /** The `error` string of a `failed` request, or why the answer never came. */
-  error?: string;
-  /** From submit to the answer being seen (includes polling granularity). */
-  latencyMs: number;
-}
+/** What `ask` returns; its `latencyMs` runs from submit to the answer being seen (includes polling granularity). */
+export type AskResult = AnswerRecord;
 
 /** Recorded by the submitting activity as soon as the API accepted the question. */
 export interface AskHeartbeat {

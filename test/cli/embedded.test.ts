@@ -4,18 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processIdentity } from '../../src/temporal/processIdentity';
-
-const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
-
-function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stderr }));
-  });
-}
+import { CLI, sitechat } from '../helpers/cli';
 
 describe('the embedded dev server’s pid file', () => {
   let dir: string;

@@ -1,26 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
-
-const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
-
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-/** Runs `sitechat …` as a user would: in a fresh directory, no Temporal or Site Chat settings (embedded defaults). */
-function sitechat(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { CLI, sitechat } from '../helpers/cli';
 
 describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', () => {
   let dir: string;

@@ -29,6 +29,39 @@ async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResp
 }
 
 /**
+ * Counts a request in the stats under its rate-limit `path` (per client IP) and returns how to answer it; API and
+ * judge routes share this, they differ only in their error bodies.
+ */
+function track(sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoint: EndpointName | 'unknown', path: string): { key: string; now: number; send: (r: Reply) => void } {
+  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${path}`;
+  const now = Date.now();
+  res.once('close', sim.stats.begin(key, endpoint, now));
+  return {
+    key,
+    now,
+    send: (r) => {
+      sim.stats.response(endpoint, r.status);
+      sendJson(res, r.status, r.body, r.headers);
+    },
+  };
+}
+
+/** An injected 429 burst takes this request (counted). */
+function injectedBurst(sim: Simulator, name: EndpointName): boolean {
+  if (!sim.faults.takeBurst(name)) return false;
+  sim.stats.counters.faults.bursts++;
+  return true;
+}
+
+/** Injected extra latency, when set for the endpoint (counted). */
+async function injectedDelay(sim: Simulator, name: EndpointName): Promise<void> {
+  const extra = sim.faults.extraLatencyMs(name);
+  if (extra <= 0) return;
+  sim.stats.counters.faults.delayed++;
+  await sleep(extra);
+}
+
+/**
  * One API request, in this order: rate limit (per client IP and path, before anything else) →
  * unknown route 404 / 405 → injected 429 burst → body (413 past maxBodyBytes) → injected extra
  * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop.
@@ -37,13 +70,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   const match = apiRouter.match(req.method ?? 'GET', pathname.slice(API_PREFIX.length + 1));
   const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
   const limited = match.kind === 'found' ? limitPath(sim.options.rateLimitScope, pathname, API_PREFIX, match.pattern, match.params) : pathname;
-  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${limited}`;
-  const now = Date.now();
-  res.once('close', sim.stats.begin(key, endpoint, now));
-  const send = (r: Reply): void => {
-    sim.stats.response(endpoint, r.status);
-    sendJson(res, r.status, r.body, r.headers);
-  };
+  const { key, now, send } = track(sim, req, res, endpoint, limited);
   const tooMany = (): Reply => {
     const retry = sim.options.retryAfterSeconds;
     return errorReply(429, ApiError.tooManyRequests, undefined, retry === null ? undefined : { 'retry-after': String(retry) });
@@ -52,10 +79,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   if (match.kind === 'not-found') return send(errorReply(404, ApiError.notFound));
   if (match.kind === 'method-not-allowed') return send(errorReply(405, ApiError.methodNotAllowed, undefined, { allow: match.allow.join(', ') }));
   const { endpoint: name, handler } = match.value;
-  if (sim.faults.takeBurst(name)) {
-    sim.stats.counters.faults.bursts++;
-    return send(tooMany());
-  }
+  if (injectedBurst(sim, name)) return send(tooMany());
   let body: unknown;
   if (req.method !== 'GET') {
     const read = await readJson(sim, req);
@@ -63,11 +87,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
     if (!read.ok) return send(errorReply(413, ApiError.bodyTooLarge, undefined, { connection: 'close' }));
     body = read.body;
   }
-  const extra = sim.faults.extraLatencyMs(name);
-  if (extra > 0) {
-    sim.stats.counters.faults.delayed++;
-    await sleep(extra);
-  }
+  await injectedDelay(sim, name);
   const auth = authenticate(sim.registry, req.headers['x-api-key'], sim.clock.now());
   if (!auth.ok) return send(auth.reply);
   if (sim.faults.roll(name, 'failRate')) {
@@ -91,13 +111,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
 async function handleJudge(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   const match = judgeRouter.match(req.method ?? 'GET', pathname.slice(JUDGE_PREFIX.length + 1));
   const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
-  const key = `${clientIp(req, sim.options.trustForwardedFor)} ${pathname}`;
-  const now = Date.now();
-  res.once('close', sim.stats.begin(key, endpoint, now));
-  const send = (r: Reply): void => {
-    sim.stats.response(endpoint, r.status);
-    sendJson(res, r.status, r.body, r.headers);
-  };
+  const { key, now, send } = track(sim, req, res, endpoint, pathname);
   const tooMany = (): Reply => {
     const retry = sim.options.retryAfterSeconds;
     return openAiError(429, 'Rate limit reached for requests. Please try again later.', 'requests', 'rate_limit_exceeded', retry === null ? undefined : { 'retry-after': String(retry) });
@@ -106,18 +120,11 @@ async function handleJudge(sim: Simulator, req: IncomingMessage, res: ServerResp
   if (match.kind === 'not-found') return send(openAiError(404, `Unknown request URL: ${req.method ?? 'GET'} ${pathname}`, 'invalid_request_error', 'unknown_url'));
   if (match.kind === 'method-not-allowed') return send(openAiError(405, 'method not allowed', 'invalid_request_error'));
   const { endpoint: name, handler } = match.value;
-  if (sim.faults.takeBurst(name)) {
-    sim.stats.counters.faults.bursts++;
-    return send(tooMany());
-  }
+  if (injectedBurst(sim, name)) return send(tooMany());
   const read = await readJson(sim, req);
   if (!read.ok && read.reason === 'aborted') return;
   if (!read.ok) return send(openAiError(413, 'request body too large', 'invalid_request_error'));
-  const extra = sim.faults.extraLatencyMs(name);
-  if (extra > 0) {
-    sim.stats.counters.faults.delayed++;
-    await sleep(extra);
-  }
+  await injectedDelay(sim, name);
   const unauthorized = checkBearer(req.headers.authorization);
   if (unauthorized) return send(unauthorized);
   if (sim.faults.roll(name, 'failRate')) {
