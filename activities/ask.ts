@@ -59,12 +59,17 @@ async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat
 }
 
 /**
- * The limiter key of every status poll of a site. The server may count the status route rather than each
- * request's path (spec §8 says "path"); one key per route keeps many questions in flight under the limit
- * either way (at most `ratePerSecond` polls per site), at the cost of slower polling when many are open.
+ * The limiter key of every status poll of a site, for a server that counts the status route rather than each
+ * request's path (spec §8 says "path"): at most `ratePerSecond` polls per site, at the cost of slower polling
+ * (and answers seen later) when many questions are open.
  */
 export function statusPollKey(siteId: string): string {
   return `GET /m2m/sites/${siteId}/chat/requests/*`;
+}
+
+/** Whether this worker paces the status polls of `siteId` per route (configured, or learned from a 429). */
+function paced(deps: ActivityDeps, siteId: string): boolean {
+  return deps.pollScope === 'route' || deps.routePacedSites.has(siteId);
 }
 
 /** How often an activity waiting for the limiter still reports that it is alive. */
@@ -90,8 +95,9 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
   for (;;) {
     let waitMs = deps.pollIntervalMs;
     try {
-      const status = await heartbeating(ctx, req,
-        deps.limiter.run(statusPollKey(input.siteId), () => deps.api.requests.get(input.siteId, req.requestId, { signal }), signal));
+      const get = () => deps.api.requests.get(input.siteId, req.requestId, { signal });
+      // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.
+      const status = paced(deps, input.siteId) ? await heartbeating(ctx, req, deps.limiter.run(statusPollKey(input.siteId), get, signal)) : await get();
       lastError = undefined;
       if (status.status === 'completed') {
         return {
@@ -108,8 +114,15 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
       if (!(err instanceof SiteChatError) || !err.retryable) throw toFailure(err);
       // 429/5xx/network while polling: keep polling until the deadline rather than re-running the activity.
       lastError = `${err.status ?? 'network'} ${err.error ?? err.message}`;
-      // A 429 names how long to back off; polling sooner would only earn another one.
-      if (err instanceof RateLimitError && err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
+      if (err instanceof RateLimitError) {
+        // The server counts this site's status route, not each path: pace every poll of the site from now on.
+        if (!deps.routePacedSites.has(input.siteId)) {
+          deps.routePacedSites.add(input.siteId);
+          ctx.log.warn(`status polls of site ${input.siteId} got 429: pacing them per route (${statusPollKey(input.siteId)}) from now on; set SITECHAT_POLL_SCOPE=route to start that way`);
+        }
+        // A 429 names how long to back off; polling sooner would only earn another one.
+        if (err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
+      }
     }
     ctx.heartbeat(req);
     if (Date.now() >= deadline) {

@@ -3,6 +3,7 @@ import type { JudgeCache } from '../src/grading/judge/cache';
 import type { Judge } from '../src/grading/judge/types';
 import type { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
+import type { PollScope } from '../src/temporal/workerConfig';
 import type { ResumeIndex } from './resume';
 
 /** What the activities are built from; the worker injects them, tests may replace any. */
@@ -18,6 +19,13 @@ export interface ActivityDeps {
   pollIntervalMs: number;
   /** @default 1000 */
   firstPollDelayMs: number;
+  /** How the API counts status polls (SITECHAT_POLL_SCOPE). @default 'path' */
+  pollScope: PollScope;
+  /**
+   * Sites whose status polls this worker paces per route: all of them under `route`, and under `path` each site
+   * that answered a poll with 429 (its server counts the route after all). Lives as long as the worker.
+   */
+  routePacedSites: Set<string>;
   /** Answers an earlier attempt of a resumed run recorded. */
   resume: ResumeIndex;
   /** The LLM judge; absent when the worker has no `SITECHAT_JUDGE_*` settings (judge assertions then fail the row). */

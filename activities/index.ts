@@ -50,6 +50,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     runsDir,
     pollIntervalMs: overrides.pollIntervalMs ?? config.pollIntervalMs,
     firstPollDelayMs: overrides.firstPollDelayMs ?? config.pollIntervalMs,
+    pollScope: overrides.pollScope ?? config.pollScope,
+    routePacedSites: overrides.routePacedSites ?? new Set(),
     // The judge key goes into its client here, like the API key: activities see requests, never keys.
     judge: overrides.judge ?? (config.judge ? createJudge(config.judge) : undefined),
     judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),

@@ -18,8 +18,24 @@ export interface WorkerConfig {
   pollIntervalMs: number;
   /** SITECHAT_MAX_CONCURRENT_ASKS: questions one worker waits on at once. @default 500 */
   maxConcurrentAsks: number;
+  /**
+   * SITECHAT_POLL_SCOPE: how the API counts status polls. `path` (spec §8: per path, and each request has its own)
+   * polls every question at the poll interval; `route` paces all status polls of a site together at the rate limit.
+   * Under `path`, a 429 on a poll switches that site to `route` for the worker's lifetime. @default 'path'
+   */
+  pollScope: PollScope;
   /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
   judge?: JudgeSettings;
+}
+
+export const PollScope = { path: 'path', route: 'route' } as const;
+export type PollScope = (typeof PollScope)[keyof typeof PollScope];
+
+function pollScopeFrom(env: NodeJS.ProcessEnv): PollScope {
+  const raw = env.SITECHAT_POLL_SCOPE;
+  if (raw === undefined || raw === '') return PollScope.path;
+  if (raw === PollScope.path || raw === PollScope.route) return raw;
+  throw new ConfigError(`SITECHAT_POLL_SCOPE must be "path" or "route", got "${raw}"`);
 }
 
 export class ConfigError extends Error {
@@ -48,6 +64,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
     maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),
+    pollScope: overrides.pollScope ?? pollScopeFrom(env),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
   };
 }

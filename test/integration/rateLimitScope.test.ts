@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../workflows/types';
 import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
@@ -14,26 +14,46 @@ const QUESTIONS = [
 
 /**
  * A server that counts the status route, not each request's path (spec §8 leaves it open): with 20 questions
- * in flight, polling each every 200 ms would be 100 polls/s on one route. The worker's limiter keys every
- * status poll of a site on the route, so the run stays at 5/s and never sees a 429.
+ * in flight, polling each every 200 ms would be 100 polls/s on one route.
  */
 describe('runner against a route-scoped rate limit (real Temporal + simulator)', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(__filename, { rateLimit: 5, rateLimitScope: 'route', latencyScale: 0.02 }, { ratePerSecond: 5, pollIntervalMs: 200 });
-    await stack.startWorkers();
   });
   afterAll(async () => stack?.close());
+  beforeEach(async () => {
+    await stack.workers?.shutdown();
+    stack.sim.reset();
+  });
 
-  it('30 rows at concurrency 20 finish with 0 × 429', async () => {
+  async function run30(): Promise<RunResult> {
     const rows = Array.from({ length: 30 }, (_, i) => `r${i + 1},,,${QUESTIONS[i % QUESTIONS.length]}`);
     const handle = await startRun(stack, writeDataset(stack, HEADER, rows), { concurrency: 20, answerTimeoutMs: 120_000 });
-    const { summary } = (await handle.result()) as RunResult;
+    return (await handle.result()) as RunResult;
+  }
+
+  it('SITECHAT_POLL_SCOPE=route: 30 rows at concurrency 20 finish with 0 × 429', async () => {
+    await stack.startWorkers({ pollScope: 'route' });
+    const { summary } = await run30();
     const stats = stack.sim.stats();
     expect(summary.passed + summary.failed).toBe(30);
     expect(stats.submitted).toBe(30);
     expect(stats.rateLimited).toBe(0);
     expect(stats.requests['requests.status']?.['429']).toBeUndefined();
     expect(Math.max(...Object.values(stats.peakRatePerPath))).toBeLessThanOrEqual(5);
+  }, 180_000);
+
+  it('the default (per path, as the spec reads) switches a site to route pacing at its first 429 on a poll', async () => {
+    await stack.startWorkers();
+    const { summary } = await run30();
+    const stats = stack.sim.stats();
+    expect(summary.passed + summary.failed).toBe(30);
+    expect(stats.submitted).toBe(30);
+    // Only polls already on their way when the first 429 came back can get one: at most one per question in flight.
+    const limited = stats.requests['requests.status']?.['429'] ?? 0;
+    expect(limited).toBeGreaterThan(0);
+    expect(limited).toBeLessThanOrEqual(20);
+    expect(stats.requests['chat.async']?.['429']).toBeUndefined();
   }, 180_000);
 });

@@ -14,4 +14,10 @@ describe('workerConfigFromEnv', () => {
     expect(workerConfigFromEnv({ ...base, SITECHAT_RATE_LIMIT: '0' }).ratePerSecond).toBe(0);
     expect(() => workerConfigFromEnv({ ...base, SITECHAT_RATE_LIMIT: '-1' })).toThrow(/SITECHAT_RATE_LIMIT must be a number >= 0/);
   });
+
+  it('reads how the API counts status polls: path by default, route on request, nothing else', () => {
+    expect(workerConfigFromEnv(base).pollScope).toBe('path');
+    expect(workerConfigFromEnv({ ...base, SITECHAT_POLL_SCOPE: 'route' }).pollScope).toBe('route');
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_POLL_SCOPE: 'site' })).toThrow(/SITECHAT_POLL_SCOPE must be "path" or "route", got "site"/);
+  });
 });
