@@ -1,5 +1,6 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
+import { judgeLine } from '../reports/text';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
@@ -61,6 +62,7 @@ export function summaryTable(s: RunSummary): string {
   if (s.kind === 'evaluation') lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded)`);
   lines.push(`latency    p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}, max ${ms(s.latencyMs.max)}`);
   if (s.kind === 'evaluation') lines.push(`feedback   good ${s.feedback.good}, bad ${s.feedback.bad}, failed ${s.feedback.failed}`);
+  if (s.judge) lines.push(`judge      ${judgeLine(s.judge)}`);
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
   const errors = Object.entries(s.errorsByType);

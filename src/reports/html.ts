@@ -82,6 +82,7 @@ function header(s: RunSummary, title: string): string {
     card('feedback good/bad', `${s.feedback.good}/${s.feedback.bad}`),
     card('feedback lost', s.feedback.failed, s.feedback.failed > 0),
     card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
+    ...(s.judge ? [card('judge calls / cached', `${s.judge.calls}/${s.judge.cached}`), card('judge tokens', s.judge.tokens.toLocaleString('en-US'))] : []),
   ].join('')}</section>\n`;
 }
 

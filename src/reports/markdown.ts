@@ -2,7 +2,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
-import { formatMs, mdInline, moreLine } from './text';
+import { formatMs, judgeLine, mdInline, moreLine } from './text';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -102,6 +102,7 @@ function headline(s: RunSummary): string {
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];
+  if (s.judge) rows.push(['LLM judge', judgeLine(s.judge)]);
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);

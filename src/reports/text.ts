@@ -97,3 +97,8 @@ export function csvField(value: string | number | undefined): string {
   const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
   return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text;
 }
+
+/** What the LLM judge did in a run: calls paid for, verdicts served from the cache, tokens used. */
+export function judgeLine(j: { calls: number; cached: number; tokens: number }): string {
+  return `${j.calls} calls, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;
+}

@@ -85,6 +85,8 @@ describe('sitechat grade (offline re-grading, the built CLI)', () => {
     expect(calls() - before).toBe(4);
     const summary = JSON.parse(first.stdout) as { passed: number; failed: number; judge: { calls: number; cached: number } };
     expect(summary).toMatchObject({ passed: 1, failed: 1, judge: { calls: 4, cached: 0 } });
+    expect(readFileSync(join(dir, 'judged1', 'report.md'), 'utf8')).toMatch(/\| LLM judge \| 4 calls, 0 cached, [\d,]+ tokens \|/);
+    expect(readFileSync(join(dir, 'judged1', 'report.html'), 'utf8')).toContain('judge calls / cached');
     const second = await sitechat(dir, ['grade', file, '--config', join(dir, 'judge.yaml'), '--out', join(dir, 'judged2'), '--json'], judgeEnv);
     expect(second.code, second.stderr).toBe(0);
     expect(calls() - before).toBe(4);
