@@ -3,6 +3,7 @@
  * server as child processes so that each one's cost is its own.
  */
 import { readFileSync } from 'node:fs';
+import { procStatFields } from '../src/temporal/processIdentity';
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ); 100 on every mainstream Linux. */
 const USER_HZ = 100;
@@ -17,9 +18,8 @@ export interface ProcSample {
 
 export function sampleProc(pid: number): ProcSample | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15: user and system time.
+    const fields = procStatFields(pid);
     const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;

@@ -13,13 +13,20 @@ export interface ProcessIdentity {
   cmdline: string;
 }
 
+/**
+ * The fields of /proc/<pid>/stat from field 3 (state) on: index `i` is field `i + 3`. The command name before them
+ * may hold spaces and parentheses, so they start after its last ')'. Throws when there is no such process.
+ */
+export function procStatFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** The identity of a running process, or undefined when it is gone or /proc is not there (not Linux). */
 export function processIdentity(pid: number): ProcessIdentity | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces and parentheses: fields start after its last ')'. Field 22 is index 19 there.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const startTicks = Number(fields[19]);
+    // Field 22: start time.
+    const startTicks = Number(procStatFields(pid)[19]);
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
     return Number.isFinite(startTicks) ? { pid, startTicks, cmdline } : undefined;
   } catch {
