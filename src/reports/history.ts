@@ -9,7 +9,7 @@ import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { renderHistoryHtml } from './historyHtml';
 import type { ResultsStore } from './store';
-import { GateVerdict, type RunKind, type RunMeta, type RunSummary } from './types';
+import { GateVerdict, type RunMeta, type RunSummary } from './types';
 
 /** The verdict of a finished run, as `sitechat runs` and history.html show it: the gate's. */
 export const RunVerdict = GateVerdict;
@@ -20,17 +20,8 @@ const VERDICTS = new Set<string>(Object.values(RunVerdict));
 /** File name of the history page in the runs directory. */
 export const HISTORY_FILE = 'history.html';
 
-/** One finished run, in a line. */
-export interface HistoryEntry {
-  runId: string;
-  kind: RunKind;
-  /** Dataset path as the run recorded it. */
-  dataset: string;
-  datasetSha256: string;
-  siteId: string;
-  model: string | null;
-  startedAt: string;
-  finishedAt: string | null;
+/** One finished run, in a line: who it was (as its summary says), and its headline numbers. */
+export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'dataset' | 'datasetSha256' | 'siteId' | 'model' | 'startedAt' | 'finishedAt'> {
   /** Rows with a result. */
   rows: number;
   /** passed / graded; null when nothing was graded (backfills). */
