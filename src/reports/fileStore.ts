@@ -2,8 +2,8 @@ import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure } from './types';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, Submission } from './types';
 
 /** Rows read concurrently per step of `read`. */
 const READ_BATCH = 256;
@@ -119,6 +119,35 @@ export class FileResultsStore implements ResultsStore {
       if (typeof item?.sessionId === 'string' && typeof item.error === 'string') bySession.set(item.sessionId, item.error);
     }
     for (const [sessionId, error] of bySession) yield { sessionId, error };
+  }
+
+  async recordSubmission(runId: string, submission: Submission): Promise<void> {
+    assertValidSubmission(submission);
+    await this.requireRun(runId);
+    const text = `${JSON.stringify(submission)}\n`;
+    await this.serialize(`${runId}\n${StoreFile.submissions}`, () => appendDurably(this.path(runId, 'submissions'), text));
+  }
+
+  // A scan of the run's file: lookups happen only on an activity's retry, rare next to the writes.
+  async getSubmission(runId: string, rowId: string): Promise<Submission | undefined> {
+    let found: Submission | undefined;
+    for await (const item of this.scanSubmissions(runId)) if (item.rowId === rowId) found = item;
+    return found;
+  }
+
+  async *readSubmissions(runId: string): AsyncGenerator<Submission> {
+    const byRow = new Map<string, Submission>();
+    for await (const item of this.scanSubmissions(runId)) byRow.set(item.rowId, item);
+    yield* byRow.values();
+  }
+
+  private async *scanSubmissions(runId: string): AsyncGenerator<Submission> {
+    const path = this.path(runId, 'submissions');
+    if (!(await stat(path).catch(() => undefined))) return;
+    for await (const { text } of scanLines(path)) {
+      const item = parseJson(text) as Partial<Submission> | undefined;
+      if (typeof item?.rowId === 'string' && typeof item.sends === 'number') yield item as Submission;
+    }
   }
 
   private path(runId: string, file: keyof typeof StoreFile): string {

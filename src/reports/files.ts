@@ -6,6 +6,8 @@ export const StoreFile = {
   summary: 'summary.json',
   /** Append-only: sessions the run could not close, one JSON object per line, deduplicated on read. */
   sessionFailures: 'session-failures.jsonl',
+  /** Append-only: what is known about sending each row's question, one JSON object per line, last one wins. */
+  submissions: 'submissions.jsonl',
 } as const;
 
 /**

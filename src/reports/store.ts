@@ -1,4 +1,4 @@
-import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure } from './types';
+import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type Submission } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
 export interface RunFilter {
@@ -41,6 +41,15 @@ export interface ResultsStore {
   recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void>;
   /** The sessions recorded by `recordSessionFailures`, one per session id. Streams; memory bounded by their number. */
   readSessionFailures(runId: string): AsyncIterable<SessionCloseFailure>;
+  /**
+   * Records what is known about sending a row's question: written before each send and when the API accepted it.
+   * Keyed by row id, the last write wins; durable when the promise resolves (a worker may die right after).
+   */
+  recordSubmission(runId: string, submission: Submission): Promise<void>;
+  /** The last record of `rowId`, or undefined when its question was never sent. */
+  getSubmission(runId: string, rowId: string): Promise<Submission | undefined>;
+  /** The last record of every row sent, in no particular order. Streams; memory bounded by the number of rows. */
+  readSubmissions(runId: string): AsyncIterable<Submission>;
 }
 
 const outcomes = new Set<string>(Object.values(Outcome));
@@ -64,6 +73,12 @@ export function assertValidSessionFailure(item: SessionCloseFailure, position: n
     throw new TypeError(`session failures item ${position}: \`sessionId\` must be a non-empty string`);
   }
   if (typeof item.error !== 'string') throw new TypeError(`session failures item ${position} (session ${item.sessionId}): \`error\` must be a string`);
+}
+
+/** Throws a field-qualified error when a submission record cannot be stored. */
+export function assertValidSubmission(item: Submission): void {
+  if (typeof item.rowId !== 'string' || item.rowId === '') throw new TypeError('submission: `rowId` must be a non-empty string');
+  if (!Number.isInteger(item.sends) || item.sends < 0) throw new TypeError(`submission (row ${item.rowId}): \`sends\` must be a non-negative integer`);
 }
 
 /** Throws a field-qualified error when run meta is incomplete. */

@@ -234,3 +234,20 @@ export interface SessionCloseFailure {
   /** HTTP status and the API's `error` string, or the network error. */
   error: string;
 }
+
+/**
+ * What the runner knows about sending one row's question (`ResultsStore.recordSubmission`), kept outside Temporal's
+ * heartbeat so that a retry after a lost heartbeat resumes polling instead of asking again.
+ */
+export interface Submission {
+  rowId: string;
+  /**
+   * Sends of the question that may have reached the API: incremented before each send, taken back when the API
+   * refused it with a status. More than 1 means the row may have been asked twice (a response lost on the way back).
+   */
+  sends: number;
+  /** Set once the API accepted the question. */
+  requestId?: string;
+  sessionId?: string;
+  submittedAtMs?: number;
+}

@@ -107,6 +107,26 @@ describe('FileResultsStore', () => {
     await expect(ctx.store.recordSessionFailures('run-1', [{ sessionId: '', error: 'x' }])).rejects.toThrow('session failures item 0: `sessionId` must be a non-empty string');
     await expect(ctx.store.recordSessionFailures('nope', [{ sessionId: 's', error: 'x' }])).rejects.toThrow(/was not initialised/);
 
+  });
+
+  it('keeps the last submission record per row, durable for a retry on another worker', async () => {
+    await ctx.store.init('run-1', meta());
+    expect(await ctx.store.getSubmission('run-1', 'r1')).toBeUndefined();
+    await ctx.store.recordSubmission('run-1', { rowId: 'r1', sends: 1 });
+    await ctx.store.recordSubmission('run-1', { rowId: 'r2', sends: 1 });
+    await ctx.store.recordSubmission('run-1', { rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 });
+    // Another process (a worker picking up the retry) sees what this one wrote.
+    const other = new FileResultsStore(ctx.dir);
+    expect(await other.getSubmission('run-1', 'r1')).toEqual({ rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 });
+    const all: unknown[] = [];
+    for await (const s of other.readSubmissions('run-1')) all.push(s);
+    expect(all).toEqual([{ rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 }, { rowId: 'r2', sends: 1 }]);
+    await expect(ctx.store.recordSubmission('run-1', { rowId: '', sends: 1 })).rejects.toThrow('submission: `rowId` must be a non-empty string');
+    await expect(ctx.store.recordSubmission('nope', { rowId: 'r', sends: 1 })).rejects.toThrow(/was not initialised/);
+  });
+
+  it('skips a run whose meta.json is corrupt', async () => {
+    await ctx.store.init('run-1', meta());
     await mkdir(join(ctx.dir, 'broken'));
     await writeFile(join(ctx.dir, 'broken', 'meta.json'), '{"runId": "bro');
     expect((await ctx.store.listRuns()).map((m) => m.runId)).toEqual(['run-1']);
