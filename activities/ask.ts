@@ -1,26 +1,61 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { APIConnectionTimeoutError, NotFoundError, RateLimitError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
+import type { Submission } from '../src/reports/types';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 
 /**
- * Submit one question and wait for its answer in the same activity. The request id goes into the heartbeat
- * details as soon as the API accepts the question, so a retry (worker crash, timeout) resumes polling the same
- * request instead of asking twice. Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
+ * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
+ * request id goes into the heartbeat details and into the results store, so a retry (worker crash, timeout, a
+ * heartbeat lost in a Temporal outage) resumes polling the same request instead of asking twice.
+ * Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
  */
 export function askActivity(deps: ActivityDeps) {
   return async function ask(input: AskInput): Promise<AskResult> {
     const ctx = Context.current();
-    const resumed = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
-    const submitted = resumed?.requestId ? resumed : await submit(deps, input);
+    const beat = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
+    // The heartbeat may not have reached the server before the worker died: the store has what was recorded.
+    const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await deps.store.getSubmission(input.runId, input.rowId) : undefined;
+    const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;
+    const submitted = known ?? (await submit(deps, input, recorded));
     if ('status' in submitted) return submitted;
     ctx.heartbeat(submitted);
     return poll(deps, input, submitted);
   };
 }
 
-async function submit(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat | AskResult> {
+function asHeartbeat(s: Submission): AskHeartbeat {
+  return { requestId: s.requestId as string, sessionId: s.sessionId ?? '', submittedAtMs: s.submittedAtMs ?? Date.now() };
+}
+
+/**
+ * Sends the question, counting the send in the store first: if the response is lost (connection reset after the
+ * server accepted it), the next attempt sends again, and the row is then known to have been asked possibly twice.
+ * A refusal with a status (429, 5xx, 4xx) created nothing, so it is taken back.
+ */
+async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission | undefined): Promise<AskHeartbeat | AskResult> {
+  const sends = (recorded?.sends ?? 0) + 1;
+  await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends });
+  try {
+    const res = await send(deps, input);
+    if ('requestId' in res && res.requestId && !('status' in res)) {
+      await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...res });
+    }
+    return res;
+  } catch (err) {
+    const refused = (err instanceof SiteChatError && err.status !== undefined) || isApplicationFailureWithStatus(err);
+    if (refused) await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 });
+    throw err;
+  }
+}
+
+function isApplicationFailureWithStatus(err: unknown): boolean {
+  const details = err instanceof ApplicationFailure ? (err.details?.[0] as { status?: number } | undefined) : undefined;
+  return typeof details?.status === 'number';
+}
+
+async function send(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat | AskResult> {
   const signal = Context.current().cancellationSignal;
   const body = {
     message: input.message,
@@ -93,7 +128,8 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
   let lastError: string | undefined;
   await ctx.sleep(Math.min(deps.firstPollDelayMs, Math.max(0, deadline - Date.now())));
   for (;;) {
-    let waitMs = deps.pollIntervalMs;
+    // Never faster than the API's budget for the request's own path (a poll interval of 0 would earn 429s).
+    let waitMs = Math.max(deps.pollIntervalMs, deps.minPollGapMs);
     try {
       const get = () => deps.api.requests.get(input.siteId, req.requestId, { signal });
       // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.

@@ -1,7 +1,8 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
 import type { Judge } from '../src/grading/judge/types';
-import type { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
+import type { Pacer } from '../src/ratelimit/pacer';
+import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { ResumeIndex } from './resume';
@@ -11,14 +12,19 @@ export interface ActivityDeps {
   /** Holds the API key; nothing else in the activities sees it. */
   api: SiteChatClient;
   store: ResultsStore;
-  /** Per-API-path limiter of this worker process (the API counts per client IP and path). */
-  limiter: LimiterPool;
+  /**
+   * Paces every API call by what the API counts (client IP and path): each key's budget is shared by all worker
+   * processes of this host. Keys are `METHOD /path`.
+   */
+  limiter: Pacer;
   /** Where plans and reports live (the store's root). */
   runsDir: string;
   /** @default 1000 */
   pollIntervalMs: number;
   /** @default 1000 */
   firstPollDelayMs: number;
+  /** The shortest gap between two polls of one request: one path's budget (1000 / SITECHAT_RATE_LIMIT ms). @default 200 */
+  minPollGapMs: number;
   /** How the API counts status polls (SITECHAT_POLL_SCOPE). @default 'path' */
   pollScope: PollScope;
   /**

@@ -1,41 +1,24 @@
 import { Context } from '@temporalio/activity';
-import type { RowResult } from '../src/reports/types';
 import type { ActivityDeps } from './deps';
-import { shortError } from './failures';
-import { retryInline } from './retryInline';
-import type { FeedbackCounts, FinishRowsInput } from './types';
+import { asFailure } from './failures';
+import type { RecordRowsInput, SendFeedbackInput } from './types';
 
-/**
- * Sends the feedback due for a batch of finished rows, then records the rows. Feedback is idempotent in the API
- * (the same value again changes nothing), and the store is idempotent by row id, so a retried batch is harmless.
- */
 export function finishActivities(deps: ActivityDeps) {
   return {
-    async finishRows({ runId, siteId, items }: FinishRowsInput): Promise<FeedbackCounts> {
-      const ctx = Context.current();
-      const counts: FeedbackCounts = { good: 0, bad: 0, failed: 0 };
-      const results: RowResult[] = [];
-      for (const { result, feedback } of items) {
-        if (!feedback || !result.requestId || !result.sessionId) {
-          results.push(result);
-          continue;
-        }
-        const body = { session_id: result.sessionId, request_id: result.requestId, feedback };
-        try {
-          await retryInline(() =>
-            deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
-              deps.api.feedback.submit(siteId, body, { signal: ctx.cancellationSignal }), ctx.cancellationSignal),
-          );
-          counts[feedback] += 1;
-          results.push({ ...result, feedback });
-        } catch (err) {
-          counts.failed += 1;
-          results.push({ ...result, feedback: 'failed', feedbackError: shortError(err) });
-        }
-        ctx.heartbeat();
-      }
+    /**
+     * One feedback call: what the server dispatches per site on the feedback queue is then exactly what the API
+     * counts. 429, 5xx and network errors fail the attempt for Temporal's retry policy to try again (a 429's
+     * Retry-After wins); feedback is idempotent in the API, so a retry after a lost response changes nothing.
+     */
+    async sendFeedback({ siteId, sessionId, requestId, feedback }: SendFeedbackInput): Promise<void> {
+      const signal = Context.current().cancellationSignal;
+      await asFailure(() => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
+        deps.api.feedback.submit(siteId, { session_id: sessionId, request_id: requestId, feedback }, { signal }), signal));
+    },
+
+    /** Records finished rows; the store is idempotent by row id, so a retried batch is harmless. */
+    async recordRows({ runId, results }: RecordRowsInput): Promise<void> {
       await deps.store.append(runId, results);
-      return counts;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { SiteChatClient } from '../src/api';
-import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
+import { HostPacer, siteBudget } from '../src/ratelimit/pacer';
+import { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { FileResultsStore } from '../src/reports';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
@@ -46,10 +47,11 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     api,
     store,
     resume: overrides.resume ?? new ResumeIndex(store),
-    limiter: overrides.limiter ?? new LimiterPool(config.ratePerSecond),
+    limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),
     runsDir,
     pollIntervalMs: overrides.pollIntervalMs ?? config.pollIntervalMs,
     firstPollDelayMs: overrides.firstPollDelayMs ?? config.pollIntervalMs,
+    minPollGapMs: overrides.minPollGapMs ?? (config.ratePerSecond > 0 ? Math.ceil(1000 / config.ratePerSecond) : 0),
     pollScope: overrides.pollScope ?? config.pollScope,
     routePacedSites: overrides.routePacedSites ?? new Set(),
     // The judge key goes into its client here, like the API key: activities see requests, never keys.

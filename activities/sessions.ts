@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { SessionCloseFailure } from '../src/reports/types';
 import type { ActivityDeps } from './deps';
 import { asFailure, shortError } from './failures';
 import { retryInline } from './retryInline';
@@ -15,11 +16,23 @@ export function sessionActivities(deps: ActivityDeps) {
       await asFailure(() => deps.limiter.run(`GET /m2m/sites/${siteId}/sessions`, () => deps.api.sessions.list(siteId, { limit: 1 }, { signal }), signal));
     },
 
+    /** One close call of a run's session; retried by Temporal's policy like feedback (closing is idempotent). */
+    async closeSession({ siteId, sessionId }: { siteId: string; sessionId: string }): Promise<void> {
+      const signal = Context.current().cancellationSignal;
+      await asFailure(() => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
+        deps.api.chat.closeSession(siteId, sessionId, { signal }), signal));
+    },
+
+    /** Sessions a run could not close, with the reason, for the reports. */
+    async recordSessionFailures({ runId, failures }: { runId: string; failures: SessionCloseFailure[] }): Promise<void> {
+      await deps.store.recordSessionFailures(runId, failures);
+    },
+
     /**
-     * Closes a batch of sessions, paced by the per-path limiter. A session that cannot be closed is reported, not
-     * thrown, and recorded with its reason in the results store (when `runId` is given) for the reports.
+     * Closes a batch of sessions for the cleanup workflow, paced per host. A session that cannot be closed is
+     * reported in the result, not thrown: the cleanup report lists it.
      */
-    async closeSessions({ runId, siteId, sessionIds }: { runId?: string; siteId: string; sessionIds: string[] }): Promise<CloseSessionsResult> {
+    async closeSessions({ siteId, sessionIds }: { siteId: string; sessionIds: string[] }): Promise<CloseSessionsResult> {
       const ctx = Context.current();
       const result: CloseSessionsResult = { closed: 0, failed: [] };
       for (const sessionId of sessionIds) {
@@ -33,7 +46,6 @@ export function sessionActivities(deps: ActivityDeps) {
         }
         ctx.heartbeat();
       }
-      if (runId !== undefined && result.failed.length > 0) await deps.store.recordSessionFailures(runId, result.failed);
       return result;
     },
   };

@@ -3,8 +3,13 @@ import type { DatasetRow, WorkUnit } from '../src/datasets/types';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 
-/** One question sent to the API; everything a retry needs is in here or in the heartbeat details. */
+/**
+ * One question sent to the API; everything a retry needs is in here, in the heartbeat details, or in the results
+ * store's submission record of (`runId`, `rowId`).
+ */
 export interface AskInput {
+  runId: string;
+  rowId: string;
   siteId: string;
   mode: 'async' | 'sync';
   message: string;
@@ -41,22 +46,17 @@ export interface PlanInfo {
   pages: number;
 }
 
-/** A finished row, and the feedback to send for it (when graded and feedback is on). */
-export interface FinishItem {
-  result: RowResult;
-  feedback?: 'good' | 'bad';
-}
-
-export interface FinishRowsInput {
-  runId: string;
+/** One feedback call (`sendFeedback`): the verdict of a graded answer. */
+export interface SendFeedbackInput {
   siteId: string;
-  items: FinishItem[];
+  sessionId: string;
+  requestId: string;
+  feedback: 'good' | 'bad';
 }
 
-export interface FeedbackCounts {
-  good: number;
-  bad: number;
-  failed: number;
+export interface RecordRowsInput {
+  runId: string;
+  results: RowResult[];
 }
 
 export interface CloseSessionsResult {

@@ -45,35 +45,55 @@ export const judging = proxyActivities<RunActivities>({
   },
 });
 
+/**
+ * Every call of a rate-limited path carries its site as fairness key: the server gives each site its own budget on
+ * the queue (`configureQueueBudgets`), so sites do not slow each other, and one activity attempt is one API call.
+ */
+function forSite(siteId: string): Pick<ActivityOptions, 'priority'> {
+  return { priority: { fairnessKey: siteId } };
+}
+
 /** Session list (preflight and cleanup): one GET per activity. */
-export const listing = proxyActivities<RunActivities>({
-  taskQueue: TaskQueue.list,
-  startToCloseTimeout: '1 minute',
-  retry: apiRetry,
-});
+export function listing(siteId: string): RunActivities {
+  return proxyActivities<RunActivities>({ ...forSite(siteId), taskQueue: TaskQueue.list, startToCloseTimeout: '1 minute', retry: apiRetry });
+}
 
-/** Closing sessions, in batches paced by the worker's per-path limiter. */
-export const closing = proxyActivities<RunActivities>({
-  taskQueue: TaskQueue.close,
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30s',
-  retry: apiRetry,
-});
-
-/** Feedback and recording finished rows, in batches. */
-export const finishing = proxyActivities<RunActivities>({
-  taskQueue: TaskQueue.feedback,
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30s',
-  retry: apiRetry,
-});
+/** Cleanup's close batches (paced per host, each close retried in place); runs close one session per activity. */
+export function closingBatches(siteId: string): RunActivities {
+  return proxyActivities<RunActivities>({
+    ...forSite(siteId), taskQueue: TaskQueue.close, startToCloseTimeout: '5 minutes', heartbeatTimeout: '30s', retry: apiRetry,
+  });
+}
 
 /**
- * Submit + poll in one activity. Its heartbeat carries the request id, so a retry after a worker crash resumes
- * polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed.
+ * How long a feedback or close call keeps being retried on 429, 5xx and network errors before the row (or session)
+ * is recorded as failed with the last error: an API down for this long is an outage to report, not to wait out.
  */
-export function asking(answerTimeoutMs: number): RunActivities {
+export const SIDE_EFFECT_DEADLINE = '1 hour';
+
+/**
+ * Feedback and closes: one call per activity, retried by this policy until they succeed, hit a non-retryable answer
+ * (4xx other than 429), or run past {@link SIDE_EFFECT_DEADLINE}. A 429's Retry-After sets the next delay.
+ */
+export function sideEffects(siteId: string, taskQueue: typeof TaskQueue.feedback | typeof TaskQueue.close): RunActivities {
   return proxyActivities<RunActivities>({
+    ...forSite(siteId),
+    taskQueue,
+    // A call waits for its site's window on the host (a few seconds at most when the site is busy) and its response.
+    startToCloseTimeout: '2 minutes',
+    scheduleToCloseTimeout: SIDE_EFFECT_DEADLINE,
+    // No maximumAttempts: unlimited, bounded by the schedule-to-close deadline.
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
+  });
+}
+
+/**
+ * Submit + poll in one activity. Its heartbeat and the results store carry the request id, so a retry after a worker
+ * crash resumes polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed.
+ */
+export function asking(answerTimeoutMs: number, siteId: string): RunActivities {
+  return proxyActivities<RunActivities>({
+    ...forSite(siteId),
     taskQueue: TaskQueue.submit,
     // The activity stops itself at the answer timeout; this is the backstop.
     startToCloseTimeout: answerTimeoutMs + 120_000,

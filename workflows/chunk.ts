@@ -3,12 +3,14 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   setHandler,
+  uuid4,
 } from '@temporalio/workflow';
 import { feedbackFor, gradedResult, gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/grading/types';
-import { Outcome, type RowResult } from '../src/reports/types';
-import type { AskResult, FinishItem, PlannedRow, PlannedUnit } from '../activities/types';
-import { asking, closing, finishing, local } from './activities';
+import { Outcome, type RowResult, type SessionCloseFailure } from '../src/reports/types';
+import { TaskQueue } from '../src/temporal/taskQueues';
+import type { AskResult, PlannedRow, PlannedUnit } from '../activities/types';
+import { asking, local, sideEffects } from './activities';
 import { Batcher } from './batcher';
 import { answeredResult, unansweredResult } from '../src/reports/rowResult';
 import { activityGrader } from './grading';
@@ -17,8 +19,8 @@ import { cancelSignal, chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
 
 /**
- * Rows per feedback/record activity and sessions per close activity. Feedback runs at the same 5/s as submitting,
- * so a batch is also how far feedback trails the answers: 10 keeps the run's tail short at ~0.3 events per row.
+ * Rows per record activity. Recording is local (no API path), so a batch costs one activity instead of ten; 10 keeps
+ * the results store at most a few seconds behind the answers.
  */
 const BATCH = 10;
 /** Finished rows between two progress signals to the run (each costs the run's history ~4 events). */
@@ -29,6 +31,11 @@ const TAIL_BATCH = 3;
 /**
  * One page of the work plan: its conversations run concurrently up to `window`, the turns of each in order in
  * one API session. A child workflow per page keeps every history bounded, whatever the dataset's size.
+ *
+ * Each conversation's session id is chosen here (a UUID, spec §2: "chosen by the caller") unless the row names one,
+ * so a question asked again after a lost response lands in the same session and no session is left unclosed.
+ * Feedback and closes are one activity per call, retried by Temporal until they succeed or meet a non-retryable
+ * answer; what finally fails is recorded with the reason.
  */
 export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   const { options } = input;
@@ -39,8 +46,9 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   let fatal: { message: string; type: string } | undefined;
   const askScopes = new Set<CancellationScope>();
   let sessionsClosed = 0;
-  let sessionsCloseFailed = 0;
+  const closeFailures: SessionCloseFailure[] = [];
   const sessionsToClose = new Set<string>();
+  const sideEffectsDone = new Set<Promise<void>>();
 
   // A cancel is graceful: nothing new is asked, and questions already sent are waited for (at most the answer
   // timeout) so their answers are recorded and their sessions known and closed. A second cancel, or a fatal
@@ -62,29 +70,50 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     unreported = {};
     await parent.signal(chunkProgressSignal, { page: input.page, counts: delta, inFlight, drained });
   };
-  const finisher = new Batcher<FinishItem>(BATCH, async (items) => {
-    await finishing.finishRows({ runId: input.runId, siteId: options.siteId, items });
+  const recorder = new Batcher<RowResult>(BATCH, async (results) => {
+    await local.recordRows({ runId: input.runId, results });
     if (Object.values(unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await report();
   });
-  const closer = new Batcher<string>(BATCH, async (sessionIds) => {
-    const res = await closing.closeSessions({ runId: input.runId, siteId: options.siteId, sessionIds });
-    sessionsClosed += res.closed;
-    sessionsCloseFailed += res.failed.length;
-  });
+  const feedback = sideEffects(options.siteId, TaskQueue.feedback);
+  const closing = sideEffects(options.siteId, TaskQueue.close);
 
-  const finish = (result: RowResult, feedback?: 'good' | 'bad'): void => {
+  /** Runs a side effect in the background; the chunk waits for all of them before it ends. */
+  const inBackground = (work: Promise<void>): void => {
+    const p = work.finally(() => sideEffectsDone.delete(p));
+    sideEffectsDone.add(p);
+  };
+
+  const record = (result: RowResult): void => {
     counts[result.outcome] += 1;
     unreported[result.outcome] = (unreported[result.outcome] ?? 0) + 1;
-    finisher.add({ result, feedback });
+    recorder.add(result);
+  };
+
+  /** Sends the verdict's feedback, then records the row with what became of it. */
+  const finish = (result: RowResult, verdict?: 'good' | 'bad'): void => {
+    if (!verdict || !result.requestId || !result.sessionId) return record(result);
+    const call = { siteId: options.siteId, sessionId: result.sessionId, requestId: result.requestId, feedback: verdict };
+    inBackground(feedback.sendFeedback(call).then(
+      () => record({ ...result, feedback: verdict }),
+      (err: unknown) => record({ ...result, feedback: 'failed', feedbackError: describeFailure(err).message }),
+    ));
+  };
+
+  const closeSession = (sessionId: string): void => {
+    inBackground(closing.closeSession({ siteId: options.siteId, sessionId }).then(
+      () => void (sessionsClosed += 1),
+      (err: unknown) => void closeFailures.push({ sessionId, error: describeFailure(err).message }),
+    ));
   };
 
   // Cleanup must run even when the run is cancelled, so the body never inherits cancellation; `stop` turns a
   // cancel into "ask nothing new", a second one into "abandon the questions in flight".
   return CancellationScope.nonCancellable(async () => {
     const units = await local.readPage({ runId: input.runId, page: input.page, resume: input.resume });
-    const ask = asking(options.answerTimeoutMs);
+    const ask = asking(options.answerTimeoutMs, options.siteId);
 
-    const runTurn = async (row: PlannedRow, sessionId: string | undefined): Promise<string | undefined> => {
+    /** Returns the session the conversation continues in, and whether the API has seen it (then it is closed). */
+    const runTurn = async (row: PlannedRow, sessionId: string): Promise<boolean> => {
       const scope = new CancellationScope();
       askScopes.add(scope);
       inFlight += 1;
@@ -92,10 +121,12 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       try {
         answer = await scope.run(() =>
           ask.ask({
+            runId: input.runId,
+            rowId: row.id,
             siteId: options.siteId,
             mode: options.mode,
             message: row.question,
-            sessionId: sessionId ?? row.session_id,
+            sessionId,
             email: row.email ?? options.defaultEmail,
             model: row.model ?? options.model,
             responseLanguage: row.response_language,
@@ -106,7 +137,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       } catch (err) {
         if (isCancellation(err) || cancelled) {
           finish(unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer', new Date().toISOString()));
-          return sessionId;
+          return false;
         }
         const failure = describeFailure(err);
         if (isFatal(failure)) {
@@ -114,7 +145,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           abandonInFlight();
         }
         finish(unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { errorType: failure.type, sessionId }));
-        return sessionId;
+        return false;
       } finally {
         inFlight -= 1;
         askScopes.delete(scope);
@@ -128,19 +159,22 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         result = { ...gradedResult(result, grade), finishedAt: new Date().toISOString() };
       }
       const verdict = feedbackFor(grade);
-      const feedback = options.feedback === 'graded' && answer.requestId ? verdict : undefined;
-      finish(result, feedback);
-      return answer.sessionId ?? sessionId;
+      finish(result, options.feedback === 'graded' && answer.requestId ? verdict : undefined);
+      return true;
     };
 
     const runConversation = async (unit: PlannedUnit): Promise<void> => {
-      let sessionId: string | undefined;
+      const first = unit.rows[0];
+      // A row's own session id (a continued conversation) wins; else one of ours, the same for every retry.
+      let sessionId = first?.prior?.sessionId ?? first?.session_id ?? uuid4();
+      let seen = false;
       for (const row of unit.rows) {
         if (row.prior) {
           // Answered by an earlier attempt of this run: counted, never sent again, its session continues.
           counts[row.prior.outcome] += 1;
           unreported[row.prior.outcome] = (unreported[row.prior.outcome] ?? 0) + 1;
           sessionId = row.prior.sessionId ?? sessionId;
+          seen ||= row.prior.sessionId !== undefined;
           continue;
         }
         if (cancelled) {
@@ -148,19 +182,18 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           finish(unansweredResult(row, fatal ? Outcome.error : Outcome.skipped, reason, new Date().toISOString(), { errorType: fatal?.type }));
           continue;
         }
-        sessionId = await runTurn(row, sessionId);
+        if (await runTurn(row, sessionId)) seen = true;
       }
-      if (sessionId && options.closeSessions && !sessionsToClose.has(sessionId)) {
+      if (seen && options.closeSessions && !sessionsToClose.has(sessionId)) {
         sessionsToClose.add(sessionId);
-        closer.add(sessionId);
+        closeSession(sessionId);
       }
     };
 
     let next = 0;
     // The last conversation has started: the run may start the next chunk, and our batches shrink.
     const onLastStarted = (): void => {
-      finisher.resize(TAIL_BATCH);
-      closer.resize(TAIL_BATCH);
+      recorder.resize(TAIL_BATCH);
       void report(true).catch(() => undefined);
     };
     const lane = async (): Promise<void> => {
@@ -171,9 +204,11 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(input.window, units.length)) }, lane));
-    await Promise.all([finisher.drain(), closer.drain()]);
+    while (sideEffectsDone.size > 0) await Promise.all([...sideEffectsDone]);
+    await recorder.drain();
+    if (closeFailures.length > 0) await local.recordSessionFailures({ runId: input.runId, failures: closeFailures });
     // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them.
     if (Object.keys(unreported).length > 0) await report();
-    return { counts, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal, fatal };
+    return { counts, sessionsClosed, sessionsCloseFailed: closeFailures.length, cancelled: cancelled && !fatal, fatal };
   });
 }

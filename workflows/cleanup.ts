@@ -12,7 +12,7 @@ import { buildCleanupReport } from '../src/cleanup/report';
 import { cleanupSettings, validateCleanupInput } from '../src/cleanup/rule';
 import { StopReason, type CleanupInput, type CleanupReport } from '../src/cleanup/types';
 import { CLEANUP_FAILED, cleanupProgressQuery } from '../src/cleanup/workflow';
-import { closing, listing, local } from './activities';
+import { closingBatches, listing, local } from './activities';
 import { describeFailure } from './outcome';
 import { runIdFromWorkflowId } from './run';
 
@@ -47,8 +47,8 @@ export async function sessionCleanup(input: CleanupInput): Promise<CleanupReport
     let error: string | undefined;
     try {
       stoppedBy = await pageThrough(input, cursor, settings, {
-        list: (page) => listing.listCleanupPage(page),
-        close: (sessionIds) => closing.closeSessions({ siteId: input.siteId, sessionIds }),
+        list: (page) => listing(input.siteId).listCleanupPage(page),
+        close: (sessionIds) => closingBatches(input.siteId).closeSessions({ siteId: input.siteId, sessionIds }),
         cancelled: () => cancelled,
         async beforePage(pagesThisRun) {
           if (pagesThisRun >= PAGES_PER_RUN || workflowInfo().continueAsNewSuggested) {

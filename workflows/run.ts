@@ -79,7 +79,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     let fatal: Failure | undefined;
     if (!carry) {
       try {
-        await listing.preflight({ siteId: input.options.siteId });
+        await listing(input.options.siteId).preflight({ siteId: input.options.siteId });
       } catch (err) {
         fatal = describeFailure(err);
       }

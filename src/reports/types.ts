@@ -206,6 +206,11 @@ export interface RunSummary {
    * are listed with their reasons in the reports (the results store keeps them).
    */
   sessions: { opened: number; closed: number | null; closeFailed: number | null };
+  /**
+   * Rows whose question may have reached the API twice: a send whose response was lost, then sent again (in the same
+   * session). Up to 50 row ids are listed. Absent when the store has no submission records (runs before they existed).
+   */
+  askedTwice?: { count: number; rowIds: string[] };
   /** Nearest-rank percentiles over rows with a latency; null when there is none. */
   latencyMs: { p50: number | null; p95: number | null; max: number | null };
   distributions: { latencyMs: Histogram; confidence: Histogram };

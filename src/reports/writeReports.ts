@@ -89,7 +89,8 @@ export async function finalizeRun(
   const baseline = baselineChoice ? baselineChoice.baseline : given;
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
-  const withSelection: RunSummary = { ...summarized, ...(baselineChoice && { baselineSelection: baselineChoice.selection }) };
+  const askedTwice = await countAskedTwice(store, runId);
+  const withSelection: RunSummary = { ...summarized, askedTwice, ...(baselineChoice && { baselineSelection: baselineChoice.selection }) };
   let summary = withSelection;
   let gate: GateResult | undefined;
   if (meta.kind === RunKind.evaluation) {
@@ -105,4 +106,18 @@ export async function finalizeRun(
   const { paths } = await writeReports(store, runId, outDir, { baseline });
   if (stepSummaryFile) await appendFile(stepSummaryFile, renderStepSummary(summary), 'utf8');
   return { summary, gate, paths };
+}
+
+/** Rows listed by id in `askedTwice`; the count covers all of them. */
+const ASKED_TWICE_LISTED = 50;
+
+async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunSummary['askedTwice']> {
+  const rowIds: string[] = [];
+  let count = 0;
+  for await (const s of store.readSubmissions(runId)) {
+    if (s.sends <= 1) continue;
+    count += 1;
+    if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
+  }
+  return { count, rowIds: rowIds.sort() };
 }

@@ -36,6 +36,9 @@ export interface LocalServer {
 export const DEV_SERVER_DYNAMIC_CONFIG = [
   'matching.numTaskqueueReadPartitions=1',
   'matching.numTaskqueueWritePartitions=1',
+  // Per-site budgets: each site is a fairness key of the rate-limited queues, with a rate limit of its own.
+  'matching.enableFairness=true',
+  'matching.useNewMatcher=true',
 ];
 
 /**

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
+import { hostname } from 'node:os';
+import { configureQueueBudgets } from './queueConfig';
 import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
 import type { WorkerConfig } from './workerConfig';
 
@@ -58,16 +60,25 @@ const noop = (): void => undefined;
 const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, log: noop };
 
 /**
- * One worker per task queue, sharing a connection and one set of activities. Rate-limited queues get the API's
- * budget as a task-queue limit (cluster-wide) and as a per-worker limit (the API counts per client IP); the
- * activities' own per-path limiter keeps batches and bursts under it too.
+ * One worker per task queue, sharing a connection and one set of activities. The rate-limited queues get each site's
+ * budget from the server (fairness keys, `configureQueueBudgets`); the activities' pacer holds every host to it
+ * exactly (the API counts per client IP), whatever the number of worker processes on the host.
  */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { config } = options;
+  const queues = options.queues ?? Object.values(TaskQueue);
+  if (queues.some((q) => (RATE_LIMITED_QUEUES as readonly string[]).includes(q))) {
+    const identity = `sitechat-worker ${process.pid}@${hostname()}`;
+    try {
+      await configureQueueBudgets(options.connection, options.namespace ?? 'default', config, identity);
+    } catch (err) {
+      // A server older than 1.28 (no task-queue config), or a namespace role that may not change it: the pacer still
+      // holds each host to the budget; sites then share the queues' dispatch.
+      Runtime.instance().logger.warn(`could not set the per-site budgets of the rate-limited task queues (${err instanceof Error ? err.message : String(err)}); each host is still paced to the API's budget`);
+    }
+  }
   const { activities, close } = createActivities(config, options.deps);
   const workflowBundle = options.workflowBundle ?? (await workflowBundleFor());
-  const queues = options.queues ?? Object.values(TaskQueue);
-  const rate = config.ratePerSecond;
 
   const workers = await Promise.all(queues.map((taskQueue) => {
     const base: WorkerOptions = {
@@ -78,11 +89,9 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     };
     if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });
     if (taskQueue === TaskQueue.judge) return Worker.create({ ...base, ...judgeLimits(config), maxConcurrentActivityTaskExecutions: 20 });
-    const limits = (RATE_LIMITED_QUEUES as readonly string[]).includes(taskQueue) && rate > 0
-      ? { maxTaskQueueActivitiesPerSecond: rate, maxActivitiesPerSecond: rate }
-      : {};
-    const slots = taskQueue === TaskQueue.submit ? config.maxConcurrentAsks : 20;
-    return Worker.create({ ...base, ...limits, maxConcurrentActivityTaskExecutions: slots });
+    // Calls waiting for their site's window hold a slot: room for every site of a busy cluster.
+    const slots = taskQueue === TaskQueue.submit ? config.maxConcurrentAsks : 100;
+    return Worker.create({ ...base, maxConcurrentActivityTaskExecutions: slots });
   }));
 
   const done = Promise.all(workers.map((w) => w.run())).then(() => close());

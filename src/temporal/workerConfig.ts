@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
 import { judgeSettingsFromEnv, type JudgeSettings } from '../grading/judge/settings';
 
 /**
@@ -24,6 +25,19 @@ export interface WorkerConfig {
    * Under `path`, a 429 on a poll switches that site to `route` for the worker's lifetime. @default 'path'
    */
   pollScope: PollScope;
+  /**
+   * SITECHAT_EGRESS_IPS: how many distinct client IPs the worker fleet reaches the API from. The API counts per IP and
+   * path, so the cluster may send this many times the rate per path of a site; each host still sends at most the rate.
+   * @default 1
+   */
+  egressIps: number;
+  /** SITECHAT_SITE_RATE_LIMITS (`site-a=10,site-b=2`): sites whose budget differs from `ratePerSecond`. @default none */
+  siteRates: Record<string, number>;
+  /**
+   * SITECHAT_PACER_DIR: where the worker processes of one host share their request windows (the API counts the
+   * host's IP, not each process). Every worker of a host must see the same directory. @default `<tmp>/sitechat-pacer-<user>`
+   */
+  pacerDir: string;
   /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
   judge?: JudgeSettings;
 }
@@ -51,6 +65,38 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min 
   return value;
 }
 
+function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const value = numberFrom(env, name, fallback, min);
+  if (!Number.isInteger(value)) throw new ConfigError(`${name} must be a whole number >= ${min}, got "${env[name]}"`);
+  return value;
+}
+
+/** `site-a=10,site-b=2` → { 'site-a': 10, 'site-b': 2 } */
+function siteRatesFrom(env: NodeJS.ProcessEnv): Record<string, number> {
+  const raw = env.SITECHAT_SITE_RATE_LIMITS;
+  const rates: Record<string, number> = {};
+  if (raw === undefined || raw.trim() === '') return rates;
+  for (const part of raw.split(',')) {
+    const [site, value, extra] = part.split('=').map((s) => s.trim());
+    const rate = Number(value);
+    if (!site || value === undefined || value === '' || extra !== undefined || !Number.isFinite(rate) || rate <= 0) {
+      throw new ConfigError(`SITECHAT_SITE_RATE_LIMITS must look like "site-a=10,site-b=2" (requests per second > 0), got "${part.trim()}" in "${raw}"`);
+    }
+    rates[site] = rate;
+  }
+  return rates;
+}
+
+function defaultPacerDir(): string {
+  let user: string;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = String(process.getuid?.() ?? 'user');
+  }
+  return join(tmpdir(), `sitechat-pacer-${user}`);
+}
+
 /** Reads the worker configuration; `overrides` win (the embedded simulator supplies its own URL and key). */
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   const baseUrl = overrides.baseUrl ?? env.SITECHAT_BASE_URL;
@@ -65,6 +111,9 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
     maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),
     pollScope: overrides.pollScope ?? pollScopeFrom(env),
+    egressIps: overrides.egressIps ?? integerFrom(env, 'SITECHAT_EGRESS_IPS', 1, 1),
+    siteRates: overrides.siteRates ?? siteRatesFrom(env),
+    pacerDir: resolve(overrides.pacerDir ?? (env.SITECHAT_PACER_DIR || defaultPacerDir())),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
   };
 }

@@ -115,8 +115,22 @@ describe('the verdict tells the truth (real Temporal + simulator)', () => {
     expect(out.junit).toContain('type="regression"');
   });
 
-  it('lost feedback and sessions left open reach the summary, the reports and the gate', async () => {
-    stack.sim.setFaults({ 'feedback.submit': { failRate: 1 }, 'sessions.close': { failRate: 1 } });
+  it('feedback and closes are retried through 429s until they succeed: nothing is given up, the gate passes', async () => {
+    // Before: each call was retried in place 4 times, then recorded as failed for good.
+    stack.sim.setFaults({ 'feedback.submit': { rateLimitBurst: 5 }, 'sessions.close': { rateLimitBurst: 5 } });
+    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(2)), { failUnder: 0 });
+    const { summary } = (await handle.result()) as RunResult;
+    expect(summary.feedback).toMatchObject({ failed: 0 });
+    expect(summary.feedback.good + summary.feedback.bad).toBe(2);
+    expect(summary.sessions).toEqual({ opened: 2, closed: 2, closeFailed: 0 });
+    expect(summary.gate?.verdict).toBe('passed');
+    const stats = stack.sim.stats();
+    expect(stats.requests['feedback.submit']?.['429']).toBe(5);
+    expect(stats.requests['sessions.close']?.['429']).toBe(5);
+  });
+
+  it('feedback and closes the API refuses for good reach the summary, the reports and the gate', async () => {
+    stack.sim.setFaults({ 'feedback.submit': { rejectRate: 1 }, 'sessions.close': { rejectRate: 1 } });
     const handle = await startRun(stack, writeDataset(stack, HEADER, rows(2)), { failUnder: 0 });
     const { summary, reportDir } = (await handle.result()) as RunResult;
     expect(summary.feedback.failed).toBe(2);
@@ -128,6 +142,6 @@ describe('the verdict tells the truth (real Temporal + simulator)', () => {
     ]);
     const out = reports(reportDir);
     expect(out.md).toContain('## Feedback not recorded (2)');
-    expect(out.md).toMatch(/## Sessions left open \(2\)[\s\S]*- session \S+: 500/);
+    expect(out.md).toMatch(/## Sessions left open \(2\)[\s\S]*- session \S+: .*400/);
   });
 });

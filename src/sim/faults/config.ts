@@ -5,6 +5,12 @@ import { ENDPOINT_NAMES, type EndpointName } from '../constants';
 export interface EndpointFaults {
   /** Probability (0..1) of answering 500 `failed to call rag service` instead of processing. @default 0 */
   failRate?: number;
+  /**
+   * Probability (0..1) of refusing the request with 400 and the endpoint's validation error (feedback: `feedback must
+   * be 'good' or 'bad'`, close: `session_id is required`, others: `invalid payload`): an answer no retry changes.
+   * @default 0
+   */
+  rejectRate?: number;
   /** Probability (0..1) that an accepted chat request ends `failed` (sync chat: 500). @default 0 */
   asyncFailRate?: number;
   /** Probability (0..1) that a successful response is lost after processing (socket destroyed). @default 0 */
@@ -26,6 +32,7 @@ const nonNegative = z.number().min(0).finite();
 
 export const endpointFaultsSchema = z.strictObject({
   failRate: probability.optional(),
+  rejectRate: probability.optional(),
   asyncFailRate: probability.optional(),
   dropRate: probability.optional(),
   extraLatencyMs: nonNegative.optional(),

@@ -2,7 +2,7 @@ import type { EndpointName } from '../constants';
 import type { Prng } from '../prng';
 import { parseFaultConfig, type EndpointFaults, type FaultConfig, type FaultKey } from './config';
 
-type Probability = 'failRate' | 'asyncFailRate' | 'dropRate';
+type Probability = 'failRate' | 'rejectRate' | 'asyncFailRate' | 'dropRate';
 
 /**
  * Decides, per request, whether a fault is injected. Probabilities draw from a dedicated seeded

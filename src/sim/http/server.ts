@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ADMIN_TOKEN_REQUIRED, adminAllowed } from '../adminAuth';
 import { authenticate } from '../auth';
-import { ADMIN_PREFIX, API_PREFIX, ApiError, JUDGE_PREFIX, type EndpointName } from '../constants';
+import { ADMIN_PREFIX, API_PREFIX, ApiError, Endpoint, JUDGE_PREFIX, type EndpointName } from '../constants';
 import { checkBearer, openAiError } from '../handlers/judge';
 import { adminRouter } from '../handlers/admin';
 import { limitPath } from '../ratelimit';
@@ -9,6 +9,12 @@ import type { Simulator } from '../simulator';
 import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
 import { apiRouter, judgeRouter } from './routes';
 import { errorReply, INVALID_JSON, type Reply } from './types';
+
+/** The 400 an endpoint gives for a body it refuses (spec §7), used by the `rejectRate` fault. */
+const REJECTION: Partial<Record<EndpointName, string>> = {
+  [Endpoint.feedback]: ApiError.invalidFeedback,
+  [Endpoint.sessionsClose]: ApiError.sessionIdRequired,
+};
 
 type JsonResult = { ok: true; body: unknown } | { ok: false; reason: 'too-large' | 'aborted' };
 
@@ -93,6 +99,10 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   if (sim.faults.roll(name, 'failRate')) {
     sim.stats.counters.faults.errors++;
     return send(errorReply(500, ApiError.ragFailure));
+  }
+  if (sim.faults.roll(name, 'rejectRate')) {
+    sim.stats.counters.faults.errors++;
+    return send(errorReply(400, REJECTION[name] ?? ApiError.invalidPayload));
   }
   const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
   if (req.method !== 'GET') sim.changed();
