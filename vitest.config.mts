@@ -9,6 +9,10 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
       { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
+      // The fault suite (`npm run test:faults`): its own Temporal server, which it stops and restarts; minutes long.
+      ...(process.env.SITECHAT_FAULTS === '1'
+        ? [{ test: { name: 'faults', include: ['test/faults/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 180_000 } }]
+        : []),
       {
         test: {
           name: 'integration',

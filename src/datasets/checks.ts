@@ -1,6 +1,6 @@
 /**
- * Checks across rows: unique ids, and per conversation unique turns, one session_id, and an email
- * for the row that opens a new session (the API requires one when no session_id is given).
+ * Checks across rows: unique ids, and per conversation unique turns, one session_id, and (when asked) an email for
+ * the row that opens a new session (the API requires one when no session_id is given).
  */
 import type { IssueCollector } from './issues';
 import type { DatasetRow } from './types';
@@ -24,8 +24,8 @@ export class DatasetChecker {
   private readonly conversations = new Map<string, ConversationState>();
   private singles = 0;
 
-  /** @param requireEmail whether a row opening a session needs an email (not when re-grading recorded answers). @default true */
-  constructor(private readonly issues: IssueCollector, private readonly requireEmail = true) {}
+  /** @param requireEmail whether a row opening a session without `session_id` needs an email. @default false */
+  constructor(private readonly issues: IssueCollector, private readonly requireEmail = false) {}
 
   /** Conversations seen so far, single-row ones included (= work units). */
   get conversationCount(): number {

@@ -14,11 +14,15 @@ import type { DatasetIssue, DatasetRow } from './types';
 export interface DatasetReadOptions {
   /** CSV delimiter: one character, or `tab`, `comma`, `semicolon`, `pipe`. @default detected from the header line */
   delimiter?: string;
-  /** Email for rows without one; a new session needs an email. @default none */
+  /** Email for rows without one (it ties the conversation to a user in the site's chat history). @default none */
   defaultEmail?: string;
   /** Issues kept (all are counted). @default 1000 */
   maxIssues?: number;
-  /** A row opening a session must have an email; off for recorded answers, which open no session. @default true */
+  /**
+   * A row opening a session without a `session_id` must have an email (spec §4.3). The runner names every session it
+   * opens (a UUID), so the API needs no email from it; this is for callers that let the service create sessions.
+   * @default false
+   */
   requireEmail?: boolean;
 }
 
@@ -54,7 +58,7 @@ export async function walkDataset(
   await ensureReadableFile(file);
   const issues = new IssueCollector(file, options.maxIssues);
   const ctx: ReaderContext = { file, hash: createHash('sha256'), issues, columns: [], complete: true };
-  const checker = new DatasetChecker(issues, options.requireEmail ?? true);
+  const checker = new DatasetChecker(issues, options.requireEmail ?? false);
   const records = format === 'csv' ? readCsv(file, ctx, options.delimiter) : readJsonl(file, ctx);
   let rows = 0;
   for await (const record of records) {
