@@ -47,13 +47,16 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   if (isReply(session)) return session;
 
   const result = composeAnswer(site.knowledge, { message: body.message, previousMessages: session.recentUserMessages, model, seed: sim.options.seed });
-  if (sim.sessions.addUserMessage(session, body.message, now)) sim.stats.counters.duplicateSubmissions++;
+  const id = sim.newId();
+  const sameSession = sim.sessions.addUserMessage(session, body.message, now);
+  const reask = sim.asks.record({ siteId: site.id, email: body.email ?? session.email, sessionId: session.id, message: body.message, requestId: id }, now);
+  if (sameSession || reask) sim.stats.counters.duplicateSubmissions++;
 
   const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
   if (fails) sim.stats.counters.faults.asyncFailures++;
   const delay = sampleCompletionMs(sim.latency, sim.options.latencyScale) + sim.faults.processingDelayMs(ctx.endpoint);
   const record: ChatRequestRecord = {
-    id: sim.newId(), siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
+    id, siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
     ...(body.email ? { email: body.email } : {}),
     ...(body.responseLanguage ? { responseLanguage: body.responseLanguage } : {}),
     ...(body.uiLocale ? { uiLocale: body.uiLocale } : {}),
@@ -84,6 +87,7 @@ export async function chatSync(sim: Simulator, ctx: RequestContext): Promise<Rep
   if (isReply(r)) return r;
   const settled = await sim.waiters.wait(r, sim.options.syncTimeoutMs * sim.options.latencyScale);
   if (!settled) return errorReply(504, ApiError.syncTimeout, { session_id: r.sessionId, request_id: r.id });
-  if (r.status === RequestStatus.failed) return errorReply(500, r.error ?? ApiError.ragFailure);
-  return reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidenceFields(r) });
+  const onSent = (): void => sim.asks.delivered(r.id);
+  if (r.status === RequestStatus.failed) return { ...errorReply(500, r.error ?? ApiError.ragFailure), onSent };
+  return { ...reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidenceFields(r) }), onSent };
 }

@@ -42,6 +42,7 @@ function track(sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoi
     send: (r) => {
       sim.stats.response(endpoint, r.status);
       sendJson(res, r.status, r.body, r.headers);
+      r.onSent?.();
     },
   };
 }
