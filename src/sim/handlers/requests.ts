@@ -24,7 +24,5 @@ export function requestStatus(sim: Simulator, ctx: RequestContext): Reply {
     body.answer = r.result.answer;
     if (sim.options.statusConfidence) Object.assign(body, confidenceFields(r));
   } else if (r.status === RequestStatus.failed) body.error = r.error ?? ApiError.ragFailure;
-  if (r.status === RequestStatus.pending) return reply(200, body);
-  // The client now knows the outcome: asking the same question again is no longer a retry.
-  return { ...reply(200, body), onSent: () => sim.asks.delivered(r.id) };
+  return reply(200, body);
 }

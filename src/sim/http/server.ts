@@ -42,7 +42,6 @@ function track(sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoi
     send: (r) => {
       sim.stats.response(endpoint, r.status);
       sendJson(res, r.status, r.body, r.headers);
-      r.onSent?.();
     },
   };
 }
@@ -100,6 +99,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
     sim.stats.counters.faults.dropped++;
     res.destroy();
+    r.onLost?.();
     return;
   }
   send(r);

@@ -7,8 +7,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-  /** Runs once the reply was written (not when a drop fault destroyed the connection instead). */
-  onSent?: () => void;
+  /** Runs when a drop fault destroys the connection instead of writing the reply. */
+  onLost?: () => void;
 }
 
 /** Marks a POST body that is not valid JSON. */

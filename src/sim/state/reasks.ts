@@ -1,14 +1,14 @@
 /**
- * Re-asks across sessions. A client that lost a submit response (or the request id it got) asks again,
- * and unless it chose the session id itself the re-ask lands in a new session, where the per-session
- * check cannot see it. This index remembers recent submissions per (site, asker, message) so such a
- * re-ask still counts as a duplicate submission.
+ * Re-asks across sessions. A client whose submit response never arrived (a dropped connection) asks
+ * again, and unless it chose the session id itself the re-ask lands in a new session, where the
+ * per-session check cannot see it. This index remembers recent submissions per (site, asker, message)
+ * so such a re-ask still counts as a duplicate submission.
  *
  * "Asker" is the email (case-insensitive) of the message or of its session; a message without one is
- * known only by its session. An earlier ask counts against a new one while its answer has not reached
- * the client (no settled status response or sync answer sent) and it is younger than the window: a
- * client that has seen the answer and asks again in another session asks on purpose (a dataset may
- * repeat a question in two conversations), a client that has not is retrying.
+ * known only by its session. An earlier ask counts against a new one when its submit response never
+ * reached the client (a drop fault) and it is younger than the window. An ask whose response was sent
+ * does not: the client knows its request id, and asking the same question again in another session is
+ * then on purpose (a dataset may ask one question in several conversations at once).
  */
 
 /** How long (simulated ms) an unanswered ask makes the same question from the same asker a re-ask. @default 10 minutes */
@@ -19,7 +19,7 @@ const SWEEP_EVERY = 1_000;
 interface Ask {
   requestId: string;
   at: number;
-  delivered: boolean;
+  lost: boolean;
 }
 
 export interface AskInput {
@@ -43,23 +43,23 @@ export class RecentAsks {
     return `${a.siteId}\n${asker}\n${a.message}`;
   }
 
-  /** Records a submission; true when an earlier ask of the same question by the same asker is still unanswered within the window. */
+  /** Records a submission; true when an earlier ask of the same question by the same asker lost its response, within the window. */
   record(input: AskInput, now: number): boolean {
     if (++this.sinceSweep >= SWEEP_EVERY) this.sweep(now);
     const key = RecentAsks.key(input);
     const list = (this.byKey.get(key) ?? []).filter((a) => now - a.at <= this.windowMs);
-    const reask = list.some((a) => !a.delivered);
-    const ask: Ask = { requestId: input.requestId, at: now, delivered: false };
+    const reask = list.some((a) => a.lost);
+    const ask: Ask = { requestId: input.requestId, at: now, lost: false };
     list.push(ask);
     this.byKey.set(key, list);
     this.byRequest.set(input.requestId, ask);
     return reask;
   }
 
-  /** The client has received the request's outcome (a settled status response or the sync answer). */
-  delivered(requestId: string): void {
+  /** The submit response never reached the client (a drop fault destroyed the connection). */
+  lost(requestId: string): void {
     const ask = this.byRequest.get(requestId);
-    if (ask) ask.delivered = true;
+    if (ask) ask.lost = true;
   }
 
   private sweep(now: number): void {
