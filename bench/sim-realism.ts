@@ -10,8 +10,9 @@
  * Measures, on answerable questions, the share whose answer contains a reference answer (SQuAD
  * normalization: lower case, no punctuation or articles, single spaces) and the share refused ("I don't
  * know"); on unanswerable ones (SQuAD 2.0 `is_impossible`), the share refused; and calibration: for every
- * answer that is not a refusal, the share correct per confidence band. The data stays outside the
- * repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
+ * answer that is not a refusal, the share correct per confidence band. Every figure is given for all
+ * articles and for two halves (odd and even positions in the file): tune on half a, check on half b. The
+ * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
  */
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,16 @@ function load(path: string, exclude: ReadonlySet<string>): SquadArticle[] {
   return (data as SquadArticle[]).filter((a) => !skip.has(norm(a.title)));
 }
 
+/** One question's outcome. `half`: the article's position among the loaded ones (even = tuning half `a`, odd = check half `b`). */
+interface Outcome {
+  half: 'a' | 'b';
+  answerable: boolean;
+  refused: boolean;
+  correct: boolean;
+  score: number;
+  level: string;
+}
+
 interface Tally {
   answerable: number;
   withReference: number;
@@ -67,46 +78,58 @@ interface Tally {
   levels: Record<string, { n: number; correct: number }>;
 }
 
-function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): Tally {
+function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): Outcome[] {
   const model = findModel(modelName);
   if (!model) throw new Error(`--model: unknown model \`${modelName}\``);
-  const tally: Tally = {
-    answerable: 0, withReference: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
-    bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
-  };
+  const out: Outcome[] = [];
+  const halfOf = new Map(articles.map((a, i) => [a, i % 2 === 0 ? 'a' as const : 'b' as const]));
   const groups = scope === 'site' ? [articles] : articles.map((a) => [a]);
   for (const group of groups) {
     const documents = group.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), content: p.context })));
     const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
     const kb = new Simulator({ fixtures, seed }).registry.site('s')?.knowledge;
     if (!kb) throw new Error('site not loaded');
-    for (const qa of group.flatMap((a) => a.paragraphs.flatMap((p) => p.qas))) {
-      if (tally.answerable + tally.unanswerable >= limit) return tally;
-      const out = composeAnswer(kb, { message: qa.question, model, seed });
-      const refused = out.answer === I_DONT_KNOW;
-      const answer = normalize(out.answer);
-      const answerable = !qa.is_impossible && qa.answers.length > 0;
-      const correct = answerable && !refused && qa.answers.some((a) => answer.includes(normalize(a.text)));
-      if (answerable) {
-        tally.answerable++;
-        if (correct) tally.withReference++;
-        if (refused) tally.refusedAnswerable++;
-      } else {
-        tally.unanswerable++;
-        if (refused) tally.refusedUnanswerable++;
+    for (const article of group) {
+      for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
+        if (out.length >= limit) return out;
+        const answer = composeAnswer(kb, { message: qa.question, model, seed });
+        const refused = answer.answer === I_DONT_KNOW;
+        const text = normalize(answer.answer);
+        const answerable = !qa.is_impossible && qa.answers.length > 0;
+        const correct = answerable && !refused && qa.answers.some((a) => text.includes(normalize(a.text)));
+        out.push({ half: halfOf.get(article) ?? 'a', answerable, refused, correct, score: answer.confidenceScore, level: answer.confidenceLevel });
       }
-      if (refused) continue;
-      const band = tally.bands[BANDS.findIndex((b, i) => out.confidenceScore >= b && out.confidenceScore < (BANDS[i + 1] ?? 101))];
-      if (band) {
-        band.n++;
-        if (correct) band.correct++;
-      }
-      const level = (tally.levels[out.confidenceLevel] ??= { n: 0, correct: 0 });
-      level.n++;
-      if (correct) level.correct++;
     }
   }
-  return tally;
+  return out;
+}
+
+/** Counts, and calibration over the answers that are not refusals (an answer to an unanswerable question is wrong). */
+function tally(outcomes: readonly Outcome[]): Tally {
+  const t: Tally = {
+    answerable: 0, withReference: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
+    bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
+  };
+  for (const o of outcomes) {
+    if (o.answerable) {
+      t.answerable++;
+      if (o.correct) t.withReference++;
+      if (o.refused) t.refusedAnswerable++;
+    } else {
+      t.unanswerable++;
+      if (o.refused) t.refusedUnanswerable++;
+    }
+    if (o.refused) continue;
+    const band = t.bands[BANDS.findIndex((b, i) => o.score >= b && o.score < (BANDS[i + 1] ?? 101))];
+    if (band) {
+      band.n++;
+      if (o.correct) band.correct++;
+    }
+    const level = (t.levels[o.level] ??= { n: 0, correct: 0 });
+    level.n++;
+    if (o.correct) level.correct++;
+  }
+  return t;
 }
 
 const pct = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
@@ -122,28 +145,37 @@ function main(): void {
   const limit = Number(flag('limit') ?? Infinity);
   const articles = load(path, exclude);
   const started = performance.now();
-  const t = evaluate(articles, scope, model, seed, limit);
+  const outcomes = evaluate(articles, scope, model, seed, limit);
   const ms = performance.now() - started;
+  const all = tally(outcomes);
+  const halves = { a: tally(outcomes.filter((o) => o.half === 'a')), b: tally(outcomes.filter((o) => o.half === 'b')) };
+  const titles = (h: 0 | 1): string => articles.filter((_, i) => i % 2 === h).map((a) => a.title).join(', ');
   if (process.argv.includes('--json')) {
-    process.stdout.write(`${JSON.stringify({ articles: articles.length, scope, model, seed, ms: Math.round(ms), ...t })}\n`);
+    process.stdout.write(`${JSON.stringify({ articles: articles.length, scope, model, seed, ms: Math.round(ms), ...all, halves })}\n`);
     return;
   }
   const paragraphs = articles.reduce((n, a) => n + a.paragraphs.length, 0);
+  const row = (label: string, f: (t: Tally) => string): string => `| ${label} | ${f(all)} | ${f(halves.a)} | ${f(halves.b)} |`;
   const lines = [
-    `${articles.length} articles, ${paragraphs} paragraphs as text documents (${scope === 'site' ? 'all on one site' : 'one site per article'}); model ${model}, seed ${seed}; ${(ms / (t.answerable + t.unanswerable)).toFixed(2)} ms per question`,
+    `${articles.length} articles, ${paragraphs} paragraphs as text documents (${scope === 'site' ? 'all on one site' : 'one site per article'}); model ${model}, seed ${seed}; ${(ms / outcomes.length).toFixed(2)} ms per question`,
+    `half a (articles 1, 3, 5 … of the file, used for tuning): ${titles(0)}`,
+    `half b (articles 2, 4, 6 …, checked only): ${titles(1)}`,
     '',
-    '| measure | value |',
-    '|---|---:|',
-    `| answerable questions | ${t.answerable} |`,
-    `| … answered with a reference answer | ${pct(t.withReference, t.answerable)} |`,
-    `| … refused ("I don't know") | ${pct(t.refusedAnswerable, t.answerable)} |`,
-    `| unanswerable questions (SQuAD 2.0) | ${t.unanswerable} |`,
-    `| … refused | ${pct(t.refusedUnanswerable, t.unanswerable)} |`,
+    '| measure | all | half a | half b |',
+    '|---|---:|---:|---:|',
+    row('answerable questions', (t) => String(t.answerable)),
+    row('… answered with a reference answer', (t) => pct(t.withReference, t.answerable)),
+    row('… refused ("I don\'t know")', (t) => pct(t.refusedAnswerable, t.answerable)),
+    row('unanswerable questions (SQuAD 2.0)', (t) => String(t.unanswerable)),
+    row('… refused', (t) => pct(t.refusedUnanswerable, t.unanswerable)),
     '',
-    '| confidence (answers that are not refusals) | answers | correct |',
-    '|---|---:|---:|',
-    ...t.bands.map((b, i) => `| ${BANDS[i]}–${Math.min(100, (BANDS[i + 1] ?? 101) - 1)} | ${b.n} | ${pct(b.correct, b.n)} |`),
-    ...['low', 'medium', 'high'].map((l) => `| level \`${l}\` | ${t.levels[l]?.n ?? 0} | ${pct(t.levels[l]?.correct ?? 0, t.levels[l]?.n ?? 0)} |`),
+    '| confidence (answers that are not refusals) | answers | correct | half a | half b |',
+    '|---|---:|---:|---:|---:|',
+    ...all.bands.map((b, i) => `| ${BANDS[i]}–${Math.min(100, (BANDS[i + 1] ?? 101) - 1)} | ${b.n} | ${pct(b.correct, b.n)} | ${pct(halves.a.bands[i]?.correct ?? 0, halves.a.bands[i]?.n ?? 0)} | ${pct(halves.b.bands[i]?.correct ?? 0, halves.b.bands[i]?.n ?? 0)} |`),
+    ...['low', 'medium', 'high'].map((l) => {
+      const cell = (t: Tally): string => pct(t.levels[l]?.correct ?? 0, t.levels[l]?.n ?? 0);
+      return `| level \`${l}\` | ${all.levels[l]?.n ?? 0} | ${cell(all)} | ${cell(halves.a)} | ${cell(halves.b)} |`;
+    }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

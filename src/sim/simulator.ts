@@ -7,6 +7,7 @@ import { Prng } from './prng';
 import { RateLimiter } from './ratelimit';
 import { Clock } from './state/clock';
 import { Registry } from './state/registry';
+import { RecentAsks } from './state/reasks';
 import { RequestStatus, RequestStore, type ChatRequestRecord } from './state/requests';
 import { SessionStore } from './state/sessions';
 import { requestFromJson, sessionFromJson, sessionToJson, STATE_VERSION, type StateSnapshot } from './state/snapshot';
@@ -22,6 +23,8 @@ export class Simulator {
   readonly options: ResolvedOptions;
   readonly clock = new Clock();
   readonly sessions = new SessionStore();
+  /** Recent asks per (site, asker, message), to count re-asks that land in another session. */
+  readonly asks = new RecentAsks();
   readonly requests: RequestStore;
   readonly waiters: SyncWaiters;
   readonly stats = new StatsCollector();
@@ -128,6 +131,7 @@ export class Simulator {
   reset(): void {
     this.waiters.cancelAll();
     this.sessions.clear();
+    this.asks.clear();
     this.requests.clear();
     this.stats.reset();
     this.limiter.reset();

@@ -16,7 +16,10 @@ export interface SimStats {
   feedback: number;
   feedbackByValue: { good: number; bad: number };
   sessions: { total: number; closed: number };
-  /** Chat messages identical to an earlier user message of the same session. */
+  /**
+   * Re-asks: a message identical to an earlier user message of the same session, or to a recent ask of the same
+   * site and asker (email, else session) in any session whose answer the client has not received yet.
+   */
   duplicateSubmissions: number;
   /** Judge completions served by `POST /v1/chat/completions` (200s), by verdict. Errors are in `requests['judge.chat']`. */
   judge: { calls: number; verdicts: { pass: number; fail: number } };

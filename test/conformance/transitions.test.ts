@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { completedRequest, EMAIL, expectApiError, SITE, useHarness } from './harness';
 
@@ -21,6 +22,21 @@ describe('§3 Session', () => {
     const res = await h().client.chat.submit(SITE, { message: 'hi', session_id: 'thread-123' });
     expect(res.session_id).toBe('thread-123');
     expect(await sessionById('thread-123')).toMatchObject({ closed_at: null });
+  });
+
+  it('(none) → active: a caller-chosen UUID session_id creates the session, keeps the conversation and takes feedback', async () => {
+    const chosen = randomUUID();
+    const first = await h().client.chat.submit(SITE, { message: 'How do I reset my password?', session_id: chosen, email: EMAIL });
+    expect(first.session_id).toBe(chosen);
+    expect(await sessionById(chosen)).toMatchObject({ email: EMAIL, closed_at: null });
+    const noEmail = await h().client.chat.submit(SITE, { message: 'And on mobile?', session_id: chosen });
+    expect(noEmail.session_id).toBe(chosen);
+    h().sim.advanceTime(31_000);
+    expect((await h().client.requests.get(SITE, noEmail.request_id)).session_id).toBe(chosen);
+    expect(await sessionById(chosen)).toMatchObject({ message_count: 4 });
+    expect(await h().client.feedback.submit(SITE, { session_id: chosen, request_id: first.request_id, feedback: 'good' })).toMatchObject({ status: 'ok', feedback: 'good' });
+    const { sessions } = await h().client.sessions.list(SITE);
+    expect(sessions.filter((s) => s.id === chosen)).toHaveLength(1);
   });
 
   it('(none): email is required when no session_id is supplied', async () => {

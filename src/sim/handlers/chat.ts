@@ -47,13 +47,16 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   if (isReply(session)) return session;
 
   const result = composeAnswer(site.knowledge, { message: body.message, previousMessages: session.recentUserMessages, model, seed: sim.options.seed });
-  if (sim.sessions.addUserMessage(session, body.message, now)) sim.stats.counters.duplicateSubmissions++;
+  const id = sim.newId();
+  const sameSession = sim.sessions.addUserMessage(session, body.message, now);
+  const reask = sim.asks.record({ siteId: site.id, email: body.email ?? session.email, sessionId: session.id, message: body.message, requestId: id }, now);
+  if (sameSession || reask) sim.stats.counters.duplicateSubmissions++;
 
   const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
   if (fails) sim.stats.counters.faults.asyncFailures++;
   const delay = sampleCompletionMs(sim.latency, sim.options.latencyScale) + sim.faults.processingDelayMs(ctx.endpoint);
   const record: ChatRequestRecord = {
-    id: sim.newId(), siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
+    id, siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
     ...(body.email ? { email: body.email } : {}),
     ...(body.responseLanguage ? { responseLanguage: body.responseLanguage } : {}),
     ...(body.uiLocale ? { uiLocale: body.uiLocale } : {}),
@@ -67,11 +70,16 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   return record;
 }
 
+/** A submit response that never reaches the client makes a later identical ask, in any session, a retry of this one. */
+function lost(sim: Simulator, r: ChatRequestRecord): () => void {
+  return () => sim.asks.lost(r.id);
+}
+
 /** `POST .../chat/async`: 200 `{ request_id, session_id, status: 'pending', placeholder }`. */
 export function chatAsync(sim: Simulator, ctx: RequestContext): Reply {
   const r = submit(sim, ctx, 'async');
   if (isReply(r)) return r;
-  return reply(200, { request_id: r.id, session_id: r.sessionId, status: RequestStatus.pending, placeholder: PLACEHOLDER });
+  return { ...reply(200, { request_id: r.id, session_id: r.sessionId, status: RequestStatus.pending, placeholder: PLACEHOLDER }), onLost: lost(sim, r) };
 }
 
 /**
@@ -83,7 +91,7 @@ export async function chatSync(sim: Simulator, ctx: RequestContext): Promise<Rep
   const r = submit(sim, ctx, 'sync');
   if (isReply(r)) return r;
   const settled = await sim.waiters.wait(r, sim.options.syncTimeoutMs * sim.options.latencyScale);
-  if (!settled) return errorReply(504, ApiError.syncTimeout, { session_id: r.sessionId, request_id: r.id });
-  if (r.status === RequestStatus.failed) return errorReply(500, r.error ?? ApiError.ragFailure);
-  return reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidenceFields(r) });
+  if (!settled) return { ...errorReply(504, ApiError.syncTimeout, { session_id: r.sessionId, request_id: r.id }), onLost: lost(sim, r) };
+  if (r.status === RequestStatus.failed) return { ...errorReply(500, r.error ?? ApiError.ragFailure), onLost: lost(sim, r) };
+  return { ...reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidenceFields(r) }), onLost: lost(sim, r) };
 }

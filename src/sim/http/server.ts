@@ -109,6 +109,7 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
     sim.stats.counters.faults.dropped++;
     res.destroy();
+    r.onLost?.();
     return;
   }
   send(r);

@@ -7,6 +7,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Runs when a drop fault destroys the connection instead of writing the reply. */
+  onLost?: () => void;
 }
 
 /** Marks a POST body that is not valid JSON. */

@@ -1,5 +1,6 @@
 import { I_DONT_KNOW } from '../constants';
 import { Prng } from '../prng';
+import { evidenceMismatch } from './answerable';
 import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
 import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
@@ -35,6 +36,11 @@ const MIN_COVERAGE = 0.3;
 const QA_SIMILARITY = 0.5;
 /** A further sentence joins the answer only if its score is at least this share of the best one's. */
 const SECOND_SENTENCE = 0.5;
+/**
+ * A sentence of another retrieved document joins the answer when it scores at least this share of the best
+ * one: an assistant that reads several retrieved passages combines the ones that match almost equally well.
+ */
+const OTHER_DOCUMENT = 0.8;
 /** Below this many words, an answer may take one sentence more than the model's limit. */
 const SHORT_ANSWER_WORDS = 50;
 /** Documents whose sentences are ranked. */
@@ -71,21 +77,28 @@ function similarity(kb: SiteKnowledge, query: ReadonlySet<string>, doc: KbDocume
 
 /**
  * The answer text: the best-ranked sentence, the sentence before it when it opens with a pronoun, then
- * the next best sentences of the same document, up to the model's limit, in document order.
+ * the next best sentences of the same document (in document order) and at most one sentence per other
+ * document that scores almost as well (after them), up to the model's limit.
  */
 function composeFrom(ranked: readonly RankedSentence[], model: ModelProfile): string {
   const best = ranked[0] as RankedSentence;
   const list = documentSentences(best.hit.doc, model.contextChars);
   const chosen = new Set<number>([best.index]);
+  const others: RankedSentence[] = [];
   if (best.index > 0 && ANAPHORA.test(best.text) && model.maxSentences > 1) chosen.add(best.index - 1);
-  const words = (): number => [...chosen].reduce((n, i) => n + (list[i]?.text.split(' ').length ?? 0), 0);
+  const words = (): number => [...chosen].reduce((n, i) => n + (list[i]?.text.split(' ').length ?? 0), 0) + others.reduce((n, r) => n + r.text.split(' ').length, 0);
   for (const r of ranked) {
+    const size = chosen.size + others.length;
     // Short sentences leave room for one more: answers are about as long as a couple of full sentences.
-    if (chosen.size >= model.maxSentences && (model.maxSentences < 2 || chosen.size > model.maxSentences || words() >= SHORT_ANSWER_WORDS)) break;
-    if (r.hit.doc !== best.hit.doc || chosen.has(r.index) || r.score < best.score * SECOND_SENTENCE) continue;
+    if (size >= model.maxSentences && (model.maxSentences < 2 || size > model.maxSentences || words() >= SHORT_ANSWER_WORDS)) break;
+    if (r.hit.doc !== best.hit.doc) {
+      if (r.score >= best.score * OTHER_DOCUMENT && !others.some((o) => o.hit.doc === r.hit.doc)) others.push(r);
+      continue;
+    }
+    if (chosen.has(r.index) || r.score < best.score * SECOND_SENTENCE) continue;
     chosen.add(r.index);
   }
-  return [...chosen].sort((x, y) => x - y).map((i) => list[i]?.text ?? '').join(' ');
+  return [...[...chosen].sort((x, y) => x - y).map((i) => list[i]?.text ?? ''), ...others.map((o) => o.text)].join(' ');
 }
 
 function finish(model: ModelProfile, rng: Prng, raw: number, answer: string, reason: string, source: ComposedAnswer['source']): ComposedAnswer {
@@ -134,6 +147,12 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
     return finish(model, rng, 0.35 + 0.6 * qa.sim + 0.05 * relevance, text,
       `Answered from the Q&A article "${qa.h.doc.title}" (question similarity ${Math.round(qa.sim * 100)}%).`,
       { kind: 'qa', documentId: qa.h.doc.id, title: qa.h.doc.title, coverage: relevance, similarity: qa.sim });
+  }
+  const mismatch = evidenceMismatch(input.message, best.text, `${best.hit.doc.title} ${best.hit.doc.content ?? best.hit.doc.answer ?? ''}`);
+  if (mismatch) {
+    return finish(model, rng, 0.1 + 0.3 * relevance, I_DONT_KNOW,
+      `The article "${best.hit.doc.title}" is on topic, but ${mismatch.reason}.`,
+      { kind: 'none', coverage: relevance, documentId: best.hit.doc.id, title: best.hit.doc.title });
   }
   const text = composeFrom(ranked, model);
   const found = [...current].filter((t) => best.hit.matched.has(t)).length;

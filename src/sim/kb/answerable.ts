@@ -1,0 +1,42 @@
+/**
+ * Whether the passage an answer would rest on actually answers the question, beyond sharing its words.
+ * A question the knowledge base does not answer often looks like one it does: same topic, same words,
+ * but it asks about what did *not* happen, or about another year or figure. A reader that checks its
+ * evidence refuses those; word coverage alone cannot tell them apart.
+ */
+
+/** Negation in a question ("Which king did not…", "…never…", "…isn't…"). */
+const QUESTION_NEGATION = /\b(not|never|cannot|no longer)\b|n't\b/i;
+/** Any negation in the evidence sentence: it may then state the negative fact the question asks about. */
+const EVIDENCE_NEGATION = /\b(not|never|no|none|neither|nor|without|cannot|unable|fail(s|ed)?|lack(s|ed)?|refus(e|es|ed))\b|n't\b/i;
+/** Digit runs: "1,000" and "1000" differ, "28" and "1995" of "November 28, 1995" are two. */
+const NUMBER = /\d+/g;
+/**
+ * The question's numbers that the passage must contain: two digits or more (smaller ones are usually
+ * spelled out in prose), not ordinals ("17th century" is rarely written with the digits).
+ */
+const CHECKED_NUMBER = /(?<!\d)\d{2,}(?!\d|st\b|nd\b|rd\b|th\b)/gi;
+
+export const MismatchKind = { negation: 'negation', number: 'number' } as const;
+export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
+
+export interface Mismatch {
+  kind: MismatchKind;
+  /** Why the evidence does not answer, for `confidence_reason`. */
+  reason: string;
+}
+
+/**
+ * The first reason the evidence does not answer the question, or undefined when it may: the question
+ * is negated and the best sentence states no negation; or the question names a number (a year, a
+ * count) that its document does not contain.
+ */
+export function evidenceMismatch(question: string, sentence: string, documentText: string): Mismatch | undefined {
+  if (QUESTION_NEGATION.test(question) && !EVIDENCE_NEGATION.test(sentence)) {
+    return { kind: MismatchKind.negation, reason: 'the question asks about something that did not happen, and the best passage says nothing of the kind' };
+  }
+  const numbers = new Set(documentText.match(NUMBER) ?? []);
+  const missing = (question.match(CHECKED_NUMBER) ?? []).find((n) => !numbers.has(n));
+  if (missing !== undefined) return { kind: MismatchKind.number, reason: `the best passage does not mention ${missing}` };
+  return undefined;
+}
