@@ -1,5 +1,6 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
+import type { PlanStore } from '../src/datasets/planStore';
 import type { Judge } from '../src/grading/judge/types';
 import type { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
@@ -11,9 +12,11 @@ export interface ActivityDeps {
   /** Holds the API key; nothing else in the activities sees it. */
   api: SiteChatClient;
   store: ResultsStore;
+  /** Where work plans live: beside the results (files under `runsDir`, or the PostgreSQL store's database). */
+  plans: PlanStore;
   /** Per-API-path limiter of this worker process (the API counts per client IP and path). */
   limiter: LimiterPool;
-  /** Where plans and reports live (the store's root). */
+  /** Where reports, the judge cache and cleanup reports live on this worker (and the file store's root). */
   runsDir: string;
   /** @default 1000 */
   pollIntervalMs: number;

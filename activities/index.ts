@@ -1,6 +1,8 @@
 import { SiteChatClient } from '../src/api';
 import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
-import { FileResultsStore } from '../src/reports';
+import { openStore } from '../src/reports/openStore';
+import { FilePlanStore } from '../src/datasets/planStore';
+import { FileResultsStore } from '../src/reports/fileStore';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
@@ -40,11 +42,14 @@ export type RunActivities = ReturnType<typeof buildActivities>;
  */
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
-  const store = overrides.store ?? new FileResultsStore(config.runsDir);
   const runsDir = overrides.runsDir ?? config.runsDir;
+  // SITECHAT_STORE_URL (PostgreSQL) or the runs directory; the URL is revealed to the pool only.
+  const opened = overrides.store ? undefined : openStore(runsDir, config.storeUrl?.reveal());
+  const store = overrides.store ?? opened?.store ?? new FileResultsStore(runsDir);
   const deps: ActivityDeps = {
     api,
     store,
+    plans: overrides.plans ?? opened?.plans ?? new FilePlanStore(runsDir),
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new LimiterPool(config.ratePerSecond),
     runsDir,
@@ -58,5 +63,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
   };
-  return { activities: buildActivities(deps), close: () => (overrides.api ? Promise.resolve() : api.close()) };
+  const close = async (): Promise<void> => {
+    await Promise.all([overrides.api ? undefined : api.close(), opened?.close()]);
+  };
+  return { activities: buildActivities(deps), close };
 }

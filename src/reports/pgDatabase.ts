@@ -2,7 +2,7 @@
  * The connection pool of the PostgreSQL results store. The store URL may carry a password: it is held in a `Secret`,
  * shown only as `location` (password replaced), and scrubbed from the text of every error that leaves this module.
  */
-import { Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
+import { DatabaseError, Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
 import { REDACTED, Secret } from '../api/secret';
 import { migrate } from './pgSchema';
 
@@ -109,13 +109,23 @@ export class PgDatabase {
     await this.pool.end();
   }
 
+  /**
+   * Errors of the server or the connection become a `StoreDatabaseError` naming the store; any other error (the
+   * callers' own, e.g. `DatasetChangedError` thrown inside a transaction) keeps its class. Every text is scrubbed.
+   */
   private async scrubbed<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
       if (!(err instanceof Error) || err instanceof StoreDatabaseError) throw err;
+      const scrub = (text: string): string => this.#password.scrub(this.#url.scrub(text));
       const code = (err as { code?: unknown }).code;
-      throw new StoreDatabaseError(`results store (${this.location}): ${this.#password.scrub(this.#url.scrub(err.message))}`, typeof code === 'string' ? code : undefined);
+      if (err instanceof DatabaseError || typeof (err as { syscall?: unknown }).syscall === 'string' || /connection|timeout/iu.test(err.message)) {
+        throw new StoreDatabaseError(`results store (${this.location}): ${scrub(err.message)}`, typeof code === 'string' ? code : undefined);
+      }
+      err.message = scrub(err.message);
+      if (err.stack) err.stack = scrub(err.stack);
+      throw err;
     }
   }
 }

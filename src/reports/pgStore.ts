@@ -1,3 +1,4 @@
+import type { QueryResultRow } from 'pg';
 import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
 import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, Submission } from './types';
@@ -133,7 +134,7 @@ export class PgResultsStore implements ResultsStore {
   }
 
   /** A table's rows of one run in the order they were first recorded, a page at a time. */
-  private async *pagesBySeq<R>(columns: string, table: 'session_failures' | 'submissions', runId: string): AsyncGenerator<R> {
+  private async *pagesBySeq<R extends QueryResultRow>(columns: string, table: 'session_failures' | 'submissions', runId: string): AsyncGenerator<R & { seq: string }> {
     let after = '0';
     for (;;) {
       const { rows } = await this.db.query<R & { seq: string }>(
