@@ -1,8 +1,6 @@
 import { SiteChatClient } from '../src/api';
 import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { openStore } from '../src/reports/openStore';
-import { FilePlanStore } from '../src/datasets/planStore';
-import { FileResultsStore } from '../src/reports/fileStore';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
@@ -43,13 +41,14 @@ export type RunActivities = ReturnType<typeof buildActivities>;
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const runsDir = overrides.runsDir ?? config.runsDir;
-  // SITECHAT_STORE_URL (PostgreSQL) or the runs directory; the URL is revealed to the pool only.
-  const opened = overrides.store ? undefined : openStore(runsDir, config.storeUrl?.reveal());
-  const store = overrides.store ?? opened?.store ?? new FileResultsStore(runsDir);
+  // SITECHAT_STORE_URL (PostgreSQL) or the runs directory; the URL is revealed to the pool only. An injected store
+  // comes with its plans (or the runs directory's).
+  const opened = openStore(runsDir, overrides.store ? undefined : config.storeUrl?.reveal());
+  const store = overrides.store ?? opened.store;
   const deps: ActivityDeps = {
     api,
     store,
-    plans: overrides.plans ?? opened?.plans ?? new FilePlanStore(runsDir),
+    plans: overrides.plans ?? opened.plans,
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new LimiterPool(config.ratePerSecond),
     runsDir,
@@ -64,7 +63,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
   };
   const close = async (): Promise<void> => {
-    await Promise.all([overrides.api ? undefined : api.close(), opened?.close()]);
+    await Promise.all([overrides.api ? undefined : api.close(), opened.close()]);
   };
   return { activities: buildActivities(deps), close };
 }
