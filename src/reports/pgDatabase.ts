@@ -46,7 +46,8 @@ export function redactStoreUrl(url: string): string {
 export class PgDatabase {
   readonly #url: Secret;
   readonly #password: Secret;
-  private readonly pool: Pool;
+  /** A hard-private field: the pool's options hold the URL, and nothing may print them (inspect, JSON). */
+  readonly #pool: Pool;
   private migrated?: Promise<void>;
   /** The URL without its password, for messages. */
   readonly location: string;
@@ -56,9 +57,9 @@ export class PgDatabase {
     this.#url = new Secret(url);
     this.#password = new Secret(decodeURIComponent(parsed.password));
     this.location = redactStoreUrl(url);
-    this.pool = new Pool({ connectionString: this.#url.reveal(), max: options.max ?? 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    this.#pool = new Pool({ connectionString: this.#url.reveal(), max: options.max ?? 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     // An idle connection dropped by the server must not crash the process: the next query reconnects or fails.
-    this.pool.on('error', () => undefined);
+    this.#pool.on('error', () => undefined);
   }
 
   /** Creates or upgrades the schema on first use, once per process (migrations are locked across processes). */
@@ -74,7 +75,7 @@ export class PgDatabase {
 
   async query<R extends QueryResultRow>(text: string, values: unknown[] = []): Promise<QueryResult<R>> {
     await this.ready();
-    return this.scrubbed(() => this.pool.query<R>(text, values));
+    return this.scrubbed(() => this.#pool.query<R>(text, values));
   }
 
   /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
@@ -96,7 +97,7 @@ export class PgDatabase {
   /** A connection of its own (e.g. for a long read); released when `fn` settles. */
   async withClient<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
     return this.scrubbed(async () => {
-      const client = await this.pool.connect();
+      const client = await this.#pool.connect();
       try {
         return await fn(client);
       } finally {
@@ -106,7 +107,7 @@ export class PgDatabase {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.#pool.end();
   }
 
   /**

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Client } from 'pg';
 import { expect, it } from 'vitest';
 import { REDACTED } from '../../../src/api/secret';
@@ -60,7 +61,13 @@ describeWithPostgres('PgResultsStore', (pg) => {
       expect(text).toMatch(/password authentication failed/);
       expect(text).not.toContain(wrong);
       expect(text).not.toContain(encodeURIComponent(wrong));
-      expect(JSON.stringify(db)).not.toContain(wrong);
+      const store = PgResultsStore.open(url);
+      const shownAs = [JSON.stringify(db), inspect(db, { depth: 10 }), inspect(store, { depth: 10 })];
+      await store.close();
+      for (const shown of shownAs) {
+        expect(shown).not.toContain(wrong);
+        expect(shown).not.toContain(encodeURIComponent(wrong));
+      }
     } finally {
       await db.close();
     }
