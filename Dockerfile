@@ -27,8 +27,9 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY datasets ./datasets
-# /data is where compose mounts the volume shared by all workers (results and datasets); created here so a fresh
-# named volume starts out owned by the unprivileged `node` user.
+# /data/runs holds this container's report files and judge cache (results live in the PostgreSQL store when
+# SITECHAT_STORE_URL is set, as in docker-compose.yml; else here, on a volume every worker must share);
+# /data/datasets is where compose mounts datasets for the cli. Created here so a fresh volume is owned by `node`.
 RUN mkdir -p /data/runs /data/datasets && chown -R node:node /data \
  && ln -s /app/dist/src/cli/main.js /usr/local/bin/sitechat && chmod +x /app/dist/src/cli/main.js
 USER node

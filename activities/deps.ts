@@ -1,5 +1,6 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
+import type { PlanStore } from '../src/datasets/planStore';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
@@ -12,12 +13,14 @@ export interface ActivityDeps {
   /** Holds the API key; nothing else in the activities sees it. */
   api: SiteChatClient;
   store: ResultsStore;
+  /** Where work plans live: beside the results (files under `runsDir`, or the PostgreSQL store's database). */
+  plans: PlanStore;
   /**
    * Paces every API call by what the API counts (client IP and path): each key's budget is shared by all worker
    * processes of this host. Keys are `METHOD /path`.
    */
   limiter: Pacer;
-  /** Where plans and reports live (the store's root). */
+  /** Where reports, the judge cache and cleanup reports live on this worker (and the file store's root). */
   runsDir: string;
   /** @default 1000 */
   pollIntervalMs: number;

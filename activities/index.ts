@@ -1,7 +1,7 @@
 import { SiteChatClient } from '../src/api';
 import { HostPacer, siteBudget } from '../src/ratelimit/pacer';
 import { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
-import { FileResultsStore } from '../src/reports';
+import { openStore } from '../src/reports/openStore';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
@@ -41,11 +41,15 @@ export type RunActivities = ReturnType<typeof buildActivities>;
  */
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
-  const store = overrides.store ?? new FileResultsStore(config.runsDir);
   const runsDir = overrides.runsDir ?? config.runsDir;
+  // SITECHAT_STORE_URL (PostgreSQL) or the runs directory; the URL is revealed to the pool only. An injected store
+  // comes with its plans (or the runs directory's).
+  const opened = openStore(runsDir, overrides.store ? undefined : config.storeUrl?.reveal());
+  const store = overrides.store ?? opened.store;
   const deps: ActivityDeps = {
     api,
     store,
+    plans: overrides.plans ?? opened.plans,
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),
     runsDir,
@@ -60,5 +64,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
   };
-  return { activities: buildActivities(deps), close: () => (overrides.api ? Promise.resolve() : api.close()) };
+  const close = async (): Promise<void> => {
+    await Promise.all([overrides.api ? undefined : api.close(), opened.close()]);
+  };
+  return { activities: buildActivities(deps), close };
 }

@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { buildWorkPlan, readWorkPage } from '../src/datasets';
 import { unansweredResult } from '../src/reports/rowResult';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
@@ -12,19 +10,14 @@ import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
  */
 export const PAGE_SIZE = 100;
 
-export function planDir(deps: ActivityDeps, runId: string): string {
-  return join(deps.runsDir, runId, 'plan');
-}
-
 export function planActivities(deps: ActivityDeps) {
   return {
     /**
      * Validates the dataset in one streaming pass, checks it is the file the run was started with (sha256), and
-     * writes the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
+     * stores the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
      */
     async prepareRun({ input, workflowId }: { input: RunInput; workflowId: string }): Promise<PlanInfo> {
-      const dir = planDir(deps, input.runId);
-      const plan = await buildWorkPlan(input.dataset.path, dir, {
+      const plan = await deps.plans.build(input.runId, input.dataset.path, {
         pageSize: PAGE_SIZE,
         delimiter: input.options.delimiter,
         defaultEmail: input.options.defaultEmail,
@@ -49,7 +42,7 @@ export function planActivities(deps: ActivityDeps) {
 
     /** A page of the plan; when resuming, rows that already have an answer carry it and are not sent again. */
     async readPage({ runId, page, resume }: { runId: string; page: number; resume?: boolean }): Promise<PlannedUnit[]> {
-      const units = await readWorkPage(planDir(deps, runId), page);
+      const units = await deps.plans.readPage(runId, page);
       if (!resume) return units;
       const answers = await deps.resume.get(runId);
       return units.map((u) => ({ ...u, rows: u.rows.map((row) => ({ ...row, prior: answers.get(row.id) })) }));
@@ -62,7 +55,7 @@ export function planActivities(deps: ActivityDeps) {
       const answered = resume ? await deps.resume.get(runId) : new Map<string, unknown>();
       const finishedAt = new Date().toISOString();
       for (let page = fromPage; page < toPage; page++) {
-        const units = await readWorkPage(planDir(deps, runId), page);
+        const units = await deps.plans.readPage(runId, page);
         const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id))
           .map((row) => unansweredResult(row, outcome, reason, finishedAt));
         await deps.store.append(runId, results);

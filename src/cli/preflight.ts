@@ -6,7 +6,8 @@
 import { resolve } from 'node:path';
 import type { RunConfig } from '../config';
 import { DatasetFileError, formatIssue, scanDataset, type DatasetScan } from '../datasets';
-import { FileResultsStore } from '../reports/fileStore';
+import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../reports/openStore';
+import { parseStoreUrl } from '../reports/pgDatabase';
 import type { RunKind } from '../../workflows/types';
 import { DEMO } from '../sim/constants';
 import type { Logger } from './logger';
@@ -31,11 +32,23 @@ export function runsDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.SITECHAT_RUNS_DIR ?? 'runs');
 }
 
+/** A SITECHAT_STORE_URL that is no PostgreSQL URL, described without echoing it (it may hold a password). */
+export function storeUrlProblem(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const url = storeUrlFromEnv(env);
+  if (url === undefined) return undefined;
+  try {
+    parseStoreUrl(url, STORE_URL_VARIABLE);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** `--resume <id>` must name a run of the same kind over the same dataset bytes. */
 async function resumeProblem(kind: RunKind, id: string, scan: DatasetScan, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const dir = runsDir(env);
-  const meta = await new FileResultsStore(dir).getMeta(id);
-  if (!meta) return `--resume: no run ${id} in ${dir} (run ids are the directory names there)`;
+  const opened = openStore(runsDir(env), storeUrlFromEnv(env));
+  const meta = await opened.store.getMeta(id).finally(() => opened.close());
+  if (!meta) return `--resume: no run ${id} in ${opened.location}${opened.remote ? '' : ' (run ids are the directory names there)'}`;
   if (meta.kind !== kind) return `--resume: run ${id} is ${meta.kind === 'evaluation' ? 'an evaluation' : 'a backfill'}, not ${kind === 'evaluation' ? 'an evaluation' : 'a backfill'}`;
   if (meta.datasetSha256 !== scan.sha256) {
     return `--resume: run ${id} was started with another dataset (${meta.dataset}, sha256 ${meta.datasetSha256.slice(0, 12)}…); this file's sha256 is ${scan.sha256.slice(0, 12)}…`;
@@ -46,6 +59,8 @@ async function resumeProblem(kind: RunKind, id: string, scan: DatasetScan, env: 
 /** Runs every check; prints the problems and returns undefined when there is any. */
 export async function preflight(kind: RunKind, dataset: string, flags: ValidatedFlags, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Preflight | undefined> {
   const { problems, config } = await validateRunFlags(kind, flags, env, defaultSiteId(env));
+  const storeProblem = storeUrlProblem(env);
+  if (storeProblem) problems.push(storeProblem);
   const defaultEmail = flags.email ?? config?.email ?? env.SITECHAT_EMAIL ?? (env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
   let scan: DatasetScan | undefined;
   try {
@@ -56,7 +71,7 @@ export async function preflight(kind: RunKind, dataset: string, flags: Validated
     if (!(err instanceof DatasetFileError)) throw err;
     problems.push(err.message.replace(resolve(dataset), dataset));
   }
-  if (scan && flags.resume !== undefined && !problems.some((p) => p.startsWith('--resume'))) {
+  if (scan && flags.resume !== undefined && !problems.some((p) => p.startsWith('--resume') || p.startsWith(STORE_URL_VARIABLE))) {
     const problem = await resumeProblem(kind, flags.resume, scan, env);
     if (problem) problems.push(problem);
   }

@@ -2,17 +2,20 @@
  * `sitechat grade` as a library call: recorded answers → a new finished run in the results store with its reports.
  * The CLI action parses flags and prints; tests call this directly.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RunConfig } from '../config';
-import { FileResultsStore, finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type RunSummary } from '../reports';
+import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type ResultsStore, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
+import { openStore } from '../reports/openStore';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
 import type { GradeInput } from './types';
 
 export interface GradeRunOptions {
-  /** Where runs live (the results store). */
+  /** Where runs live (the file results store), and this host's report files. */
   runsDir: string;
+  /** A `postgres://` URL: the run is recorded in the PostgreSQL results store instead. @default none: the file store */
+  storeUrl?: string;
   runId: string;
   config?: Pick<RunConfig, 'assertions' | 'thresholds'>;
   failUnder?: number;
@@ -37,8 +40,16 @@ export interface GradeRunResult {
 }
 
 export async function gradeRun(input: GradeInput, options: GradeRunOptions): Promise<GradeRunResult> {
+  const opened = openStore(options.runsDir, options.storeUrl);
+  try {
+    return await gradeInto(opened.store, input, options);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeRunOptions): Promise<GradeRunResult> {
   const { runId, config } = options;
-  const store = new FileResultsStore(options.runsDir);
   const { source } = input;
   const siteId = options.siteId ?? (source.kind === 'run' ? source.siteId : undefined) ?? 'offline';
   await store.init(runId, {
@@ -55,7 +66,7 @@ export async function gradeRun(input: GradeInput, options: GradeRunOptions): Pro
   const target = { runId, dataset: input.dataset, datasetSha256: input.datasetSha256, siteId, model, maxErrorRate: options.maxErrorRate ?? 0 };
   const ref = options.baseline;
   const baselineChoice = ref === undefined ? undefined : ref === 'latest' ? await selectLatestBaseline(store, target) : await loadExplicitBaseline(ref, target);
-  const outDir = resolve(options.outDir ?? store.runDir(runId));
+  const outDir = resolve(options.outDir ?? join(options.runsDir, encodeURIComponent(runId)));
   const { summary } = await finalizeRun(store, runId, {
     outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate },
   });

@@ -1,5 +1,8 @@
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Secret } from '../api/secret';
+import { parseStoreUrl } from '../reports/pgDatabase';
+import { storeUrlFromEnv } from '../reports/openStore';
 import { judgeSettingsFromEnv, type JudgeSettings } from '../grading/judge/settings';
 
 /**
@@ -11,8 +14,13 @@ export interface WorkerConfig {
   baseUrl: string;
   /** SITECHAT_API_KEY. Held here and in the HTTP client only. */
   apiKey: string;
-  /** SITECHAT_RUNS_DIR: results, plans and reports. @default ./runs */
+  /** SITECHAT_RUNS_DIR: results, plans and reports (with the PostgreSQL store: report files and caches only). @default ./runs */
   runsDir: string;
+  /**
+   * SITECHAT_STORE_URL: `postgres://user:password@host:5432/database` selects the PostgreSQL results store, shared by
+   * workers on several hosts. Held in a `Secret` (it may carry a password). @default none: the file store in `runsDir`
+   */
+  storeUrl?: Secret;
   /** SITECHAT_RATE_LIMIT: requests per second per API path (spec §8); 0 turns the limits off. @default 5 */
   ratePerSecond: number;
   /** SITECHAT_POLL_INTERVAL_MS: status polling interval; the spec recommends 1–2 s. @default 1000 */
@@ -97,6 +105,18 @@ function defaultPacerDir(): string {
   return join(tmpdir(), `sitechat-pacer-${user}`);
 }
 
+/** SITECHAT_STORE_URL, checked now so a worker with a bad one fails at start; the error never echoes the URL. */
+function storeUrlOf(env: NodeJS.ProcessEnv): Secret | undefined {
+  const url = storeUrlFromEnv(env);
+  if (url === undefined) return undefined;
+  try {
+    parseStoreUrl(url);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return new Secret(url);
+}
+
 /** Reads the worker configuration; `overrides` win (the embedded simulator supplies its own URL and key). */
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   const baseUrl = overrides.baseUrl ?? env.SITECHAT_BASE_URL;
@@ -107,6 +127,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     baseUrl,
     apiKey,
     runsDir: resolve(overrides.runsDir ?? env.SITECHAT_RUNS_DIR ?? 'runs'),
+    storeUrl: 'storeUrl' in overrides ? overrides.storeUrl : storeUrlOf(env),
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
     maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),

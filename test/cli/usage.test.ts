@@ -97,6 +97,17 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     expect(errors[23]).toBe('error: … and 10 more');
   });
 
+  it('a SITECHAT_STORE_URL that is not PostgreSQL: run, grade and runs name the variable, never echo its password', async () => {
+    for (const args of [['run', 'q.csv'], ['grade', 'q.csv'], ['runs']]) {
+      const ran = await sitechat(dir, args, { ...env, SITECHAT_STORE_URL: 'mysql://user:hunter2-secret@db:3306/x' });
+      expect(ran.code, `${args.join(' ')}\n${ran.stderr}`).toBe(2);
+      expect(ran.stderr).toContain('SITECHAT_STORE_URL must start with postgres:// or postgresql://, got mysql://…');
+      expect(ran.stderr + ran.stdout).not.toContain('hunter2');
+    }
+    expect(sim.stats().requests).toEqual({});
+    expect(temporalConnections).toBe(0);
+  });
+
   it('user data echoed in errors reaches the terminal with its control characters escaped', async () => {
     const name = 'red\u001b[31m\u001b]0;pwned\u0007.csv';
     writeFileSync(join(dir, name), 'id,question\nq1,\n');

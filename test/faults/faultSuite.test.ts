@@ -63,7 +63,9 @@ describe('fault suite: 2 workers, API faults, a worker SIGKILL and a Temporal re
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sitechat-faults-'));
-    cliPath = (await locateTemporalCli()).path;
+    const located = await locateTemporalCli();
+    if (!located.path) throw new Error(`no Temporal CLI: ${located.notes.join('; ')}`);
+    cliPath = located.path;
     port = await freePort();
     server = await startServer();
     sim = await startSimulator({ port: 0, latencyScale: 0.05, rateLimit: 5, seed: 11 });

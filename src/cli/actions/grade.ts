@@ -9,7 +9,8 @@ import type { GradeInput } from '../../regrade/types';
 import type { GradeFlags } from '../commands/grade';
 import { ExitCode, exitCodeFor } from '../follow';
 import { createLogger, type Logger } from '../logger';
-import { runsDir } from '../preflight';
+import { runsDir, storeUrlProblem } from '../preflight';
+import { storeUrlFromEnv } from '../../reports/openStore';
 import { parsePositiveInt, parseRate, UsageError } from '../runOptions';
 import { summaryTable } from '../summaryTable';
 import { capLines, checkBaseline, checkConfig, checkOutDir, UsageProblems } from '../validate';
@@ -38,6 +39,8 @@ async function checkFlags(flags: GradeFlags): Promise<{ settings: GradeSettings;
   if (baseline) problems.add('--baseline', baseline);
   const out = flags.out !== undefined ? await checkOutDir(resolve(flags.out)) : undefined;
   if (out) problems.add('--out', out);
+  const store = storeUrlProblem();
+  if (store) problems.lines.push(store);
   return { settings: { config, failUnder, maxErrorRate, concurrency: concurrency ?? 8 }, problems: problems.lines };
 }
 
@@ -72,7 +75,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     const runId = `grade-${newRunId()}`;
     log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
     const { summary, outDir } = await gradeRun(input, {
-      runsDir: runsDir(), runId, config: settings.config, failUnder: settings.failUnder, maxErrorRate: settings.maxErrorRate,
+      runsDir: runsDir(), storeUrl: storeUrlFromEnv(), runId, config: settings.config, failUnder: settings.failUnder, maxErrorRate: settings.maxErrorRate,
       siteId: flags.site, concurrency: settings.concurrency, judge, baseline: flags.baseline, outDir: flags.out,
       onProgress: progress(log, input.rows),
     });

@@ -8,6 +8,7 @@ import { createLogger } from '../logger';
 import { resolveRunOptions, UsageError } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
+import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -30,22 +31,36 @@ function placeOutputs(kind: RunKind, runId: string, options: RunInput['options']
   return { ...options, outDir: undefined, outFile: out ?? join(runsDir(), runId, 'answers.csv') };
 }
 
+/** Where this host wants the run's files; with a remote store the CLI renders them there itself once the run ends. */
+function localTargets(kind: RunKind, runId: string, placed: RunInput['options']): LocalTargets {
+  return { outDir: placed.outDir ?? localRunDir(runsDir(), runId), outFile: kind === 'backfill' ? placed.outFile : undefined };
+}
+
 /** `sitechat run` (and `backfill`): check every flag and the dataset, start the workflow, follow it, exit with the verdict. */
 export async function runAction(kind: RunKind, dataset: string, flags: ValidatedFlags): Promise<number> {
   const log = createLogger({ quiet: false });
   const datasetPath = resolve(dataset);
   let runtime;
+  let opened;
   try {
     // Every check before anything starts: problems with their flag, file and line, and nothing is sent.
     const checked = await preflight(kind, dataset, flags, log);
     if (!checked) return ExitCode.usage;
     const { scan, config } = checked;
+    opened = openCliStore();
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
     runtime = await openRuntime({ log, worker: flags.worker });
     const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
-    const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: placeOutputs(kind, runId, options), resume: Boolean(flags.resume) };
+    const placed = placeOutputs(kind, runId, options);
+    // A remote store: paths on this host mean nothing to a worker elsewhere. The worker writes its report files in its
+    // own runs directory; this command renders them here from the store, and the workers read the dataset from it.
+    const input: RunInput = {
+      kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, resume: Boolean(flags.resume),
+      options: opened.remote ? { ...placed, outDir: undefined, outFile: undefined } : placed,
+    };
+    if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
@@ -55,11 +70,14 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       log.out(flags.json ? JSON.stringify({ runId, workflowId }) : workflowId);
       return ExitCode.ok;
     }
-    return await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+    const code = await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+    if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
+    return code;
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     return err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name)) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     await runtime?.close();
+    await opened?.close();
   }
 }

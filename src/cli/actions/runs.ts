@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { FileResultsStore } from '../../reports/fileStore';
+import type { OpenedStore } from '../../reports/openStore';
 import { collectHistory, HISTORY_FILE, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';
 import { parsePositiveInt, UsageError } from '../runOptions';
+import { openCliStore, renderMissingReports } from '../storeReports';
 
 /** ExitCode.ok / usage (./follow loads the Temporal client, which this command never needs). */
 const EXIT_OK = 0;
@@ -41,12 +42,32 @@ export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: Nod
     return EXIT_USAGE;
   }
   const dir = runsDir(io.env);
-  const store = new FileResultsStore(dir);
+  let opened;
+  try {
+    opened = openCliStore(io.env);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    log.error(err.message);
+    return EXIT_USAGE;
+  }
+  try {
+    return await listRuns(opened, dir, flags, limit, log);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function listRuns(opened: OpenedStore, dir: string, flags: RunsFlags, limit: number, log: Logger): Promise<number> {
+  const { store } = opened;
   const filter: HistoryFilter = { dataset: flags.dataset, siteId: flags.site };
-  const entries = await collectHistory(store, dir, filter);
+  let entries = await collectHistory(store, dir, filter);
+  // Workers elsewhere wrote the report files on their hosts: the runs listed get theirs here, linked from the page.
+  if (opened.remote && (await renderMissingReports(opened, dir, entries.slice(0, limit).map((e) => e.runId), log)) > 0) {
+    entries = await collectHistory(store, dir, filter);
+  }
   const shown = entries.slice(0, limit);
   if (flags.json) log.out(JSON.stringify(shown, null, 2));
-  else if (entries.length === 0) log.info(`no finished runs in ${dir}${flags.dataset || flags.site ? ' matching the filters' : ''}`);
+  else if (entries.length === 0) log.info(`no finished runs in ${opened.location}${flags.dataset || flags.site ? ' matching the filters' : ''}`);
   else {
     log.out(formatRuns(shown).join('\n'));
     if (entries.length > shown.length) log.info(`… and ${entries.length - shown.length} older (--limit N shows more)`);

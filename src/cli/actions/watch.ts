@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { openRuntime, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
+import { runsDir } from '../preflight';
+import { localRunDir, openCliStore, renderFromStore } from '../storeReports';
 import { checkRunId } from '../validate';
 
 /** Accepts a run id (20261122-0412-5f3a9c) or a full workflow id. */
@@ -42,14 +45,32 @@ function badRunId(run: string, log: Logger): boolean {
   }
 }
 
+/** With a remote store, the finished run's reports (and a backfill's answers) are rendered into this host's runs dir. */
+async function renderHere(workflowId: string, log: Logger): Promise<void> {
+  const opened = openCliStore();
+  try {
+    if (!opened.remote) return;
+    const runId = workflowId.replace(/^sitechat-(evaluation|backfill)-/u, '');
+    const outDir = localRunDir(runsDir(), runId);
+    await renderFromStore(opened, runId, { outDir, outFile: join(outDir, 'answers.csv') }, log);
+  } finally {
+    await opened.close();
+  }
+}
+
 export async function watchAction(run: string, flags: { json?: boolean; worker: boolean }): Promise<number> {
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
-    return await withClient(log, flags.worker, async (client) => followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json) }));
+    return await withClient(log, flags.worker, async (client) => {
+      const workflowId = await findWorkflowId(client, run);
+      const code = await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+      await renderHere(workflowId, log);
+      return code;
+    });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
-    return ExitCode.runFailed;
+    return err instanceof UsageError ? ExitCode.usage : ExitCode.runFailed;
   }
 }
 

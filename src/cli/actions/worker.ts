@@ -5,6 +5,7 @@ import { startWorkers } from '../../temporal/worker';
 import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
+import { PgDatabase } from '../../reports/pgDatabase';
 
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
@@ -20,9 +21,17 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
       return ExitCode.usage;
     }
+    // A worker on a wrong store URL would fail every activity it takes: it checks the database (and creates or
+    // upgrades the schema) before polling instead.
+    let store = config.runsDir;
+    if (config.storeUrl) {
+      const db = new PgDatabase(config.storeUrl.reveal(), { max: 1 });
+      store = db.location;
+      await db.ready().finally(() => db.close());
+    }
     const temporal = await connectTemporal();
     const workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, queues });
-    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path; ${config.judge ? `judge ${config.judge.model} at ${new URL(config.judge.baseUrl).origin}, ${config.judge.rpm || 'no limit of'} calls/min` : 'no judge configured'}`);
+    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path; ${config.judge ? `judge ${config.judge.model} at ${new URL(config.judge.baseUrl).origin}, ${config.judge.rpm || 'no limit of'} calls/min` : 'no judge configured'}; results in ${store}`);
     const stop = (): void => {
       log.info('shutting down: finishing in-flight activities …');
       void workers.shutdown();

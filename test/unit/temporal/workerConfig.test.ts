@@ -20,4 +20,22 @@ describe('workerConfigFromEnv', () => {
     expect(workerConfigFromEnv({ ...base, SITECHAT_POLL_SCOPE: 'route' }).pollScope).toBe('route');
     expect(() => workerConfigFromEnv({ ...base, SITECHAT_POLL_SCOPE: 'site' })).toThrow(/SITECHAT_POLL_SCOPE must be "path" or "route", got "site"/);
   });
+
+  it('holds SITECHAT_STORE_URL as a secret, and refuses one that is not PostgreSQL without echoing it', () => {
+    expect(workerConfigFromEnv(base).storeUrl).toBeUndefined();
+    expect(workerConfigFromEnv({ ...base, SITECHAT_STORE_URL: ' ' }).storeUrl).toBeUndefined();
+    const config = workerConfigFromEnv({ ...base, SITECHAT_STORE_URL: 'postgres://u:pa55@db:5432/sitechat' });
+    expect(config.storeUrl?.reveal()).toBe('postgres://u:pa55@db:5432/sitechat');
+    expect(JSON.stringify(config)).not.toContain('pa55');
+    const error: unknown = (() => {
+      try {
+        return workerConfigFromEnv({ ...base, SITECHAT_STORE_URL: 'redis://u:pa55@db' });
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(String(error)).toMatch(/SITECHAT_STORE_URL must start with postgres:\/\/ or postgresql:\/\//);
+    expect(String(error)).not.toContain('pa55');
+  });
 });

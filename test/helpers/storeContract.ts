@@ -1,0 +1,138 @@
+/**
+ * The behaviour every `ResultsStore` owes its callers, run against each implementation (file, PostgreSQL), so a
+ * cluster's store cannot drift from the single-machine one.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ResultsStore } from '../../src/reports/store';
+import { summarize } from '../../src/reports/summary';
+import { collect, meta, row } from '../unit/reports/fixtures';
+
+export interface StoreUnderTest {
+  store: ResultsStore;
+  /** Another instance on the same storage, as a second worker process would open it. */
+  other(): ResultsStore;
+  cleanup(): Promise<void>;
+}
+
+export function storeContract(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`${name} (ResultsStore contract)`, () => {
+    let ctx: StoreUnderTest;
+    const store = (): ResultsStore => ctx.store;
+
+    beforeEach(async () => {
+      ctx = await open();
+      await store().init('run-1', meta());
+    });
+    afterEach(() => ctx.cleanup());
+
+    it('keeps the first meta when init is repeated (replayed workflow)', async () => {
+      await store().init('run-1', meta({ startedAt: '2030-01-01T00:00:00.000Z' }));
+      expect(await store().getMeta('run-1')).toEqual(meta());
+      expect(await store().getMeta('nope')).toBeUndefined();
+    });
+
+    it('rejects meta for another run id and incomplete meta', async () => {
+      await expect(store().init('run-2', meta())).rejects.toThrow(/does not match/);
+      await expect(store().init('run-3', meta({ runId: 'run-3', siteId: '' }))).rejects.toThrow('run meta: `siteId` must be a non-empty string');
+    });
+
+    it('stores the same batch twice only once', async () => {
+      const batch = [row(0), row(1), row(2)];
+      await store().append('run-1', batch);
+      await store().append('run-1', batch);
+      expect(await collect(store().read('run-1'))).toEqual(batch);
+    });
+
+    it('lets the last write win for overlapping retried batches, and inside one batch', async () => {
+      await store().append('run-1', [0, 1, 2, 3, 4].map((i) => row(i)));
+      await store().append('run-1', [3, 4, 5, 6].map((i) => row(i, { outcome: 'failed' })));
+      await store().append('run-1', [row(6, { outcome: 'error' }), row(6, { outcome: 'timed_out' })]);
+      const rows = await collect(store().read('run-1'));
+      expect(rows.map((r) => r.id)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6']);
+      expect(rows.map((r) => r.outcome)).toEqual(['passed', 'passed', 'passed', 'failed', 'failed', 'failed', 'timed_out']);
+    });
+
+    it('reads in dataset order (index, then id) whatever the append order', async () => {
+      await store().append('run-1', [row(5), row(2), row(2, { id: 'b' }), row(2, { id: 'a' })]);
+      await store().append('run-1', [row(9), row(0), row(7)]);
+      expect((await collect(store().read('run-1'))).map((r) => `${r.index}:${r.id}`)).toEqual(['0:r0', '2:a', '2:b', '2:r2', '5:r5', '7:r7', '9:r9']);
+    });
+
+    it('keeps every row of concurrent appends, and a second instance reads them all', async () => {
+      const long = 'x'.repeat(20_000);
+      await Promise.all(
+        Array.from({ length: 20 }, (_, b) => store().append('run-1', Array.from({ length: 50 }, (_, i) => row(b * 50 + i, { answer: long })))),
+      );
+      const rows = await collect(ctx.other().read('run-1'));
+      expect(rows.map((r) => r.index)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+      expect(rows.every((r) => r.answer === long)).toBe(true);
+    });
+
+    it('refuses rows for an unknown run and invalid rows', async () => {
+      await expect(store().append('nope', [row(0)])).rejects.toThrow(/run nope was not initialised/);
+      await expect(store().append('run-1', [row(0), row(1, { id: '' })])).rejects.toThrow('results batch item 1: `id` must be a non-empty string');
+      await expect(store().append('run-1', [row(0, { index: -1 })])).rejects.toThrow(/`index` must be a non-negative integer/);
+      expect(await collect(store().read('run-1'))).toEqual([]);
+    });
+
+    it('reads nothing before the first append, and nothing of an unknown run', async () => {
+      expect(await collect(store().read('run-1'))).toEqual([]);
+      expect(await collect(store().read('nope'))).toEqual([]);
+      await store().append('run-1', []);
+      expect(await collect(store().read('run-1'))).toEqual([]);
+    });
+
+    it('accepts run ids that are not plain path segments', async () => {
+      await store().init('wf/child-1', meta({ runId: 'wf/child-1' }));
+      await store().append('wf/child-1', [row(0)]);
+      expect(await collect(store().read('wf/child-1'))).toHaveLength(1);
+      expect(await collect(store().read('run-1'))).toHaveLength(0);
+    });
+
+    it('finishes a run and lists runs newest first with filters', async () => {
+      await store().init('run-2', meta({ runId: 'run-2', startedAt: '2025-01-02T00:00:00.000Z' }));
+      await store().init('run-3', meta({ runId: 'run-3', startedAt: '2025-01-03T00:00:00.000Z', siteId: 'other', kind: 'backfill', dataset: 'd/other.csv', datasetSha256: 'def456' }));
+      await store().append('run-2', [row(0)]);
+      const summary = await summarize((await store().getMeta('run-2'))!, store().read('run-2'), undefined, { finishedAt: '2025-01-02T01:00:00.000Z' });
+      await store().finish('run-2', summary);
+
+      expect(await store().getSummary('run-2')).toEqual(summary);
+      expect(await store().getSummary('run-1')).toBeUndefined();
+      expect((await store().getMeta('run-2'))?.finishedAt).toBe('2025-01-02T01:00:00.000Z');
+      const ids = async (filter?: Parameters<ResultsStore['listRuns']>[0]): Promise<string[]> => (await store().listRuns(filter)).map((m) => m.runId);
+      expect(await ids()).toEqual(['run-3', 'run-2', 'run-1']);
+      expect(await ids({ finished: true })).toEqual(['run-2']);
+      expect(await ids({ finished: false, siteId: 'site-1' })).toEqual(['run-1']);
+      expect(await ids({ dataset: 'abc123' })).toEqual(['run-2', 'run-1']);
+      expect(await ids({ dataset: 'd/other.csv' })).toEqual(['run-3']);
+      expect(await ids({ kind: 'backfill' })).toEqual(['run-3']);
+      await expect(store().finish('nope', summary)).rejects.toThrow(/run nope was not initialised/);
+
+      // Finishing again (a retried report activity) replaces the summary.
+      await store().finish('run-2', { ...summary, finishedAt: '2025-01-02T02:00:00.000Z' });
+      expect((await ctx.other().getMeta('run-2'))?.finishedAt).toBe('2025-01-02T02:00:00.000Z');
+    });
+
+    it('records unclosed sessions idempotently (last reason wins)', async () => {
+      await store().recordSessionFailures('run-1', [{ sessionId: 's1', error: '500 boom' }, { sessionId: 's2', error: '429 slow down' }]);
+      await store().recordSessionFailures('run-1', [{ sessionId: 's1', error: '503 still down' }]); // a retried batch
+      await store().recordSessionFailures('run-1', []);
+      expect(await collect(ctx.other().readSessionFailures('run-1'))).toEqual([{ sessionId: 's1', error: '503 still down' }, { sessionId: 's2', error: '429 slow down' }]);
+      expect(await collect(store().readSessionFailures('nope'))).toEqual([]);
+      await expect(store().recordSessionFailures('run-1', [{ sessionId: '', error: 'x' }])).rejects.toThrow('session failures item 0: `sessionId` must be a non-empty string');
+      await expect(store().recordSessionFailures('nope', [{ sessionId: 's', error: 'x' }])).rejects.toThrow(/was not initialised/);
+    });
+
+    it('keeps the last submission record per row, durable for a retry on another worker', async () => {
+      expect(await store().getSubmission('run-1', 'r1')).toBeUndefined();
+      await store().recordSubmission('run-1', { rowId: 'r1', sends: 1 });
+      await store().recordSubmission('run-1', { rowId: 'r2', sends: 1 });
+      await store().recordSubmission('run-1', { rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 });
+      const other = ctx.other();
+      expect(await other.getSubmission('run-1', 'r1')).toEqual({ rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 });
+      expect(await collect(other.readSubmissions('run-1'))).toEqual([{ rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 }, { rowId: 'r2', sends: 1 }]);
+      await expect(store().recordSubmission('run-1', { rowId: '', sends: 1 })).rejects.toThrow('submission: `rowId` must be a non-empty string');
+      await expect(store().recordSubmission('nope', { rowId: 'r', sends: 1 })).rejects.toThrow(/was not initialised/);
+    });
+  });
+}
