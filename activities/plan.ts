@@ -4,6 +4,8 @@ import { unansweredResult } from '../src/reports/rowResult';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import { checkCustomGraders } from './grade';
+import { heartbeating } from './heartbeat';
 import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
 
 /**
@@ -17,12 +19,14 @@ export function planDir(deps: ActivityDeps, runId: string): string {
 }
 
 export function planActivities(deps: ActivityDeps) {
-  return {
+  // Each may read or write a whole dataset's worth of plan pages: alive-checked by heartbeats, not a long timeout.
+  return heartbeating({
     /**
      * Validates the dataset in one streaming pass, checks it is the file the run was started with (sha256), and
      * writes the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
      */
     async prepareRun({ input, workflowId }: { input: RunInput; workflowId: string }): Promise<PlanInfo> {
+      await checkCustomGraders(deps, input.options.assertions);
       const dir = planDir(deps, input.runId);
       const plan = await buildWorkPlan(input.dataset.path, dir, {
         pageSize: PAGE_SIZE,
@@ -70,5 +74,5 @@ export function planActivities(deps: ActivityDeps) {
       }
       return { [outcome]: rows };
     },
-  };
+  });
 }
