@@ -1,4 +1,5 @@
 import { SiteChatClient } from '../src/api';
+import { Secret } from '../src/api/secret';
 import { LimiterPool, SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { FileResultsStore } from '../src/reports';
 import { JudgeCache } from '../src/grading/judge/cache';
@@ -25,7 +26,7 @@ function buildActivities(deps: ActivityDeps) {
     ...sessionActivities(deps),
     ...finishActivities(deps),
     ...finalizeActivities(deps),
-    ...gradeActivities(),
+    ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
   };
@@ -42,6 +43,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
   const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const store = overrides.store ?? new FileResultsStore(config.runsDir);
   const runsDir = overrides.runsDir ?? config.runsDir;
+  const secrets = [new Secret(config.apiKey), ...(config.judge ? [config.judge.apiKey] : [])];
   const deps: ActivityDeps = {
     api,
     store,
@@ -57,6 +59,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),
     judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
+    gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
+    scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
   };
   return { activities: buildActivities(deps), close: () => (overrides.api ? Promise.resolve() : api.close()) };
 }

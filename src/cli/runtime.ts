@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   log: Logger;
   /** Run an in-process worker (needs the API key in this process's environment). */
   worker: boolean;
+  /** Where the in-process worker loads custom graders from (see `gradersDirFor`). @default SITECHAT_GRADERS_DIR */
+  gradersDir?: string;
   /** Start the embedded simulator when SITECHAT_BASE_URL is unset. @default true */
   embeddedSimulator?: boolean;
 }
@@ -131,7 +133,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     let workers: RunningWorkers | undefined;
     if (options.worker) {
-      const config = workerConfigFromEnv(process.env, overrides);
+      const config = workerConfigFromEnv(process.env, options.gradersDir === undefined ? overrides : { ...overrides, gradersDir: options.gradersDir });
       workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config });
       const w = workers;
       closers.push(() => w.shutdown());

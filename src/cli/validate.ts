@@ -13,6 +13,7 @@ import { loadCustomGrader } from '../grading/custom';
 import { ReportFile } from '../reports/files';
 import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
+import { gradersDirFor } from './graders';
 import { parsePositiveInt, parseRate, UsageError } from './runOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */
@@ -117,8 +118,11 @@ export async function checkBaseline(ref: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Loads a run config and every custom grader module it names; problems name the file and the key. */
-export async function checkConfig(path: string): Promise<{ config?: RunConfig; problems: string[] }> {
+/**
+ * Loads a run config and every custom grader module it names, from `gradersDir` only when given (what the run's
+ * worker allows); problems name the file, the key and the module.
+ */
+export async function checkConfig(path: string, gradersDir?: string): Promise<{ config?: RunConfig; problems: string[] }> {
   let config: RunConfig;
   try {
     config = await loadRunConfig(path);
@@ -130,7 +134,7 @@ export async function checkConfig(path: string): Promise<{ config?: RunConfig; p
   for (const [i, spec] of config.assertions.entries()) {
     if (spec.type !== 'custom') continue;
     try {
-      await loadCustomGrader(spec.module);
+      await loadCustomGrader(spec.module, { gradersDir });
     } catch (err) {
       problems.push(`${path}: \`assertions[${i}].module\` ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -155,7 +159,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   const p = new UsageProblems();
   let config: RunConfig | undefined;
   if (flags.config !== undefined) {
-    const loaded = await checkConfig(flags.config);
+    const loaded = await checkConfig(flags.config, gradersDirFor(flags.config, env));
     config = loaded.config;
     for (const line of loaded.problems) p.lines.push(`--config ${line}`);
   }

@@ -38,6 +38,6 @@ describe('the embedded dev server’s pid file', () => {
   it('a worker with 0 question slots exits 2 at once instead of never finishing', async () => {
     const ran = await sitechat(dir, ['worker'], { SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', SITECHAT_MAX_CONCURRENT_ASKS: '0', TEMPORAL_ADDRESS: '127.0.0.1:9' });
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a number >= 1');
+    expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1');
   });
 });

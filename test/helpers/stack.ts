@@ -40,7 +40,9 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
   const simulator = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, ...sim });
   const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-runs-'));
   const config: WorkerConfig = {
-    baseUrl: simulator.baseUrl, apiKey: DEMO.apiKey, runsDir, ratePerSecond: 0, pollIntervalMs: 50, maxConcurrentAsks: 200, pollScope: 'path', ...worker,
+    baseUrl: simulator.baseUrl, apiKey: DEMO.apiKey, runsDir, ratePerSecond: 0, pollIntervalMs: 50, maxConcurrentAsks: 200, pollScope: 'path',
+    // Tests write their custom graders next to their datasets.
+    gradersDir: runsDir, ...worker,
   };
   const clientConnection = await Connection.connect({ address });
   installQuietRuntime();
