@@ -40,4 +40,22 @@ describe('the embedded dev server’s pid file', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1');
   });
+
+  it('a worker with any unusable numeric setting exits 2 at once, naming it', async () => {
+    const base = { SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', TEMPORAL_ADDRESS: '127.0.0.1:9' };
+    const judge = { SITECHAT_JUDGE_BASE_URL: 'http://127.0.0.1:9/v1', SITECHAT_JUDGE_API_KEY: 'j', SITECHAT_JUDGE_MODEL: 'm' };
+    const cases: [Record<string, string>, string][] = [
+      [{ SITECHAT_MAX_CONCURRENT_ASKS: '2.5' }, 'SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1'],
+      [{ SITECHAT_POLL_INTERVAL_MS: '0' }, 'SITECHAT_POLL_INTERVAL_MS must be a number >= 1'],
+      [{ SITECHAT_RATE_LIMIT: '-5' }, 'SITECHAT_RATE_LIMIT must be a number >= 0'],
+      [{ ...judge, SITECHAT_JUDGE_RPM: '-1' }, 'SITECHAT_JUDGE_RPM must be a number >= 0'],
+      [{ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' }, 'SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1'],
+      [{ SITECHAT_GRADERS_DIR: join(dir, 'no-such-dir') }, 'SITECHAT_GRADERS_DIR must be an existing directory'],
+    ];
+    for (const [extra, message] of cases) {
+      const ran = await sitechat(dir, ['worker'], { ...base, ...extra });
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(message);
+    }
+  });
 });
