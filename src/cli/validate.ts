@@ -13,6 +13,7 @@ import { loadCustomGrader } from '../grading/custom';
 import { ReportFile } from '../reports/files';
 import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
+import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parsePositiveInt, parseRate, UsageError } from './runOptions';
 
@@ -188,5 +189,9 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
     }
   }
   if (flags.resume !== undefined) p.try('--resume', () => checkRunId(flags.resume as string, '--resume'));
+  if (flags.detach && (!temporalConfigured(env) || (flags.worker && !env.SITECHAT_BASE_URL))) {
+    p.add('--detach', 'needs a Temporal server and an API that outlive this command, and here both are embedded in it: set TEMPORAL_ADDRESS ' +
+      '(e.g. `temporal server start-dev --db-filename sitechat.db`) and SITECHAT_BASE_URL, and run `sitechat worker`');
+  }
   return { problems: p.lines, config };
 }

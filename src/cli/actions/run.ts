@@ -54,11 +54,10 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {
-      if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `sitechat watch` starts them again');
       log.out(flags.json ? JSON.stringify({ runId, workflowId }) : workflowId);
       return ExitCode.ok;
     }
-    return await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+    return await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(runtime.localServer || runtime.simulator) });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     return err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name)) ? ExitCode.usage : ExitCode.runFailed;

@@ -46,7 +46,8 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
-    return await withClient(log, flags.worker, async (client) => followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json) }));
+    return await withClient(log, flags.worker, async (client, rt) =>
+      followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator) }));
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     return ExitCode.runFailed;
