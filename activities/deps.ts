@@ -46,6 +46,13 @@ export interface ActivityDeps {
    * per-second limits spread the calls; this bounds the bursts those limits let through.
    */
   judgeLimiter: SlidingWindowLimiter;
+  /**
+   * The only directory custom grader modules load from (SITECHAT_GRADERS_DIR; the config's directory on the CLI's
+   * own worker). @default none: custom graders are refused
+   */
+  gradersDir?: string;
+  /** Removes the API key and the judge key from text that reaches results (custom graders' errors and reasons). */
+  scrub: (text: string) => string;
   /** Attempts per judgement on retryable errors (SITECHAT_JUDGE_MAX_ATTEMPTS). @default 6 */
   judgeMaxAttempts: number;
 }

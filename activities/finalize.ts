@@ -4,6 +4,7 @@ import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, 
 import { writeBackfillOutput } from '../src/backfill/output';
 import type { RunResult } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import { heartbeating } from './heartbeat';
 import type { FinalizeInput } from './types';
 
 export function finalizeActivities(deps: ActivityDeps) {
@@ -25,7 +26,8 @@ export function finalizeActivities(deps: ActivityDeps) {
     return ref === 'latest' ? selectLatestBaseline(deps.store, target) : loadExplicitBaseline(ref, target);
   }
 
-  return {
+  // Streams the whole store into five reports: heartbeats show the worker is alive however long that takes.
+  return heartbeating({
     /** Summary, baseline comparison, quality gate and the five report files. Safe to repeat. */
     async finalizeRun(fin: FinalizeInput): Promise<RunResult> {
       const outDir = fin.input.options.outDir ?? resolve(deps.runsDir, fin.runId);
@@ -54,5 +56,5 @@ export function finalizeActivities(deps: ActivityDeps) {
         cancelled: fin.cancelled,
       };
     },
-  };
+  });
 }

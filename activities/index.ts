@@ -2,6 +2,7 @@ import { SiteChatClient } from '../src/api';
 import { HostPacer, siteBudget } from '../src/ratelimit/pacer';
 import { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import { openStore } from '../src/reports/openStore';
+import { Secret } from '../src/api/secret';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
@@ -26,7 +27,7 @@ function buildActivities(deps: ActivityDeps) {
     ...sessionActivities(deps),
     ...finishActivities(deps),
     ...finalizeActivities(deps),
-    ...gradeActivities(),
+    ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
   };
@@ -46,6 +47,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
   // comes with its plans (or the runs directory's).
   const opened = openStore(runsDir, overrides.store ? undefined : config.storeUrl?.reveal());
   const store = overrides.store ?? opened.store;
+  const secrets = [new Secret(config.apiKey), ...(config.judge ? [config.judge.apiKey] : [])];
   const deps: ActivityDeps = {
     api,
     store,
@@ -63,6 +65,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),
     judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
+    gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
+    scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
   };
   const close = async (): Promise<void> => {
     await Promise.all([overrides.api ? undefined : api.close(), opened.close()]);

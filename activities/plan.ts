@@ -2,6 +2,8 @@ import { unansweredResult } from '../src/reports/rowResult';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import { checkCustomGraders } from './grade';
+import { heartbeating } from './heartbeat';
 import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
 
 /**
@@ -11,12 +13,14 @@ import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
 export const PAGE_SIZE = 100;
 
 export function planActivities(deps: ActivityDeps) {
-  return {
+  // Each may read or write a whole dataset's worth of plan pages: alive-checked by heartbeats, not a long timeout.
+  return heartbeating({
     /**
      * Validates the dataset in one streaming pass, checks it is the file the run was started with (sha256), and
      * stores the work plan (conversations grouped, paged) next to the results. Repeatable: a retry rebuilds the same plan.
      */
     async prepareRun({ input, workflowId }: { input: RunInput; workflowId: string }): Promise<PlanInfo> {
+      await checkCustomGraders(deps, input.options.assertions);
       const plan = await deps.plans.build(input.runId, input.dataset.path, {
         pageSize: PAGE_SIZE,
         delimiter: input.options.delimiter,
@@ -63,5 +67,5 @@ export function planActivities(deps: ActivityDeps) {
       }
       return { [outcome]: rows };
     },
-  };
+  });
 }

@@ -16,15 +16,38 @@ const apiRetry: ActivityOptions['retry'] = {
   nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
 };
 
-/** Datasets, results and reports: local work, no API path. */
-export const local = proxyActivities<RunActivities>({
+const localRetry: ActivityOptions['retry'] = {
+  initialInterval: '1s',
+  maximumAttempts: 5,
+  nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError', 'CustomGraderError'],
+};
+
+/**
+ * Local work that grows with the dataset or waits on user code (planning, pages, skipped pages, reports, custom
+ * graders). These heartbeat every few seconds while they work (activities/heartbeat.ts), so a worker that dies
+ * mid-activity is noticed after the heartbeat timeout and another worker retries at once; the start-to-close
+ * timeout only bounds work that never ends.
+ */
+const localLong = proxyActivities<RunActivities>({
   taskQueue: TaskQueue.main,
-  startToCloseTimeout: '10 minutes',
-  retry: {
-    initialInterval: '1s',
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError', 'CustomGraderError'],
-  },
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '20s',
+  retry: localRetry,
+});
+
+/** Local work of a few files at most (judge cache lookups, the cleanup report): a short timeout instead of heartbeats. */
+const localShort = proxyActivities<RunActivities>({
+  taskQueue: TaskQueue.main,
+  startToCloseTimeout: '30s',
+  retry: localRetry,
+});
+
+/** The activities that heartbeat; every other `local` activity gets the short timeout. */
+const HEARTBEATING: ReadonlySet<string> = new Set<keyof RunActivities>(['prepareRun', 'readPage', 'skipPages', 'finalizeRun', 'gradeCustom']);
+
+/** Datasets, results and reports: local work, no API path. Each activity on the options that fit it. */
+export const local: RunActivities = new Proxy(localShort, {
+  get: (short, name, receiver) => Reflect.get(typeof name === 'string' && HEARTBEATING.has(name) ? localLong : short, name, receiver),
 });
 
 /**

@@ -4,6 +4,7 @@ import { cancelSignal, progressQuery } from '../../workflows/signals';
 import type { RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
+import { isUnreachable, OutageNotice } from './outage';
 import { ProgressView } from './progress';
 import { summaryTable } from './summaryTable';
 
@@ -20,54 +21,121 @@ export interface FollowOptions {
   json: boolean;
   /** Poll interval of the progress query. @default 1000 */
   intervalMs?: number;
+  /** Wait between attempts to reach Temporal while it is unreachable. @default 2000 */
+  reconnectMs?: number;
+  /**
+   * This process runs the Temporal server or the simulator the run depends on (embedded mode): they stop when it
+   * exits, so detaching is refused and leaving cancels the run. @default false
+   */
+  embedded?: boolean;
+}
+
+/** Why Ctrl-C → detach is refused in embedded mode, and what to do instead. */
+export const DETACH_REFUSED = 'cannot detach: this command runs the embedded Temporal server and simulator, which stop when it exits. ' +
+  'Cancel (Ctrl-C, then c) or let the run finish; to leave runs running, use a persistent Temporal server ' +
+  '(TEMPORAL_ADDRESS, e.g. `temporal server start-dev --db-filename sitechat.db`) with `sitechat worker` processes';
+
+/** Signals that interrupt a followed run. Ctrl-C asks what to do; the others (a service manager, a closed terminal) cancel gracefully. */
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Per progress query: a query waits for a worker, and must not outlive the poll it belongs to. */
+const QUERY_DEADLINE_MS = 2000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /**
  * Shows a run's progress until it ends, then its summary; returns the exit code. Ctrl-C offers to cancel the run
- * (sessions are closed, reports written) or to detach from it (`sitechat watch <runId>` re-attaches).
+ * (sessions are closed, reports written) or to detach from it (`sitechat watch <runId>` re-attaches); SIGTERM and
+ * SIGHUP cancel it. While Temporal is unreachable the run goes on: this says so, reconnects, and still exits with
+ * the run's own verdict.
  */
 export async function followRun(client: Client, workflowId: string, options: FollowOptions): Promise<number> {
   const { log } = options;
   const handle = client.workflow.getHandle(workflowId);
   const view = new ProgressView(process.stderr);
+  const outage = new OutageNotice(log, workflowId);
   let detached = false;
   let interrupts = 0;
   let stopWaiting: () => void = () => undefined;
   const detachedPromise = new Promise<void>((resolve) => (stopWaiting = resolve));
   // Aborted when the run ends or is left, so an open Ctrl-C question goes away by itself.
   const runEnded = new AbortController();
+  const cancelRun = (): Promise<void> => client.withDeadline(Date.now() + 10_000, () => handle.signal(cancelSignal));
 
   const leave = (): void => {
-    log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
+    if (options.embedded) {
+      // The server and simulator stop with this process: a run left behind could not go on, so it is cancelled;
+      // the next `sitechat watch` (or run) starts the server again and finishes the cancel (reports, sessions).
+      log.warn('interrupted again: cancelling the run and stopping the embedded Temporal server and simulator; `sitechat watch` finishes the cancel');
+      void cancelRun().catch((err: unknown) => log.debug(`cancel: ${String(err)}`));
+    } else {
+      log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
+    }
     detached = true;
     stopWaiting();
   };
-  const onSigint = (): void => {
+  const onInterrupt = (signal: NodeJS.Signals): void => {
     interrupts += 1;
     if (interrupts > 1) return leave();
-    void askInterrupt(view, runEnded.signal).then(async (choice) => {
-      interrupts = 0;
+    const asked = signal === 'SIGINT' ? askInterrupt(view, runEnded.signal, undefined, { detach: !options.embedded }) : Promise.resolve('cancel' as const);
+    if (signal !== 'SIGINT') log.warn(`${signal}: cancelling the run (${signal} again leaves at once)`);
+    void asked.then(async (choice) => {
+      // A second SIGTERM/SIGHUP leaves; after Ctrl-C the question is asked again.
+      if (signal === 'SIGINT') interrupts = 0;
       if (choice === 'leave') leave();
       else if (choice === 'cancel') {
         log.info('cancelling: nothing new is asked; questions in flight are waited for, then sessions are closed and reports written (sitechat cancel again abandons them) …');
-        await handle.signal(cancelSignal);
+        await cancelRun();
+      } else if (choice === 'detach' && options.embedded) {
+        log.warn(DETACH_REFUSED);
       } else if (choice === 'detach') {
         detached = true;
         stopWaiting();
       }
     }).catch((err: unknown) => log.error(String(err)));
   };
-  process.on('SIGINT', onSigint);
+  for (const signal of INTERRUPTS) process.on(signal, onInterrupt);
 
-  // One query at a time, each with a short deadline, so none is left retrying after the connection closes.
-  let querying: Promise<void> = Promise.resolve();
+  // One query in flight at most, each with a deadline: while Temporal is down, ticks are skipped, not queued.
+  let querying: Promise<void> | undefined;
   const timer = setInterval(() => {
-    querying = querying.then(() =>
-      client.withDeadline(Date.now() + 2000, () => handle.query(progressQuery)).then((p) => view.update(p), () => undefined));
+    querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery))
+      .then((p) => {
+        outage.back();
+        view.update(p);
+      }, (err: unknown) => {
+        if (isUnreachable(err)) outage.lost(err);
+      })
+      .finally(() => (querying = undefined));
   }, options.intervalMs ?? 1000);
+
+  /** The run's result, waited for across Temporal outages. */
+  const waitForResult = async (): Promise<RunResult> => {
+    for (;;) {
+      try {
+        // Aborted on detach too, so the result's long poll does not retry on a connection closed under it.
+        const result = await client.withAbortSignal(runEnded.signal, () => handle.result() as Promise<RunResult>);
+        outage.back();
+        return result;
+      } catch (err) {
+        if (runEnded.signal.aborted || !isUnreachable(err)) throw err;
+        outage.lost(err);
+        await sleep(options.reconnectMs ?? 2000, runEnded.signal);
+      }
+    }
+  };
   try {
-    // Aborted on detach too, so the result's long poll does not retry on a connection closed under it.
-    const outcome = client.withAbortSignal(runEnded.signal, () => handle.result() as Promise<RunResult>);
+    const outcome = waitForResult();
     outcome.catch(() => undefined);
     const result = await Promise.race([outcome, detachedPromise.then(() => undefined)]).finally(() => {
       runEnded.abort();
@@ -75,8 +143,8 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     });
     view.end();
     if (detached || !result) {
-      log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
-      return ExitCode.ok;
+      if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
+      return options.embedded ? ExitCode.runFailed : ExitCode.ok;
     }
     return report(result, options);
   } catch (err) {
@@ -86,7 +154,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   } finally {
     clearInterval(timer);
     await querying;
-    process.off('SIGINT', onSigint);
+    for (const signal of INTERRUPTS) process.off(signal, onInterrupt);
   }
 }
 

@@ -9,6 +9,14 @@ export type Interrupt = 'cancel' | 'detach' | 'leave';
 
 export const INTERRUPT_QUESTION = 'Cancel the run (c), detach and leave it running (d), or continue (Enter)? ';
 
+/** The question when detaching is not possible (embedded server and simulator); `d` then gets the reason. */
+export const INTERRUPT_QUESTION_NO_DETACH = 'Cancel the run (c) or continue (Enter)? ';
+
+export interface AskOptions {
+  /** Offer detaching. @default true */
+  detach?: boolean;
+}
+
 /** The terminal the question is asked on; process.stdin / process.stderr unless a test supplies its own. */
 export interface PromptIo {
   input: NodeJS.ReadStream;
@@ -29,7 +37,7 @@ const KEYS: Record<string, Interrupt | 'continue'> = {
  * Without a terminal the answer is 'cancel' (a graceful cancel). Resolves undefined, meaning "continue", on Enter
  * or when `signal` aborts: the run ended meanwhile, and the question is erased from the screen.
  */
-export function askInterrupt(view: ProgressView, signal: AbortSignal, io: PromptIo = { input: process.stdin, output: process.stderr }): Promise<Interrupt | undefined> {
+export function askInterrupt(view: ProgressView, signal: AbortSignal, io: PromptIo = { input: process.stdin, output: process.stderr }, options: AskOptions = {}): Promise<Interrupt | undefined> {
   const { input, output } = io;
   if (!input.isTTY || !view.tty) return Promise.resolve('cancel');
   if (signal.aborted) return Promise.resolve(undefined);
@@ -38,7 +46,7 @@ export function askInterrupt(view: ProgressView, signal: AbortSignal, io: Prompt
   const wasRaw = input.isRaw;
   input.setRawMode(true);
   input.resume();
-  output.write(INTERRUPT_QUESTION);
+  output.write(options.detach === false ? INTERRUPT_QUESTION_NO_DETACH : INTERRUPT_QUESTION);
   return new Promise((resolve) => {
     const finish = (choice: Interrupt | undefined, echo: string | undefined): void => {
       input.off('data', onData);

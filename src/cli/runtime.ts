@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectTemporal, temporalConfigured, type TemporalConnections } from '../temporal/connect';
 import { startLocalServer, type LocalServer } from '../temporal/localServer';
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   log: Logger;
   /** Run an in-process worker (needs the API key in this process's environment). */
   worker: boolean;
+  /** Where the in-process worker loads custom graders from (see `gradersDirFor`). @default SITECHAT_GRADERS_DIR */
+  gradersDir?: string;
   /** Start the embedded simulator when SITECHAT_BASE_URL is unset. @default true */
   embeddedSimulator?: boolean;
 }
@@ -91,6 +94,26 @@ async function openTemporal(log: Logger): Promise<{ temporal: TemporalConnection
   return { temporal, localServer };
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * While this process runs the embedded server, a signal nobody else handles (a command handles them only while it
+ * follows a run) stops the server before the process goes: the default action would end it at once and leave the
+ * server, in a process group of its own, running. Only the server: connections still in use are left to the exit.
+ */
+function stopOnSignal(stopServer: () => Promise<void>, log: Logger): () => void {
+  const handler = (signal: NodeJS.Signals): void => {
+    if (process.listenerCount(signal) > 1) return;
+    log.warn(`${signal}: stopping the embedded Temporal server`);
+    // The exit status a signal's default action would give.
+    void stopServer().finally(() => process.exit(128 + (osConstants.signals[signal] ?? 0)));
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  return () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, handler);
+  };
+}
+
 /**
  * Everything a command needs to run on the embedded defaults or on real settings: with no TEMPORAL_ADDRESS a local
  * dev server, with no SITECHAT_BASE_URL the simulator and its demo key, and an in-process worker when asked.
@@ -99,12 +122,19 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log } = options;
   installQuietRuntime('ERROR');
   const closers: (() => Promise<void>)[] = [];
-  const close = async (): Promise<void> => {
+  let closing: Promise<void> | undefined;
+  // Once, whoever asks first (the command's end or a signal).
+  const close = (): Promise<void> => (closing ??= (async () => {
     for (const c of closers.reverse()) await c().catch((err: unknown) => log.debug(`cleanup: ${String(err)}`));
-  };
+  })());
   try {
     const { temporal, localServer } = await openTemporal(log);
-    if (localServer) closers.push(() => localServer.stop());
+    if (localServer) {
+      // Unhooked after the server stopped (closers run in reverse).
+      const unhook = stopOnSignal(() => localServer.stop(), log);
+      closers.push(async () => unhook());
+      closers.push(() => localServer.stop());
+    }
     closers.push(() => temporal.close());
 
     let simulator: Runtime['simulator'];
@@ -131,7 +161,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
 
     let workers: RunningWorkers | undefined;
     if (options.worker) {
-      const config = workerConfigFromEnv(process.env, overrides);
+      const config = workerConfigFromEnv(process.env, options.gradersDir === undefined ? overrides : { ...overrides, gradersDir: options.gradersDir });
       workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config });
       const w = workers;
       closers.push(() => w.shutdown());

@@ -13,6 +13,8 @@ import { loadCustomGrader } from '../grading/custom';
 import { ReportFile } from '../reports/files';
 import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
+import { temporalConfigured } from '../temporal/configured';
+import { gradersDirFor } from './graders';
 import { parsePositiveInt, parseRate, UsageError } from './runOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */
@@ -117,8 +119,11 @@ export async function checkBaseline(ref: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Loads a run config and every custom grader module it names; problems name the file and the key. */
-export async function checkConfig(path: string): Promise<{ config?: RunConfig; problems: string[] }> {
+/**
+ * Loads a run config and every custom grader module it names, from `gradersDir` only when given (what the run's
+ * worker allows); problems name the file, the key and the module.
+ */
+export async function checkConfig(path: string, gradersDir?: string): Promise<{ config?: RunConfig; problems: string[] }> {
   let config: RunConfig;
   try {
     config = await loadRunConfig(path);
@@ -130,7 +135,7 @@ export async function checkConfig(path: string): Promise<{ config?: RunConfig; p
   for (const [i, spec] of config.assertions.entries()) {
     if (spec.type !== 'custom') continue;
     try {
-      await loadCustomGrader(spec.module);
+      await loadCustomGrader(spec.module, { gradersDir });
     } catch (err) {
       problems.push(`${path}: \`assertions[${i}].module\` ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -155,7 +160,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   const p = new UsageProblems();
   let config: RunConfig | undefined;
   if (flags.config !== undefined) {
-    const loaded = await checkConfig(flags.config);
+    const loaded = await checkConfig(flags.config, gradersDirFor(flags.config, env));
     config = loaded.config;
     for (const line of loaded.problems) p.lines.push(`--config ${line}`);
   }
@@ -184,5 +189,9 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
     }
   }
   if (flags.resume !== undefined) p.try('--resume', () => checkRunId(flags.resume as string, '--resume'));
+  if (flags.detach && (!temporalConfigured(env) || (flags.worker && !env.SITECHAT_BASE_URL))) {
+    p.add('--detach', 'needs a Temporal server and an API that outlive this command, and here both are embedded in it: set TEMPORAL_ADDRESS ' +
+      '(e.g. `temporal server start-dev --db-filename sitechat.db`) and SITECHAT_BASE_URL, and run `sitechat worker`');
+  }
   return { problems: p.lines, config };
 }

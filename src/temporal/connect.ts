@@ -12,10 +12,7 @@ export interface TemporalConnections {
   close(): Promise<void>;
 }
 
-/** True when the user configured a Temporal server (address, profile or config file): no embedded server then. */
-export function temporalConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.TEMPORAL_ADDRESS || env.TEMPORAL_PROFILE || env.TEMPORAL_CONFIG_FILE);
-}
+export { temporalConfigured } from './configured';
 
 /**
  * Connects with Temporal's standard environment configuration: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,

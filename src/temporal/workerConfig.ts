@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Secret } from '../api/secret';
@@ -46,6 +47,12 @@ export interface WorkerConfig {
    * host's IP, not each process). Every worker of a host must see the same directory. @default `<tmp>/sitechat-pacer-<user>`
    */
   pacerDir: string;
+  /**
+   * SITECHAT_GRADERS_DIR: the only directory custom grader modules load from; a module path in a run resolves
+   * against it and must stay inside it. The CLI's own worker defaults it to the run config's directory.
+   * @default none: custom graders are refused
+   */
+  gradersDir?: string;
   /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
   judge?: JudgeSettings;
 }
@@ -64,12 +71,18 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** @param min the smallest value that works: a worker with 0 slots would accept work and never do it. */
-function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
-  const raw = env[name];
+/**
+ * @param min the smallest value that works: a worker with 0 slots would accept work and never do it, a 0 ms poll
+ * interval polls in a tight loop.
+ * @param integer counts (slots) must be whole numbers.
+ */
+function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, integer = false): number {
+  const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new ConfigError(`${name} must be a number >= ${min}, got "${raw}"`);
+  if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(`${name} must be a ${integer ? 'whole number' : 'number'} >= ${min}, got "${raw}"`);
+  }
   return value;
 }
 
@@ -117,6 +130,14 @@ function storeUrlOf(env: NodeJS.ProcessEnv): Secret | undefined {
   return new Secret(url);
 }
 
+function gradersDirFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.SITECHAT_GRADERS_DIR?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const dir = resolve(raw);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`SITECHAT_GRADERS_DIR must be an existing directory, got "${raw}"`);
+  return dir;
+}
+
 /** Reads the worker configuration; `overrides` win (the embedded simulator supplies its own URL and key). */
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
   const baseUrl = overrides.baseUrl ?? env.SITECHAT_BASE_URL;
@@ -129,12 +150,13 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     runsDir: resolve(overrides.runsDir ?? env.SITECHAT_RUNS_DIR ?? 'runs'),
     storeUrl: 'storeUrl' in overrides ? overrides.storeUrl : storeUrlOf(env),
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
-    pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000),
-    maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1),
+    pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000, 1),
+    maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1, true),
     pollScope: overrides.pollScope ?? pollScopeFrom(env),
     egressIps: overrides.egressIps ?? integerFrom(env, 'SITECHAT_EGRESS_IPS', 1, 1),
     siteRates: overrides.siteRates ?? siteRatesFrom(env),
     pacerDir: resolve(overrides.pacerDir ?? (env.SITECHAT_PACER_DIR || defaultPacerDir())),
+    gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : gradersDirFrom(env),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
   };
 }

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processIdentity } from '../../src/temporal/processIdentity';
+import { isSameProcess, processIdentity, type ProcessIdentity } from '../../src/temporal/processIdentity';
 import { CLI, sitechat } from '../helpers/cli';
 
 describe('the embedded dev server’s pid file', () => {
@@ -38,6 +38,58 @@ describe('the embedded dev server’s pid file', () => {
   it('a worker with 0 question slots exits 2 at once instead of never finishing', async () => {
     const ran = await sitechat(dir, ['worker'], { SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', SITECHAT_MAX_CONCURRENT_ASKS: '0', TEMPORAL_ADDRESS: '127.0.0.1:9' });
     expect(ran.code).toBe(2);
-    expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a number >= 1');
+    expect(ran.stderr).toContain('SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1');
   });
+
+  it('a worker with any unusable numeric setting exits 2 at once, naming it', async () => {
+    const base = { SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', TEMPORAL_ADDRESS: '127.0.0.1:9' };
+    const judge = { SITECHAT_JUDGE_BASE_URL: 'http://127.0.0.1:9/v1', SITECHAT_JUDGE_API_KEY: 'j', SITECHAT_JUDGE_MODEL: 'm' };
+    const cases: [Record<string, string>, string][] = [
+      [{ SITECHAT_MAX_CONCURRENT_ASKS: '2.5' }, 'SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1'],
+      [{ SITECHAT_POLL_INTERVAL_MS: '0' }, 'SITECHAT_POLL_INTERVAL_MS must be a number >= 1'],
+      [{ SITECHAT_RATE_LIMIT: '-5' }, 'SITECHAT_RATE_LIMIT must be a number >= 0'],
+      [{ ...judge, SITECHAT_JUDGE_RPM: '-1' }, 'SITECHAT_JUDGE_RPM must be a number >= 0'],
+      [{ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' }, 'SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1'],
+      [{ SITECHAT_GRADERS_DIR: join(dir, 'no-such-dir') }, 'SITECHAT_GRADERS_DIR must be an existing directory'],
+    ];
+    for (const [extra, message] of cases) {
+      const ran = await sitechat(dir, ['worker'], { ...base, ...extra });
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(message);
+    }
+  });
+
+  it('--detach is refused while the server and simulator would be embedded in the command, before anything starts', async () => {
+    writeFileSync(join(dir, 'two.csv'), 'id,question\nq1,How much does the Personal plan cost?\n');
+    const ran = await sitechat(dir, ['run', 'two.csv', '--detach']);
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toMatch(/--detach: needs a Temporal server and an API that outlive this command.*TEMPORAL_ADDRESS.*sitechat worker/);
+  });
+
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    it(`${signal} to \`sitechat run\` cancels the run, then stops the embedded Temporal server`, async () => {
+      const runDir = mkdtempSync(join(dir, 'signal-'));
+      const rows = Array.from({ length: 40 }, (_, i) => `q${i},How much does the Personal plan cost?`);
+      writeFileSync(join(runDir, 'many.csv'), ['id,question', ...rows].join('\n') + '\n');
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+      const child = spawn(process.execPath, [CLI, 'run', 'many.csv', '--concurrency', '2'], { cwd: runDir, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.5' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.resume();
+      const started = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('started evaluation run')) resolve();
+      }));
+      const exitedWith = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await Promise.race([started, exitedWith]);
+      const server = (JSON.parse(readFileSync(join(runDir, '.sitechat', 'temporal.json'), 'utf8')) as { server: ProcessIdentity }).server;
+      expect(isSameProcess(server)).toBe(true);
+      child.kill(signal);
+      const code = await exitedWith;
+      expect(stderr, stderr).toContain(`${signal}: cancelling the run`);
+      // Cancelled: sessions closed, reports written, exit 3 — and nothing of the embedded setup left running.
+      expect(code, stderr).toBe(3);
+      expect(isSameProcess(server), 'the embedded Temporal server was stopped').toBe(false);
+      expect(existsSync(join(runDir, '.sitechat', 'temporal.json'))).toBe(false);
+    }, 120_000);
+  }
 });

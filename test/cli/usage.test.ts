@@ -41,6 +41,10 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     writeFileSync(join(dir, 'nograde.js'), 'exports.other = 1;\n');
     writeFileSync(join(dir, 'nograde.yaml'), 'assertions:\n  - { type: custom, module: ./nograde.js }\n');
     mkdirSync(join(dir, 'empty-run'));
+    writeFileSync(join(dir, 'outside.js'), 'exports.grade = () => true;\n');
+    mkdirSync(join(dir, 'cfg'));
+    writeFileSync(join(dir, 'cfg', 'escape.yaml'), 'assertions:\n  - { type: custom, module: ../outside.js }\n');
+    writeFileSync(join(dir, 'inside.yaml'), 'assertions:\n  - { type: custom, module: ./outside.js }\n');
     await seedRuns(join(dir, 'runs'), [{ runId: '20260101-0000-aaaaaa', startedAt: '2026-01-01T00:00:00Z', dataset: join(dir, 'other.csv'), outcomes: ['passed'] }]);
   });
   afterAll(async () => {
@@ -75,7 +79,16 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     await refused(['run', 'q.csv', '--out', 'afile'], /--out: afile is a file; give a directory/);
     await refused(['run', 'q.csv', '--config', 'bomb.yaml'], /bomb\.yaml: invalid YAML: its aliases \(\*name\) expand to too much data/);
     await refused(['run', 'q.csv', '--config', 'nograde.yaml'], /`assertions\[0\]\.module` custom grader .*nograde\.js exports no grade/);
+    await refused(['run', 'q.csv', '--config', 'cfg/escape.yaml'], /--config cfg\/escape\.yaml: `assertions\[0\]\.module` custom grader .*outside\.js resolves to .*outside\.js, outside the graders directory .*cfg \(SITECHAT_GRADERS_DIR\)/);
     await refused(['run', 'q.csv', '--concurrency', 'lots'], /--concurrency: must be a whole number >= 1, got "lots"/);
+  });
+
+  it('custom graders outside SITECHAT_GRADERS_DIR are refused before anything starts', async () => {
+    const ran = await sitechat(dir, ['run', 'q.csv', '--config', 'inside.yaml'], { ...env, SITECHAT_GRADERS_DIR: join(dir, 'cfg') });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toMatch(/--config inside\.yaml: `assertions\[0\]\.module` custom grader .*outside\.js resolves to .*outside\.js, outside the graders directory .*cfg/);
+    expect(sim.stats().requests).toEqual({});
+    expect(temporalConnections).toBe(0);
   });
 
   it('backfill: out file name, email, resume id and dataset', async () => {

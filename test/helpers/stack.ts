@@ -41,7 +41,9 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
   const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-runs-'));
   const config: WorkerConfig = {
     baseUrl: simulator.baseUrl, apiKey: DEMO.apiKey, runsDir, ratePerSecond: 0, pollIntervalMs: 50, maxConcurrentAsks: 200, pollScope: 'path',
-    egressIps: 1, siteRates: {}, pacerDir: join(runsDir, '.pacer'), ...worker,
+    egressIps: 1, siteRates: {}, pacerDir: join(runsDir, '.pacer'),
+    // Tests write their custom graders next to their datasets.
+    gradersDir: runsDir, ...worker,
   };
   const clientConnection = await Connection.connect({ address });
   installQuietRuntime();

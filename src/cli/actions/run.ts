@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import { TaskQueue } from '../../temporal/taskQueues';
 import type { RunInput, RunKind } from '../../../workflows/types';
 import { ExitCode, followRun } from '../follow';
+import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';
 import { resolveRunOptions, UsageError } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
@@ -49,8 +50,10 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const { scan, config } = checked;
     opened = openCliStore();
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
-    runtime = await openRuntime({ log, worker: flags.worker });
-    const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
+    const gradersDir = gradersDirFor(flags.config);
+    runtime = await openRuntime({ log, worker: flags.worker, gradersDir });
+    const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
+    const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
     const placed = placeOutputs(kind, runId, options);
@@ -66,11 +69,10 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {
-      if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `sitechat watch` starts them again');
       log.out(flags.json ? JSON.stringify({ runId, workflowId }) : workflowId);
       return ExitCode.ok;
     }
-    const code = await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+    const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(runtime.localServer || runtime.simulator) });
     if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
     return code;
   } catch (err) {

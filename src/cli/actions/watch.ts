@@ -62,9 +62,9 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
-    return await withClient(log, flags.worker, async (client) => {
+    return await withClient(log, flags.worker, async (client, rt) => {
       const workflowId = await findWorkflowId(client, run);
-      const code = await followRun(client, workflowId, { log, json: Boolean(flags.json) });
+      const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator) });
       await renderHere(workflowId, log);
       return code;
     });

@@ -3,6 +3,7 @@ import { installQuietRuntime } from '../../temporal/sdkRuntime';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
 import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
+import { JudgeConfigError } from '../../grading/judge/errors';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
 import { PgDatabase } from '../../reports/pgDatabase';
@@ -44,6 +45,6 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     // A setting the worker cannot run with is a usage error: it stops at once, before polling anything.
-    return err instanceof ConfigError ? ExitCode.usage : ExitCode.runFailed;
+    return err instanceof ConfigError || err instanceof JudgeConfigError ? ExitCode.usage : ExitCode.runFailed;
   }
 }

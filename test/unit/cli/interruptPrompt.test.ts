@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { askInterrupt, INTERRUPT_QUESTION } from '../../../src/cli/interruptPrompt';
+import { askInterrupt, INTERRUPT_QUESTION, INTERRUPT_QUESTION_NO_DETACH } from '../../../src/cli/interruptPrompt';
 import { ProgressView } from '../../../src/cli/progress';
 
 /** A pretend terminal: an input that records raw-mode switches, an output that records what was written. */
@@ -38,6 +38,15 @@ describe('askInterrupt', () => {
       expect(t.view.paused).toBe(false);
       expect(t.output.text.startsWith(INTERRUPT_QUESTION)).toBe(true);
     }
+  });
+
+  it('does not offer detaching when it is not possible (embedded server and simulator)', async () => {
+    const t = terminal();
+    const asked = askInterrupt(t.view, new AbortController().signal, t.io, { detach: false });
+    t.input.write('c');
+    expect(await asked).toBe('cancel');
+    expect(t.output.text.startsWith(INTERRUPT_QUESTION_NO_DETACH)).toBe(true);
+    expect(t.output.text).not.toContain('detach');
   });
 
   it('goes away by itself when the run ends before an answer', async () => {

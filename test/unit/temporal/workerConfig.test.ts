@@ -6,7 +6,7 @@ const base = { SITECHAT_BASE_URL: 'http://127.0.0.1:1/api/v1', SITECHAT_API_KEY:
 describe('workerConfigFromEnv', () => {
   it('refuses a worker with no slots for questions (it would take work and never do it)', () => {
     expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '0' })).toThrow(ConfigError);
-    expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '0' })).toThrow(/SITECHAT_MAX_CONCURRENT_ASKS must be a number >= 1, got "0"/);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '0' })).toThrow(/SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1, got "0"/);
     expect(workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '3' }).maxConcurrentAsks).toBe(3);
   });
 
@@ -37,5 +37,21 @@ describe('workerConfigFromEnv', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(String(error)).toMatch(/SITECHAT_STORE_URL must start with postgres:\/\/ or postgresql:\/\//);
     expect(String(error)).not.toContain('pa55');
+  });
+
+  it('refuses every numeric setting a worker cannot work with: fractional slots, a 0 ms poll interval, judge limits', () => {
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_MAX_CONCURRENT_ASKS: '1.5' })).toThrow(/SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1, got "1.5"/);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_POLL_INTERVAL_MS: '0' })).toThrow(/SITECHAT_POLL_INTERVAL_MS must be a number >= 1, got "0"/);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_RATE_LIMIT: 'fast' })).toThrow(/SITECHAT_RATE_LIMIT must be a number >= 0, got "fast"/);
+    const judge = { ...base, SITECHAT_JUDGE_BASE_URL: 'http://127.0.0.1:1/v1', SITECHAT_JUDGE_API_KEY: 'j', SITECHAT_JUDGE_MODEL: 'm' };
+    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_RPM: '-1' })).toThrow(/SITECHAT_JUDGE_RPM must be a number >= 0/);
+    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' })).toThrow(/SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1/);
+    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_TIMEOUT_MS: '0' })).toThrow(/SITECHAT_JUDGE_TIMEOUT_MS must be a number >= 1/);
+  });
+
+  it('SITECHAT_GRADERS_DIR: an existing directory, resolved; none by default', () => {
+    expect(workerConfigFromEnv(base).gradersDir).toBeUndefined();
+    expect(workerConfigFromEnv({ ...base, SITECHAT_GRADERS_DIR: '.' }).gradersDir).toBe(process.cwd());
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_GRADERS_DIR: '/nonexistent/graders' })).toThrow(/SITECHAT_GRADERS_DIR must be an existing directory/);
   });
 });
