@@ -6,6 +6,7 @@ import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
+import type { PlanMetadata } from './planRows';
 import type { ResumeIndex } from './resume';
 
 /** What the activities are built from; the worker injects them, tests may replace any. */
@@ -15,6 +16,8 @@ export interface ActivityDeps {
   store: ResultsStore;
   /** Where work plans live: beside the results (files under `runsDir`, or the PostgreSQL store's database). */
   plans: PlanStore;
+  /** Rows' metadata columns, read back from the plan for recording and custom grading. */
+  planMetadata: PlanMetadata;
   /**
    * Paces every API call by what the API counts (client IP and path): each key's budget is shared by all worker
    * processes of this host. Keys are `METHOD /path`.

@@ -16,9 +16,12 @@ export function finishActivities(deps: ActivityDeps) {
         deps.api.feedback.submit(siteId, { session_id: sessionId, request_id: requestId, feedback }, { signal }), signal));
     },
 
-    /** Records finished rows; the store is idempotent by row id, so a retried batch is harmless. */
-    async recordRows({ runId, results }: RecordRowsInput): Promise<void> {
-      await deps.store.append(runId, results);
+    /**
+     * Records finished rows with their metadata columns (read back from the plan: the workflow never had them);
+     * the store is idempotent by row id, so a retried batch is harmless.
+     */
+    async recordRows({ runId, page, results }: RecordRowsInput): Promise<void> {
+      await deps.store.append(runId, await deps.planMetadata.attach(runId, page, results));
     },
   };
 }

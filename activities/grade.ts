@@ -5,7 +5,7 @@ import { heartbeating } from './heartbeat';
 import type { CustomGradeInput } from './types';
 
 /** What a worker needs to run custom graders: where they may come from, and how their text is redacted. */
-export type GraderDeps = Pick<ActivityDeps, 'gradersDir' | 'scrub'>;
+export type GraderDeps = Pick<ActivityDeps, 'gradersDir' | 'scrub'> & Partial<Pick<ActivityDeps, 'planMetadata'>>;
 
 function graderOptions(deps: GraderDeps, module: string): CustomGraderOptions {
   if (deps.gradersDir === undefined) {
@@ -29,7 +29,9 @@ export function gradeActivities(deps: GraderDeps) {
   // User code may wait on anything (a model, a service): heartbeats show the worker is alive meanwhile.
   return heartbeating({
     /** Custom graders are user code (files, Node APIs), so they run here and never inside the workflow. */
-    async gradeCustom({ row, answer, modules }: CustomGradeInput): Promise<GradeResult> {
+    async gradeCustom({ row: given, answer, modules, source }: CustomGradeInput): Promise<GradeResult> {
+      const metadata = source && deps.planMetadata ? (await deps.planMetadata.of(source.runId, source.page)).get(given.id) : undefined;
+      const row = metadata ? { ...given, metadata } : given;
       const assertions = [];
       for (const { module, threshold } of modules) assertions.push(await runCustomGrader(module, row, answer, threshold, graderOptions(deps, module)));
       return { graded: assertions.length > 0, pass: assertions.every((a) => a.pass), assertions };

@@ -15,6 +15,7 @@ import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { planActivities } from './plan';
+import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
 
@@ -47,11 +48,13 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
   // comes with its plans (or the runs directory's).
   const opened = openStore(runsDir, overrides.store ? undefined : config.storeUrl?.reveal());
   const store = overrides.store ?? opened.store;
+  const plans = overrides.plans ?? opened.plans;
   const secrets = [new Secret(config.apiKey), ...(config.judge ? [config.judge.apiKey] : [])];
   const deps: ActivityDeps = {
     api,
     store,
-    plans: overrides.plans ?? opened.plans,
+    plans,
+    planMetadata: overrides.planMetadata ?? new PlanMetadata(plans),
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),
     runsDir,

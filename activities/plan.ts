@@ -1,4 +1,5 @@
 import { unansweredResult } from '../src/reports/rowResult';
+import { slimRow } from '../src/datasets/limits';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -46,7 +47,9 @@ export function planActivities(deps: ActivityDeps) {
 
     /** A page of the plan; when resuming, rows that already have an answer carry it and are not sent again. */
     async readPage({ runId, page, resume }: { runId: string; page: number; resume?: boolean }): Promise<PlannedUnit[]> {
-      const units = await deps.plans.readPage(runId, page);
+      // Rows without their metadata columns: the page is an activity result in the chunk's history, and metadata
+      // can be megabytes per row. Recording and custom grading put it back from the plan.
+      const units = (await deps.plans.readPage(runId, page)).map((u) => ({ ...u, rows: u.rows.map(slimRow) }));
       if (!resume) return units;
       const answers = await deps.resume.get(runId);
       return units.map((u) => ({ ...u, rows: u.rows.map((row) => ({ ...row, prior: answers.get(row.id) })) }));

@@ -56,6 +56,8 @@ export interface SendFeedbackInput {
 
 export interface RecordRowsInput {
   runId: string;
+  /** The plan page the rows come from: their metadata is read from it. */
+  page: number;
   results: RowResult[];
 }
 
@@ -86,7 +88,9 @@ export interface FinalizeInput {
 }
 
 export interface CustomGradeInput {
+  /** The row as the workflow has it (without metadata), and where its metadata is: graders see the whole row. */
   row: DatasetRow;
+  source?: { runId: string; page: number };
   answer: { answer: string; confidenceScore?: number; latencyMs?: number };
   modules: { module: string; threshold?: number }[];
 }

@@ -71,7 +71,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     await parent.signal(chunkProgressSignal, { page: input.page, counts: delta, inFlight, drained });
   };
   const recorder = new Batcher<RowResult>(BATCH, async (results) => {
-    await local.recordRows({ runId: input.runId, results });
+    await local.recordRows({ runId: input.runId, page: input.page, results });
     if (Object.values(unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await report();
   });
   const feedback = sideEffects(options.siteId, TaskQueue.feedback);
@@ -154,7 +154,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       let grade: GradeResult | undefined;
       if (input.kind === 'evaluation' && answer.status === 'completed') {
         const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
-        grade = await gradeRow(row, graded, options, activityGrader(row, graded));
+        grade = await gradeRow(row, graded, options, activityGrader(row, graded, { runId: input.runId, page: input.page }));
         // Judging takes time: the row finished when its grade was in.
         result = { ...gradedResult(result, grade), finishedAt: new Date().toISOString() };
       }

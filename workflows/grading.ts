@@ -12,7 +12,7 @@ import { describeFailure } from './outcome';
  * in the judge cache (main queue, no call), then one activity on the judge queue per miss. A failed activity becomes
  * a `GradingError`, so the row ends `error` with the reason.
  */
-export function activityGrader(row: DatasetRow, answer: AnswerForGrading): ExternalGrader {
+export function activityGrader(row: DatasetRow, answer: AnswerForGrading, source?: { runId: string; page: number }): ExternalGrader {
   return async (specs) => {
     const results: AssertionResult[] = new Array<AssertionResult>(specs.length);
     const custom: { at: number; spec: CustomAssertionSpec }[] = [];
@@ -22,7 +22,7 @@ export function activityGrader(row: DatasetRow, answer: AnswerForGrading): Exter
       else judged.push({ at, spec });
     });
     await Promise.all([
-      custom.length > 0 ? gradeCustom(row, answer, custom, results) : undefined,
+      custom.length > 0 ? gradeCustom(row, answer, custom, results, source) : undefined,
       judged.length > 0 ? judge(row, answer, judged, results) : undefined,
     ]);
     return results;
@@ -34,9 +34,10 @@ async function gradeCustom(
   answer: AnswerForGrading,
   custom: { at: number; spec: CustomAssertionSpec }[],
   into: AssertionResult[],
+  source: { runId: string; page: number } | undefined,
 ): Promise<void> {
   const modules = custom.map(({ spec }) => ({ module: spec.module, threshold: spec.threshold }));
-  const grade = await asGradingError(() => local.gradeCustom({ row, answer, modules }));
+  const grade = await asGradingError(() => local.gradeCustom({ row, answer, modules, source }));
   custom.forEach(({ at }, i) => (into[at] = grade.assertions[i] as AssertionResult));
 }
 

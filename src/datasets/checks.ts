@@ -3,6 +3,7 @@
  * the row that opens a new session (the API requires one when no session_id is given).
  */
 import type { IssueCollector } from './issues';
+import { kib, RowLimit, slimBytes } from './limits';
 import type { DatasetRow } from './types';
 
 /** Shown when a new session has no email: the fix names both ways to give one. */
@@ -16,6 +17,9 @@ interface ConversationState {
   session?: { value: string; line: number };
   /** The row that opens the session: lowest turn, else first in the file. */
   opener: { turn?: number; line: number; hasEmail: boolean };
+  /** Its rows' size without metadata: a conversation is never split across pages of the plan. */
+  bytes: number;
+  firstLine: number;
 }
 
 /** Feeds on valid rows in file order; `finish()` reports what needs the whole file. */
@@ -41,6 +45,7 @@ export class DatasetChecker {
 
   /** A valid row, in file order. */
   add(row: DatasetRow): void {
+    const bytes = this.checkSize(row);
     if (row.conversation === undefined) {
       this.singles += 1;
       if (this.requireEmail && row.email === undefined && row.session_id === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
@@ -49,7 +54,19 @@ export class DatasetChecker {
     if (row.conversation.startsWith('row:')) {
       this.issues.add(row.line, '`conversation` must not start with "row:" (reserved for single-row units)', 'conversation');
     }
-    this.addTurn(row.conversation, row);
+    this.addTurn(row.conversation, row, bytes);
+  }
+
+  /** Rows travel through Temporal without their metadata columns, and must stay far under its payload limits. */
+  private checkSize(row: DatasetRow): number {
+    if (row.question.length > RowLimit.questionChars) {
+      this.issues.add(row.line, `\`question\` has ${row.question.length} characters; the limit is ${RowLimit.questionChars} (docs/api-decisions-client.md)`, 'question');
+    }
+    const bytes = slimBytes(row);
+    if (bytes > RowLimit.rowBytes) {
+      this.issues.add(row.line, `the row is ${kib(bytes)} without its metadata columns; the limit is ${kib(RowLimit.rowBytes)} (question, references, rubric and assertions; put long context in a column of its own, which is kept as metadata)`);
+    }
+    return bytes;
   }
 
   finish(): void {
@@ -58,18 +75,22 @@ export class DatasetChecker {
         this.issues.add(state.firstWithoutTurn, `\`turn\` is missing while other rows of conversation ${JSON.stringify(key)} have one`, 'turn');
       }
       if (this.requireEmail && state.session === undefined && !state.opener.hasEmail) this.issues.add(state.opener.line, EMAIL_REQUIRED, 'email');
+      if (state.bytes > RowLimit.pageBytes) {
+        this.issues.add(state.firstLine, `conversation ${JSON.stringify(key)} is ${kib(state.bytes)} without its metadata columns; the limit is ${kib(RowLimit.pageBytes)} (split it into shorter conversations)`, 'conversation');
+      }
     }
   }
 
-  private addTurn(key: string, row: DatasetRow): void {
+  private addTurn(key: string, row: DatasetRow, bytes: number): void {
     const hasEmail = row.email !== undefined;
     let state = this.conversations.get(key);
     if (state === undefined) {
-      state = { withTurn: 0, turns: new Map(), opener: { turn: row.turn, line: row.line, hasEmail } };
+      state = { withTurn: 0, turns: new Map(), opener: { turn: row.turn, line: row.line, hasEmail }, bytes: 0, firstLine: row.line };
       this.conversations.set(key, state);
     } else if (row.turn !== undefined && (state.opener.turn === undefined || row.turn < state.opener.turn)) {
       state.opener = { turn: row.turn, line: row.line, hasEmail };
     }
+    state.bytes += bytes;
     if (row.turn === undefined) state.firstWithoutTurn ??= row.line;
     else {
       state.withTurn += 1;

@@ -1,5 +1,6 @@
 /** Appends WorkUnits as JSONL through a write buffer, recording where each page starts. */
 import { open, rm, type FileHandle } from 'node:fs/promises';
+import { RowLimit, slimUnitBytes } from './limits';
 import type { WorkUnit } from './types';
 
 /** Bytes buffered before a write. */
@@ -11,6 +12,9 @@ export class PlanWriter {
   private bytes = 0;
   private units = 0;
   private readonly offsets: number[] = [];
+  /** Units and workflow-payload bytes of the page being written. */
+  private pageUnits = 0;
+  private pageBytes = 0;
 
   private constructor(private readonly path: string, private readonly handle: FileHandle, private readonly pageSize: number) {}
 
@@ -19,8 +23,19 @@ export class PlanWriter {
     return new PlanWriter(path, await open(path, 'w'), pageSize);
   }
 
+  /**
+   * Starts a new page every `pageSize` units, and earlier when the page's rows without metadata would pass
+   * `RowLimit.pageBytes`: a page is one activity result in the chunk's history.
+   */
   async write(unit: WorkUnit): Promise<void> {
-    if (this.units % this.pageSize === 0) this.offsets.push(this.bytes);
+    const slim = slimUnitBytes(unit);
+    if (this.units === 0 || this.pageUnits === this.pageSize || (this.pageUnits > 0 && this.pageBytes + slim > RowLimit.pageBytes)) {
+      this.offsets.push(this.bytes);
+      this.pageUnits = 0;
+      this.pageBytes = 0;
+    }
+    this.pageUnits += 1;
+    this.pageBytes += slim;
     const line = Buffer.from(`${JSON.stringify(unit)}\n`, 'utf8');
     this.chunks.push(line);
     this.buffered += line.length;

@@ -61,6 +61,20 @@ describe('buildWorkPlan', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('starts a new page before its rows (without metadata) pass 256 KiB, however large their metadata', async () => {
+    const file = join(dir, 'wide.csv');
+    const rows = Array.from({ length: 30 }, (_, i) => `r${i},${'q'.repeat(15_000)},${'m'.repeat(100_000)}`);
+    const out = createWriteStream(file);
+    out.end(['id,question,context', ...rows].join('\n') + '\n');
+    await once(out, 'finish');
+    const plan = await buildWorkPlan(file, join(dir, 'plan'), { pageSize: 100 });
+    // ~15 KB a row: 17 fit in 256 KiB, so 30 rows make two pages, though the metadata alone is 3 MB.
+    expect(plan.pages).toBe(2);
+    const first = await readWorkPage(join(dir, 'plan'), 0);
+    expect(first).toHaveLength(17);
+    expect(first[0]?.rows[0]?.metadata.context).toHaveLength(100_000);
+  });
+
   it('rejects a bad page size', async () => {
     await expect(buildWorkPlan(fixture('rows.jsonl'), dir, { pageSize: 0 })).rejects.toThrow(RangeError);
   });

@@ -92,6 +92,19 @@ describe('validation', () => {
     expect(scan.issues.map((i) => [i.line, i.column])).toEqual([[3, 'conversation']]);
   });
 
+  it('refuses rows too large to travel through Temporal, naming the line and the limit; metadata columns may be any size', async () => {
+    const long = 'q'.repeat(16_001);
+    const expected = 'e'.repeat(40_000);
+    const turns = Array.from({ length: 12 }, (_, i) => `turn ${i},c,${i + 1},${'r'.repeat(24_000)},`).join('\n');
+    const file = await tempFile('big.csv', `question,conversation,turn,expected,context\n${long},,,,\nshort,,,${expected},\n${turns}\nfine,,,,${'m'.repeat(5_000_000)}\n`);
+    const scan = await scanDataset(file);
+    expect(scan.issues.map((i) => [i.line, i.column, i.message])).toEqual([
+      [2, 'question', '`question` has 16001 characters; the limit is 16000 (docs/api-decisions-client.md)'],
+      [3, undefined, expect.stringMatching(/^the row is 39 KiB without its metadata columns; the limit is 32 KiB /)],
+      [4, 'conversation', expect.stringMatching(/^conversation "c" is 28\d KiB without its metadata columns; the limit is 256 KiB/)],
+    ]);
+  });
+
   it('caps kept issues at maxIssues but counts them all', async () => {
     const file = await tempFile('many.csv', `question\n${Array.from({ length: 30 }, (_, i) => `q${i}`).join('\n')}\n`);
     const scan = await scanDataset(file, { maxIssues: 5, requireEmail: true });
