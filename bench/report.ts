@@ -18,6 +18,8 @@ export interface BenchResults {
   quick: boolean;
   machine: Machine;
   limit?: RunnerMeasurement;
+  /** The limit scenario with 2 and 4 worker processes on this host. */
+  workers?: RunnerMeasurement[];
   naive?: NaiveMeasurement;
   ceiling?: RunnerMeasurement;
   scale?: RunnerMeasurement;
@@ -34,7 +36,7 @@ export interface Cost {
   queries: number;
   actions: number;
   actionsPerRow: number;
-  /** Heartbeats that reached the server per activity that heartbeats (ask, finishRows, closeSessions). */
+  /** Heartbeats that reached the server per activity that heartbeats (ask; the local activities heartbeat while they work). */
   heartbeatsPerActivity: number;
 }
 
@@ -66,7 +68,7 @@ export function costOf(m: RunnerMeasurement): Cost {
   const queries = m.frontend.QueryWorkflow ?? 0;
   const actions = historyActions + heartbeats + queries;
   const a = m.histories.activitiesByType;
-  const heartbeating = Math.max(1, (a.ask ?? 0) + (a.finishRows ?? 0) + (a.closeSessions ?? 0));
+  const heartbeating = Math.max(1, a.ask ?? 0);
   return {
     rows, events: m.histories.totalEvents, eventsPerRow: m.histories.totalEvents / rows, historyActions, heartbeats, queries,
     actions, actionsPerRow: actions / rows, heartbeatsPerActivity: heartbeats / heartbeating,
@@ -101,6 +103,10 @@ export function targets(r: BenchResults): Target[] {
   if (limit) {
     out.push({ name: 'efficiency at the limit (ideal / wall)', measured: f(d.efficiency), target: '>= 0.95', met: (d.efficiency ?? 0) >= 0.95 });
     out.push({ name: '429 responses at the limit', measured: String(limit.sim.rateLimited), target: '0', met: limit.sim.rateLimited === 0 });
+  }
+  for (const m of r.workers ?? []) {
+    const efficiency = idealMsOf(m) / m.wallMs;
+    out.push({ name: `${m.scenario.workers} workers at the limit: efficiency / 429s`, measured: `${f(efficiency)} / ${m.sim.rateLimited}`, target: '>= 0.95 / 0', met: efficiency >= 0.95 && m.sim.rateLimited === 0 });
   }
   if (ceiling) out.push({ name: 'engine ceiling (q/s, limits off)', measured: f(ceiling.throughputQps, 1), target: '>= 50', met: ceiling.throughputQps >= 50 });
   if (d.cost) {
@@ -151,12 +157,17 @@ function phases(m: RunnerMeasurement): string[][] {
   return [
     ['before the first question (prepare, preflight, chunk start, readPage)', s(ask.firstStartMs)],
     ['submit phase: first → last ask started', `${submitS.toFixed(1)} s = ${f((ask.count - 1) / submitS)} asks/s${rate ? ` (per second: min ${rate.min}, median ${rate.median}, max ${rate.max})` : ''}`],
-    ['last ask started → last ask / finishRows / closeSessions closed', `${tail('ask')} / ${tail('finishRows')} / ${tail('closeSessions')}`],
+    ['last ask started → last ask / sendFeedback / closeSession / recordRows closed', `${tail('ask')} / ${tail('sendFeedback')} / ${tail('closeSession')} / ${tail('recordRows')}`],
     ['last ask started → run closed', s(m.wallMs - ask.lastStartMs)],
     ['whole seconds with no question started, within the submit phase', String(idleSeconds(m))],
     ['chunks (start → close, s after the run started)', m.histories.series.chunks.map(([a, b]) => `${a}→${b}`).join(', ')],
     ['asks waiting in the submit task queue (schedule → start) p50 / p95', m.histories.askQueueMs ? `${s(m.histories.askQueueMs.p50)} / ${s(m.histories.askQueueMs.p95)}` : '–'],
   ];
+}
+
+/** rows / rate + the median answer: the shortest possible wall time at the API's budget. */
+function idealMsOf(m: RunnerMeasurement): number {
+  return (m.scenario.rows / (m.scenario.worker.ratePerSecond || 5)) * 1000 + m.medianAnswerMs;
 }
 
 export function renderMarkdown(r: BenchResults): string {
@@ -186,6 +197,14 @@ export function renderMarkdown(r: BenchResults): string {
       ['runner-observed latency p50 / p95', `${limit.summary.latencyMs.p50 ?? '–'} / ${limit.summary.latencyMs.p95 ?? '–'} ms`],
     ]));
   }
+  const atLimit = [limit, ...(r.workers ?? [])].filter((m): m is RunnerMeasurement => m !== undefined);
+  if (atLimit.length > 1) {
+    parts.push('### 1b. Pacing with several workers on one host\n\n' + table(['worker processes', 'rows', 'wall', 'ideal', 'efficiency', '429s', 'peak per path in any 1 s', 'duplicate submissions', 'feedback failed'], atLimit.map((m) => {
+      const ideal = idealMsOf(m);
+      return [String(m.scenario.workers ?? 1), String(m.scenario.rows), s(m.wallMs), s(ideal), f(ideal / m.wallMs, 3), String(m.sim.rateLimited),
+        Object.entries(m.sim.peakRatePerPath).map(([k, v]) => `${k} ${v}`).join(', '), String(m.sim.duplicateSubmissions), String(m.summary.feedback.failed)];
+    })));
+  }
   if (naive && limit) {
     parts.push('### 5. Side by side with the naive script\n\n' + table(['', 'runner', 'naive script'], [
       ['rows / concurrency', `${limit.scenario.rows} / ${limit.scenario.concurrency}`, `${naive.rows} / ${naive.concurrency}`],
@@ -214,7 +233,7 @@ export function renderMarkdown(r: BenchResults): string {
     parts.push(`### ${title}\n\n` + table(['item', 'count', 'per row'], [
       ['history events (all workflows)', String(cost.events), f(cost.eventsPerRow)],
       ...Object.entries(m.histories.actions).map(([k, v]) => [`action: ${k}`, String(v), f(v / cost.rows, 3)]),
-      ['action: heartbeats that reached the server', String(cost.heartbeats), `${f(cost.heartbeats / cost.rows, 3)} (${f(cost.heartbeatsPerActivity)} per ask/finishRows/closeSessions activity)`],
+      ['action: heartbeats that reached the server', String(cost.heartbeats), `${f(cost.heartbeats / cost.rows, 3)} (${f(cost.heartbeatsPerActivity)} per ask activity)`],
       ['action: queries', String(cost.queries), f(cost.queries / cost.rows, 3)],
       ['**billable actions**', `**${cost.actions}**`, `**${f(cost.actionsPerRow)}**`],
     ]) + (first ? `\n\nAt the real service's 5–30 s answers the same throttling would send ≈ ${f(d.heartbeatsPerAskAtScale1, 3)} heartbeats per ask (estimate from the simulator's latency distribution).` : '') + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +

@@ -2,6 +2,7 @@
  * The benchmark harness (issue 6). One run, one Temporal dev server (one namespace per scenario), fresh simulators:
  *
  *   1. throughput at the API's limit (500 questions, 5/s per path, answers 0.5–3 s) — wall, ideal, efficiency, 429s
+ *  1b. the same with 2 and 4 `sitechat worker` processes on this host — efficiency and 429s (the pacing is per host)
  *   5. the same 500 questions from a naive script (bench/naive-runner.ts) against a fresh simulator — the ratio
  *   2. engine ceiling: limits off, fast answers, 100 ms polls — questions/s, worker CPU and RSS
  *   3. Temporal cost per row, from every history of run 1 and the server's heartbeat/query counters
@@ -30,7 +31,7 @@ import { startBenchServer } from './devServer';
 import { derive, renderMarkdown, renderTerminal, type BenchResults } from './report';
 import { runNaiveScenario, runRunnerScenario, type BenchEnv, type RunnerScenario, type SimSettings } from './scenarios';
 
-const SCENARIOS = ['limit', 'naive', 'ceiling', 'scale'] as const;
+const SCENARIOS = ['limit', 'workers', 'naive', 'ceiling', 'scale'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 function git(args: string[]): string {
@@ -73,16 +74,18 @@ async function main(): Promise<void> {
   const fastSim: SimSettings = { latencyScale: 0.01, rateLimit: 0, seed: 7 };
   const concurrency = 50;
   const fast = { ratePerSecond: 0, pollIntervalMs: 100, maxConcurrentAsks: 1000 };
-  const scenarios: Record<Exclude<ScenarioName, 'naive'>, RunnerScenario> = {
+  const scenarios: Record<Exclude<ScenarioName, 'naive' | 'workers'>, RunnerScenario> = {
     limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client' },
     ceiling: { name: 'ceiling', namespace: 'bench-ceiling', rows: n.ceiling, sim: fastSim, worker: fast, concurrency: 200, via: 'client' },
     scale: { name: 'scale', namespace: 'bench-scale', rows: n.scale, sim: fastSim, worker: fast, concurrency: 200, via: 'cli' },
   };
+  const workerCounts = [2, 4];
+  const workerScenarios = workerCounts.map((count): RunnerScenario => ({ ...scenarios.limit, name: `workers-${count}`, namespace: `bench-workers-${count}`, workers: count }));
 
   installQuietRuntime();
   const workDir = mkdtempSync(join(tmpdir(), 'sitechat-bench-'));
   log('starting the Temporal dev server');
-  const server = await startBenchServer(Object.values(scenarios).map((s) => s.namespace));
+  const server = await startBenchServer([...Object.values(scenarios), ...workerScenarios].map((s) => s.namespace));
   const connection = await Connection.connect({ address: server.address });
   const env: BenchEnv = { server, connection, workDir, log };
   const results: Omit<BenchResults, 'derived' | 'totalMs'> = {
@@ -101,6 +104,15 @@ async function main(): Promise<void> {
       log(`1. at the limit: ${n.limit} questions, 5/s per path, latency ×${limitSim.latencyScale}`);
       results.limit = await runRunnerScenario(env, scenarios.limit);
       log(`   wall ${(results.limit.wallMs / 1000).toFixed(1)} s, ${results.limit.sim.rateLimited} × 429`);
+    }
+    if (args.only.has('workers')) {
+      results.workers = [];
+      for (const sc of workerScenarios) {
+        log(`1b. at the limit with ${sc.workers} worker processes: ${sc.rows} questions`);
+        const m = await runRunnerScenario(env, sc);
+        results.workers.push(m);
+        log(`   wall ${(m.wallMs / 1000).toFixed(1)} s, ${m.sim.rateLimited} × 429`);
+      }
     }
     if (args.only.has('naive')) {
       log(`5. naive script: the same ${n.limit} questions, concurrency ${concurrency}, fresh simulator`);

@@ -42,6 +42,8 @@ export interface RunnerScenario {
   concurrency: number;
   /** Start the run with a Temporal client (as the tests do) or with `sitechat run --no-worker` in a child process. */
   via: 'client' | 'cli';
+  /** `sitechat worker` processes on this host, sharing its pacing directory. @default 1 */
+  workers?: number;
 }
 
 export interface ProcStats {
@@ -59,7 +61,7 @@ export interface RunnerMeasurement {
   scenario: RunnerScenario;
   wallMs: number;
   throughputQps: number;
-  /** Rows finished between the first and the last finishRows completion, per second. */
+  /** Rows finished between the first and the last recordRows completion, per second. */
   steadyQps?: number;
   /** Median of the simulator's answer times for the questions sent (its seeded draws, exact). */
   medianAnswerMs: number;
@@ -133,10 +135,11 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
   const sim = await startSimulator({ port: 0, ...sc.sim });
   const runsDir = join(env.workDir, sc.name);
   const dataset = writeBenchCsv(env.workDir, sc.name, benchRows(sc.rows));
-  const worker = await startWorkerProcess({
+  const workers = await Promise.all(Array.from({ length: sc.workers ?? 1 }, () => startWorkerProcess({
     address: env.server.address, namespace: sc.namespace, baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, runsDir, ...sc.worker,
-  });
-  log(`  worker pid ${worker.pid} ready in ${(worker.readyMs / 1000).toFixed(1)} s; ${sc.rows} rows via ${sc.via}`);
+  })));
+  const worker = workers[0] as (typeof workers)[number];
+  log(`  worker pid${workers.length > 1 ? 's' : ''} ${workers.map((w) => w.pid).join(', ')} ready in ${(worker.readyMs / 1000).toFixed(1)} s; ${sc.rows} rows via ${sc.via}`);
   try {
     const client = new Client({ connection: env.connection, namespace: sc.namespace });
     const before = await frontendRequests(env.server.metricsUrl, sc.namespace);
@@ -197,7 +200,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       harness: procStats(harnessWatch, elapsed),
     };
   } finally {
-    await worker.stop();
+    await Promise.all(workers.map((w) => w.stop()));
     await sim.close();
   }
 }
