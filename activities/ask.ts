@@ -7,8 +7,8 @@ import type { AskHeartbeat, AskInput, AskResult } from './types';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
- * request id goes into the heartbeat details and into the results store, so a retry (worker crash, timeout, a
- * heartbeat lost in a Temporal outage) resumes polling the same request instead of asking twice.
+ * request id goes into the results store (and, once the activity heartbeats, its heartbeat details), so a retry
+ * (worker crash, timeout, a Temporal outage) resumes polling the same request instead of asking twice.
  * Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
  */
 export function askActivity(deps: ActivityDeps) {
@@ -20,7 +20,6 @@ export function askActivity(deps: ActivityDeps) {
     const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;
     const submitted = known ?? (await submit(deps, input, recorded));
     if ('status' in submitted) return submitted;
-    ctx.heartbeat(submitted);
     return poll(deps, input, submitted);
   };
 }
@@ -120,8 +119,12 @@ async function heartbeating<T>(ctx: Context, details: AskHeartbeat, work: Promis
   }
 }
 
+/** How long an ask waits before its first heartbeat: half the 20 s heartbeat timeout. */
+const HEARTBEAT_AFTER_MS = 10_000;
+
 async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Promise<AskResult> {
   const ctx = Context.current();
+  const startedAt = Date.now();
   const signal = ctx.cancellationSignal;
   const deadline = req.submittedAtMs + input.answerTimeoutMs;
   const base = { sessionId: req.sessionId, requestId: req.requestId };
@@ -160,11 +163,20 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Pro
         if (err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
       }
     }
-    ctx.heartbeat(req);
+    // Heartbeats are billed and the store already holds the request id: an answer that comes within the first
+    // HEARTBEAT_AFTER_MS needs none; a longer wait shows the server this worker is alive (timeout 20 s).
+    if (Date.now() - startedAt >= HEARTBEAT_AFTER_MS) ctx.heartbeat(req);
     if (Date.now() >= deadline) {
       const waited = Math.round(input.answerTimeoutMs / 1000);
       return { ...base, status: 'timed_out', error: `no answer within ${waited}s${lastError ? ` (last poll: ${lastError})` : ''}`, latencyMs: Date.now() - req.submittedAtMs };
     }
-    await ctx.sleep(Math.min(waitMs, Math.max(0, deadline - Date.now())));
+    // A long Retry-After is waited out in pieces, each followed by a heartbeat, within the 20 s heartbeat timeout.
+    let left = Math.min(waitMs, Math.max(0, deadline - Date.now()));
+    while (left > 0) {
+      const piece = Math.min(left, HEARTBEAT_AFTER_MS);
+      await ctx.sleep(piece);
+      left -= piece;
+      if (left > 0) ctx.heartbeat(req);
+    }
   }
 }
