@@ -13,6 +13,7 @@ import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
+import { multiSiteActivities } from './multiSite';
 import { planActivities } from './plan';
 import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
@@ -29,6 +30,7 @@ function buildActivities(deps: ActivityDeps) {
     ...gradeActivities(),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
+    ...multiSiteActivities(deps),
   };
 }
 

@@ -1,7 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
-import type { RunResult } from '../../workflows/types';
+import type { RunProgress, RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
 import { ProgressView } from './progress';
@@ -20,6 +20,8 @@ export interface FollowOptions {
   json: boolean;
   /** Poll interval of the progress query. @default 1000 */
   intervalMs?: number;
+  /** Where live progress comes from. @default the run's progress query (a multi-site run adds up its sites') */
+  progress?: () => Promise<RunProgress>;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   let querying: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     querying = querying.then(() =>
-      client.withDeadline(Date.now() + 2000, () => handle.query(progressQuery)).then((p) => view.update(p), () => undefined));
+      client.withDeadline(Date.now() + 2000, () => (options.progress ? options.progress() : handle.query(progressQuery))).then((p) => view.update(p), () => undefined));
   }, options.intervalMs ?? 1000);
   try {
     // Aborted on detach too, so the result's long poll does not retry on a connection closed under it.

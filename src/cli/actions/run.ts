@@ -5,9 +5,11 @@ import { TaskQueue } from '../../temporal/taskQueues';
 import type { RunInput, RunKind } from '../../../workflows/types';
 import { ExitCode, followRun } from '../follow';
 import { createLogger } from '../logger';
+import { startMultiSiteRun } from '../multiSite';
 import { resolveRunOptions, UsageError } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
+import { isSiteList } from '../siteList';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -45,6 +47,10 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const { options } = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
+    if (isSiteList(options.siteId)) {
+      const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
+      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json) });
+    }
     const input: RunInput = { kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, options: placeOutputs(kind, runId, options), resume: Boolean(flags.resume) };
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });

@@ -2,6 +2,7 @@ import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
+import { progressSourceFor } from '../multiSite';
 import { openRuntime, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { checkRunId } from '../validate';
@@ -46,7 +47,10 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
-    return await withClient(log, flags.worker, async (client) => followRun(client, await findWorkflowId(client, run), { log, json: Boolean(flags.json) }));
+    return await withClient(log, flags.worker, async (client) => {
+      const workflowId = await findWorkflowId(client, run);
+      return followRun(client, workflowId, { log, json: Boolean(flags.json), progress: await progressSourceFor(client, workflowId) });
+    });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     return ExitCode.runFailed;
