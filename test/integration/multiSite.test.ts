@@ -9,6 +9,7 @@ import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
+import { cancelSignal } from '../../workflows/signals';
 import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
 import { defaultOptions, readResults, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
@@ -105,6 +106,22 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
       const own = first.summary.sites.find((s) => s.siteId === site.siteId);
       expect(site.baseline?.runId, site.siteId).toBe(own?.runId);
     }
+  }, 240_000);
+
+  it('a cancel reaches every site: each drains, writes its reports, and the run is CANCELLED', async () => {
+    const { handle } = await start(SITES, 40);
+    while (stack.sim.stats().submitted < 6) await new Promise((r) => setTimeout(r, 100));
+    await handle.signal(cancelSignal);
+    const result = (await handle.result()) as MultiSiteResult;
+    expect(result.cancelled).toBe(true);
+    expect(result.summary.gate?.verdict).toBe('cancelled');
+    expect(result.summary.sites.map((s) => s.verdict)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    for (const site of result.summary.sites) {
+      expect(site.rows).toBe(40);
+      expect(site.skipped).toBeGreaterThan(0);
+      expect(existsSync(join(site.reportDir as string, 'report.html'))).toBe(true);
+    }
+    expect(stack.sim.stats().submitted).toBeLessThan(120);
   }, 240_000);
 
   it('an unknown site in the list: nothing is asked on any site, the run fails naming the site', async () => {
