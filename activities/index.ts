@@ -14,6 +14,7 @@ import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
+import { multiSiteActivities } from './multiSite';
 import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
@@ -31,6 +32,7 @@ function buildActivities(deps: ActivityDeps) {
     ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
+    ...multiSiteActivities(deps),
   };
 }
 

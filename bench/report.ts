@@ -1,4 +1,5 @@
 /** Derived numbers, the targets, and the two renderings of one bench run: a terminal table and Markdown. */
+import { multiSiteIdealMs, type MultiSiteMeasurement } from './multiSite';
 import { heartbeatsPerAskAtScale1, type NaiveMeasurement, type RunnerMeasurement } from './scenarios';
 
 export interface Machine {
@@ -23,6 +24,8 @@ export interface BenchResults {
   naive?: NaiveMeasurement;
   ceiling?: RunnerMeasurement;
   scale?: RunnerMeasurement;
+  /** Scenario 6: one dataset against 3 sites in one run. */
+  multiSite?: MultiSiteMeasurement;
   derived: Derived;
   totalMs: number;
 }
@@ -52,6 +55,9 @@ export interface Derived {
   /** Parent history events per row of the scale run, and the row count at which the parent passes 10,240 events. */
   parentEventsPerRow?: number;
   parentLimitRows?: number;
+  /** Multi-site: one site's ideal (all sites' budgets are separate), and ideal / wall. */
+  multiSiteIdealMs?: number;
+  multiSiteEfficiency?: number;
 }
 
 export interface Target {
@@ -75,8 +81,12 @@ export function costOf(m: RunnerMeasurement): Cost {
   };
 }
 
-export function derive(r: Pick<BenchResults, 'limit' | 'naive' | 'ceiling' | 'scale'>): Derived {
+export function derive(r: Pick<BenchResults, 'limit' | 'naive' | 'ceiling' | 'scale' | 'multiSite'>): Derived {
   const d: Derived = {};
+  if (r.multiSite) {
+    d.multiSiteIdealMs = multiSiteIdealMs(r.multiSite);
+    d.multiSiteEfficiency = d.multiSiteIdealMs / r.multiSite.wallMs;
+  }
   if (r.limit) {
     const rate = r.limit.scenario.sim.rateLimit;
     d.idealMs = (r.limit.scenario.rows / rate) * 1000 + r.limit.medianAnswerMs;
@@ -118,6 +128,11 @@ export function targets(r: BenchResults): Target[] {
     out.push({ name: `scale: ${scale.scenario.rows} rows complete`, measured: `${scale.summary.total} rows, ${scale.summary.error} errors, ${scale.summary.timedOut} timed out`, target: 'all rows, no error', met: complete });
     out.push({ name: 'scale: worker peak RSS', measured: `${f(scale.worker.peakRssMiB, 0)} MiB`, target: '< 400 MB', met: scale.worker.peakRssMiB * 1.048576 < 400 });
     out.push({ name: 'scale: largest history', measured: `${scale.histories.largest.events} events`, target: '<= 10,240', met: scale.histories.largest.events <= 10_240 });
+  }
+  if (r.multiSite) {
+    const n = r.multiSite.scenario.sites.length;
+    out.push({ name: `${n} sites in one run (1-site ideal / wall)`, measured: f(d.multiSiteEfficiency), target: '>= 0.90', met: (d.multiSiteEfficiency ?? 0) >= 0.9 });
+    out.push({ name: `429 responses, ${n} sites`, measured: String(r.multiSite.rateLimited), target: '0', met: r.multiSite.rateLimited === 0 });
   }
   if (naive && limit) out.push({ name: 'runner / naive script throughput', measured: f(d.runnerVsNaive, 3), target: '>= 0.95', met: (d.runnerVsNaive ?? 0) >= 0.95 });
   return out;
@@ -177,7 +192,7 @@ export function renderMarkdown(r: BenchResults): string {
   parts.push(`Command: \`${r.command}\` (${s(r.totalMs)} in all).`);
   parts.push('### Targets\n\n' + table(['target', 'measured', 'goal', 'met'], targets(r).map((t) => [t.name, t.measured, t.target, t.met === undefined ? '–' : t.met ? 'yes' : '**no**'])));
   const rows = [runnerRow('1. at the limit', limit), runnerRow('2. engine ceiling', ceiling), runnerRow('4. scale', scale)].filter((x): x is string[] => Boolean(x));
-  parts.push('### Runner scenarios\n\n' + table(
+  if (rows.length > 0) parts.push('### Runner scenarios\n\n' + table(
     ['scenario', 'rows', 'rate limit sim / runner (/s)', 'latency scale', 'poll', 'concurrency', 'wall', 'q/s', 'steady q/s', '429s', 'worker CPU cores / peak RSS', 'Temporal server CPU / peak RSS', 'CLI CPU / peak RSS'],
     rows,
   ));
@@ -255,6 +270,22 @@ export function renderMarkdown(r: BenchResults): string {
       ['all histories', `${scale.histories.totalEvents} events, ${f(scale.histories.totalBytes / 1024 / 1024, 1)} MiB`],
       ['parent growth', `${f(d.parentEventsPerRow, 3)} events per row → passes 10,240 events at ≈ ${d.parentLimitRows?.toLocaleString('en-US') ?? '–'} rows`],
       ['CLI progress queries (billable)', `${scale.frontend.QueryWorkflow ?? 0} in ${s(scale.wallMs)}`],
+    ]));
+  }
+  const ms = r.multiSite;
+  if (ms) {
+    parts.push('### 6. Multi-site run\n\n' + table(['metric', 'value'], [
+      ['sites × rows / concurrency per site', `${ms.scenario.sites.length} × ${ms.scenario.rowsPerSite} / ${ms.scenario.concurrency}`],
+      ['rate limit sim / runner (/s per path, per site)', `${ms.scenario.sim.rateLimit} / ${ms.scenario.sim.rateLimit}`],
+      ['median answer time (simulator draws)', `${ms.medianAnswerMs} ms`],
+      ['ideal = one site: rows / 5 + median answer', s(d.multiSiteIdealMs)],
+      ['wall (parent workflow start → close)', s(ms.wallMs)],
+      ['efficiency = ideal / wall', f(d.multiSiteEfficiency, 3)],
+      ['each site (its run start → close)', ms.perSite.map((x) => `${x.siteId} ${s(x.wallMs)} (${x.rows} rows, ${x.errors} errors, ${x.verdict})`).join('; ')],
+      ['questions/s, all sites', f((ms.scenario.rowsPerSite * ms.scenario.sites.length) / (ms.wallMs / 1000), 1)],
+      ['429 responses (simulator) / questions accepted', `${ms.rateLimited} / ${ms.submitted}`],
+      ['peak requests in any 1 s per path', Object.entries(ms.peakRatePerPath).map(([k, v]) => `${k} ${v}`).join(', ')],
+      ['worker CPU cores / peak RSS', `${f(ms.worker.cores)} / ${f(ms.worker.peakRssMiB, 0)} MiB`],
     ]));
   }
   return parts.join('\n\n');

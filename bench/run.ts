@@ -7,10 +7,11 @@
  *   2. engine ceiling: limits off, fast answers, 100 ms polls — questions/s, worker CPU and RSS
  *   3. Temporal cost per row, from every history of run 1 and the server's heartbeat/query counters
  *   4. scale: 10,000 rows through `sitechat run --no-worker` and a `sitechat worker` process — RSS, largest history
+ *   6. multi-site: one dataset against 3 sites in one run (300 rows each, 5/s per path) — efficiency vs one site's ideal
  *
  *   npm run bench                       # full (~8 min)
  *   npm run bench -- --quick            # ~1 min: 100 questions, 300-row ceiling, 1,000-row scale
- *   npm run bench -- --only limit,naive # a subset (limit, naive, ceiling, scale)
+ *   npm run bench -- --only limit,naive # a subset (limit, naive, ceiling, scale, multisite)
  *   npm run bench -- --write-docs       # also replace the results block of BENCHMARKS.md
  *   node dist/bench/run.js --render bench/results/latest.json [--write-docs]   # re-render a saved run
  *
@@ -27,11 +28,13 @@ import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
 import { projectRoot } from '../src/temporal/projectRoot';
+import { DEMO } from '../src/sim';
 import { startBenchServer } from './devServer';
+import { runMultiSiteScenario, type MultiSiteScenario } from './multiSite';
 import { derive, renderMarkdown, renderTerminal, type BenchResults } from './report';
 import { runNaiveScenario, runRunnerScenario, type BenchEnv, type RunnerScenario, type SimSettings } from './scenarios';
 
-const SCENARIOS = ['limit', 'workers', 'naive', 'ceiling', 'scale'] as const;
+const SCENARIOS = ['limit', 'workers', 'naive', 'ceiling', 'scale', 'multisite'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 function git(args: string[]): string {
@@ -66,15 +69,15 @@ async function main(): Promise<void> {
   const started = Date.now();
   const log = (line: string): void => void process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
   const n = args.quick
-    ? { limit: 100, ceiling: 300, scale: 1_000 }
-    : { limit: 500, ceiling: 2_000, scale: 10_000 };
+    ? { limit: 100, ceiling: 300, scale: 1_000, multisite: 100 }
+    : { limit: 500, ceiling: 2_000, scale: 10_000, multisite: 300 };
 
   // Spec: 5 requests/s per client IP and path; latency scale 0.1 → answers in 0.5–3 s.
   const limitSim: SimSettings = { latencyScale: 0.1, rateLimit: 5, seed: 7 };
   const fastSim: SimSettings = { latencyScale: 0.01, rateLimit: 0, seed: 7 };
   const concurrency = 50;
   const fast = { ratePerSecond: 0, pollIntervalMs: 100, maxConcurrentAsks: 1000 };
-  const scenarios: Record<Exclude<ScenarioName, 'naive' | 'workers'>, RunnerScenario> = {
+  const scenarios: Record<Exclude<ScenarioName, 'naive' | 'workers' | 'multisite'>, RunnerScenario> = {
     limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client' },
     ceiling: { name: 'ceiling', namespace: 'bench-ceiling', rows: n.ceiling, sim: fastSim, worker: fast, concurrency: 200, via: 'client' },
     scale: { name: 'scale', namespace: 'bench-scale', rows: n.scale, sim: fastSim, worker: fast, concurrency: 200, via: 'cli' },
@@ -85,7 +88,8 @@ async function main(): Promise<void> {
   installQuietRuntime();
   const workDir = mkdtempSync(join(tmpdir(), 'sitechat-bench-'));
   log('starting the Temporal dev server');
-  const server = await startBenchServer([...Object.values(scenarios), ...workerScenarios].map((s) => s.namespace));
+  const multiSite: MultiSiteScenario = { namespace: 'bench-multisite', sites: [DEMO.siteId, 'demo-site-2', 'demo-site-3'], rowsPerSite: n.multisite, sim: limitSim, concurrency };
+  const server = await startBenchServer([...Object.values(scenarios), ...workerScenarios].map((s) => s.namespace).concat(multiSite.namespace));
   const connection = await Connection.connect({ address: server.address });
   const env: BenchEnv = { server, connection, workDir, log };
   const results: Omit<BenchResults, 'derived' | 'totalMs'> = {
@@ -128,6 +132,11 @@ async function main(): Promise<void> {
       log(`4. scale: ${n.scale} rows via sitechat run --no-worker + sitechat worker`);
       results.scale = await runRunnerScenario(env, scenarios.scale);
       log(`   ${results.scale.summary.total} rows in ${(results.scale.wallMs / 1000).toFixed(1)} s; largest history ${results.scale.histories.largest.events} events`);
+    }
+    if (args.only.has('multisite')) {
+      log(`6. multi-site: ${multiSite.sites.length} sites × ${n.multisite} rows in one run, 5/s per path, latency ×${limitSim.latencyScale}`);
+      results.multiSite = await runMultiSiteScenario(env, multiSite);
+      log(`   wall ${(results.multiSite.wallMs / 1000).toFixed(1)} s, ${results.multiSite.rateLimited} × 429`);
     }
   } finally {
     await connection.close();

@@ -2,6 +2,7 @@ import type { RunInput, RunResult } from './types';
 import { runDataset } from './run';
 
 export { runChunk } from './chunk';
+export { multiSiteRun } from './multiSite';
 export { sessionCleanup } from './cleanup';
 
 /** Nightly answer-quality regression run: dataset → answers → grades → feedback → sessions closed → report. */

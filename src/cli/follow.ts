@@ -1,7 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
-import type { RunResult } from '../../workflows/types';
+import type { RunProgress, RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
 import { isUnreachable, OutageNotice } from './outage';
@@ -21,6 +21,8 @@ export interface FollowOptions {
   json: boolean;
   /** Poll interval of the progress query. @default 1000 */
   intervalMs?: number;
+  /** Where live progress comes from. @default the run's progress query (a multi-site run adds up its sites') */
+  progress?: () => Promise<RunProgress>;
   /** Wait between attempts to reach Temporal while it is unreachable. @default 2000 */
   reconnectMs?: number;
   /**
@@ -109,7 +111,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   // One query in flight at most, each with a deadline: while Temporal is down, ticks are skipped, not queued.
   let querying: Promise<void> | undefined;
   const timer = setInterval(() => {
-    querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(progressQuery))
+    querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => (options.progress ? options.progress() : handle.query(progressQuery)))
       .then((p) => {
         outage.back();
         view.update(p);

@@ -1,6 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
 import { judgeLine } from '../reports/text';
+import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
@@ -68,6 +69,6 @@ export function summaryTable(s: RunSummary): string {
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
   const errors = Object.entries(s.errorsByType);
   if (errors.length > 0) lines.push(`errors     ${errors.map(([t, n]) => `${t} ${n}`).join(', ')}`);
-  lines.push(...baselineLines(s), ...verdictLines(s));
+  lines.push(...siteLines(s), ...baselineLines(s), ...verdictLines(s));
   return lines.join('\n');
 }

@@ -16,6 +16,7 @@ import type { RunFlags } from './commands/run';
 import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parsePositiveInt, parseRate, UsageError } from './runOptions';
+import { isSiteList, parseSiteList } from './siteList';
 
 /** Problems shown before "… and N more", as for dataset issues. */
 export const SHOWN_PROBLEMS = 20;
@@ -143,6 +144,13 @@ export async function checkConfig(path: string, gradersDir?: string): Promise<{ 
   return { config, problems };
 }
 
+/** `--site a,b,c`: valid names, and only where several sites make sense (an evaluation that is not resumed). */
+function checkSiteList(p: UsageProblems, kind: 'evaluation' | 'backfill', flags: ValidatedFlags, site: string, from: string): void {
+  if (p.try(from, () => parseSiteList(site, from)) === undefined) return;
+  if (kind === 'backfill') p.add(from, 'a backfill asks one site (its answers file is per site): run one backfill per site');
+  if (flags.resume !== undefined) p.add('--resume', 'resume a multi-site run one site at a time: --site SITE --resume <runId>-SITE');
+}
+
 /** Flags of `run` and `backfill`; `maxErrorRate` is the quality gate's error-rate ceiling where the command has it. */
 export type ValidatedFlags = RunFlags & { maxErrorRate?: string };
 
@@ -166,6 +174,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   }
   const site = flags.site ?? config?.site ?? defaultSiteId;
   if (site === undefined || site.trim() === '') p.add('--site', 'no site given: pass --site ID or set SITECHAT_SITE_ID');
+  else if (isSiteList(site)) checkSiteList(p, kind, flags, site, flags.site !== undefined ? '--site' : config?.site !== undefined ? `--config ${flags.config ?? ''}: \`site\`` : 'SITECHAT_SITE_ID');
   if (flags.concurrency !== undefined) p.try('--concurrency', () => parsePositiveInt(flags.concurrency as string, '--concurrency'));
   if (flags.answerTimeout !== undefined) p.try('--answer-timeout', () => parsePositiveDuration(flags.answerTimeout as string, '--answer-timeout'));
   if (flags.email !== undefined && !isEmail(flags.email)) p.add('--email', `must be an email address, got ${JSON.stringify(flags.email)}`);

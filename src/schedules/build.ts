@@ -3,6 +3,8 @@ import type { ScheduleOptions } from '@temporalio/client';
 import { CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE } from '../cleanup/workflow';
 import type { CleanupInput } from '../cleanup/types';
 import { TaskQueue } from '../temporal/taskQueues';
+import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
+import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import type { RunInput, RunOptions } from '../../workflows/types';
 import { checkScheduleId, schedulePolicies, ScheduleUsageError, type SchedulePolicyFlags } from './policy';
 
@@ -41,12 +43,17 @@ function withMemo(kind: ScheduleKind, id: string, flags: SchedulePolicyFlags, si
  */
 export function nightlySchedule(id: string, datasetPath: string, options: RunOptions, flags: SchedulePolicyFlags): ScheduleOptions {
   if (!isAbsolute(datasetPath)) throw new ScheduleUsageError(`--dataset must resolve to an absolute path (as the workers see it), got ${datasetPath}`);
-  const input: RunInput = { kind: 'evaluation', runId: '', dataset: { path: datasetPath, sha256: '' }, options: { ...options, outDir: undefined } };
+  const dataset = { path: datasetPath, sha256: '' };
+  // `--site a,b,c` (checked by the run flags' validation): one multi-site run per firing, each site with its own report.
+  const sites = options.siteId.split(',').map((s) => s.trim());
+  const input: RunInput | MultiSiteInput = sites.length > 1
+    ? { kind: 'evaluation', runId: '', dataset, sites, options: { ...options, outDir: undefined } }
+    : { kind: 'evaluation', runId: '', dataset, options: { ...options, outDir: undefined } };
   return {
     ...withMemo(ScheduleKind.nightly, id, flags, options.siteId, datasetPath),
     action: {
       type: 'startWorkflow',
-      workflowType: EVALUATION_WORKFLOW_TYPE,
+      workflowType: sites.length > 1 ? MULTI_SITE_WORKFLOW_TYPE : EVALUATION_WORKFLOW_TYPE,
       taskQueue: TaskQueue.main,
       workflowId: `${EVALUATION_WORKFLOW_PREFIX}${id}`,
       args: [input],

@@ -6,10 +6,12 @@ import type { RunInput, RunKind } from '../../../workflows/types';
 import { ExitCode, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';
+import { startMultiSiteRun } from '../multiSite';
 import { resolveRunOptions, UsageError } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
+import { isSiteList } from '../siteList';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -56,6 +58,12 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
+    // With a remote store the workers read the dataset from it, whichever sites they ask.
+    if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
+    if (isSiteList(options.siteId)) {
+      const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
+      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json) });
+    }
     const placed = placeOutputs(kind, runId, options);
     // A remote store: paths on this host mean nothing to a worker elsewhere. The worker writes its report files in its
     // own runs directory; this command renders them here from the store, and the workers read the dataset from it.
@@ -63,7 +71,6 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, resume: Boolean(flags.resume),
       options: opened.remote ? { ...placed, outDir: undefined, outFile: undefined } : placed,
     };
-    if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);

@@ -3,6 +3,7 @@ import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
+import { progressSourceFor } from '../multiSite';
 import { openRuntime, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { runsDir } from '../preflight';
@@ -64,7 +65,7 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
   try {
     return await withClient(log, flags.worker, async (client, rt) => {
       const workflowId = await findWorkflowId(client, run);
-      const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator) });
+      const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator), progress: await progressSourceFor(client, workflowId) });
       await renderHere(workflowId, log);
       return code;
     });

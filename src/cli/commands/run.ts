@@ -31,9 +31,10 @@ export function register(program: Command): void {
     ['sitechat run datasets/demo.csv', 'the demo dataset against the embedded simulator'],
     ['sitechat run questions.csv --site my-site --fail-under 90% --baseline latest', 'a CI gate: exit 1 below 90% or on a significant regression'],
     ['sitechat run questions.jsonl --config sitechat.config.yaml --out reports/', 'default assertions from a config file; reports in reports/'],
+    ['sitechat run questions.csv --site shop-de,shop-fr,shop-it --fail-under 90%', 'three sites at once; passes when every site passes'],
   ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
-    .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
+    .option('--site <id[,id…]>', 'site to ask, or several at once: a,b,c (one report per site plus a combined one; default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--config <file>', 'run config file (sitechat.config.yaml): default assertions, thresholds, run options')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')
     .addOption(new Option('--feedback <mode>', 'send good/bad feedback from the grades, or none (default graded)').choices(['graded', 'none']))

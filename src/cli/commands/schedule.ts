@@ -63,7 +63,7 @@ export function register(program: Command): void {
     ['sitechat schedule create nightly --dataset /data/q.csv --cron "30 1 * * 1-5" --timezone Europe/Berlin --fail-under 0.9 --pause-on-failure', 'weekdays, Berlin time; paused after a failed gate'],
   ]))
     .requiredOption('--dataset <file>', 'CSV or JSONL dataset; its absolute path must be readable by the workers')
-    .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
+    .option('--site <id[,id…]>', 'site to ask, or several at once: a,b,c (one report per site plus a combined one; default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--baseline <dir|latest>', 'compare each run with a run directory, or the latest finished run (resolved at run time)')
     .option('--fail-under <rate>', 'a run fails its gate below this pass rate, e.g. 0.9 or 90%')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')

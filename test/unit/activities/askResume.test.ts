@@ -37,7 +37,7 @@ describe('ask: a retry without heartbeat details', () => {
 
   it('polls the request the store names, and counts a send whose response was lost', async () => {
     const store = new FileResultsStore(dir);
-    await store.init('run-1', { runId: 'run-1', workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString() });
+    await store.init('run-1', { runId: 'run-1', workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString(), options: {} });
     const { activities, close } = createActivities(config(), { store });
     try {
       // Attempt 1 asks; its heartbeat never reaches the server.

@@ -1,0 +1,27 @@
+import { basename, resolve } from 'node:path';
+import { summarizeMultiSite, type MultiSiteSummaryInput } from '../src/reports/multiSite';
+import { writeMultiSiteReports } from '../src/reports/multiSiteRender';
+import type { MultiSiteResult } from '../workflows/multiSiteTypes';
+import type { ActivityDeps } from './deps';
+
+/** What the combined report of a multi-site run is written from. */
+export interface MultiSiteReportInput extends MultiSiteSummaryInput {
+  /** The combined report's directory. @default runs/<runId>/ on the worker */
+  outDir?: string;
+  cancelled: boolean;
+}
+
+export function multiSiteActivities(deps: ActivityDeps) {
+  return {
+    /**
+     * The combined report of a multi-site run, from every site's stored summary and rows: summary.json with a line
+     * per site and the overall gate, report.md, report.html, junit.xml. Safe to repeat (same inputs, same files).
+     */
+    async writeMultiSiteReport(input: MultiSiteReportInput): Promise<MultiSiteResult> {
+      const outDir = input.outDir ?? resolve(deps.runsDir, input.runId);
+      const summary = await summarizeMultiSite(deps.store, input);
+      const paths = await writeMultiSiteReports(summary, outDir);
+      return { runId: input.runId, summary, reportDir: outDir, reportFiles: paths.map((p) => basename(p)), cancelled: input.cancelled };
+    },
+  };
+}

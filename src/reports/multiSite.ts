@@ -1,0 +1,157 @@
+/**
+ * The combined summary of a multi-site run: one line per site (rows, pass rate, errors, verdict, gate) and an overall
+ * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
+ */
+import type { ResultsStore } from './store';
+import { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
+import { summarize } from './summary';
+import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from './types';
+
+export { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
+
+/** One site of a multi-site run, as the combined report shows it. */
+export interface SiteLine {
+  siteId: string;
+  runId: string;
+  workflowId: string;
+  /** Where the site's own report files are; absent when its run wrote none. */
+  reportDir?: string;
+  /** Dataset rows (with a result or missing). */
+  rows: number;
+  passed: number;
+  failed: number;
+  answered: number;
+  error: number;
+  timedOut: number;
+  skipped: number;
+  missing: number;
+  /** passed / graded; null when nothing was graded. */
+  passRate: number | null;
+  /** (error + timed_out) / rows; null without rows. */
+  errorRate: number | null;
+  durationMs: number | null;
+  verdict: SiteVerdict;
+  /** The site's own gate (reasons and warnings), as in its summary.json. */
+  gate?: GateResult;
+  /** Why the site's run failed, with `verdict: run_failed`. */
+  failure?: string;
+  /** The site's baseline comparison in a few numbers, when it had one. */
+  baseline?: { runId: string; delta: number | null; regressed: number; fixed: number };
+}
+
+/**
+ * `summary.json` of a multi-site run: the numbers over every site's rows (`siteId` lists the sites, comma-separated),
+ * the combined gate, and the per-site lines. No baseline at this level: each site compares with its own.
+ */
+export interface MultiSiteSummary extends RunSummary {
+  sites: SiteLine[];
+}
+
+/** A site's run as the parent workflow saw it end. */
+export interface SiteRunRef {
+  siteId: string;
+  runId: string;
+  workflowId: string;
+  reportDir?: string;
+  failure?: { message: string; type: string };
+}
+
+function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
+  const base = { siteId: ref.siteId, runId: ref.runId, workflowId: ref.workflowId };
+  if (!summary) {
+    return {
+      ...base, rows: 0, passed: 0, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
+      passRate: null, errorRate: null, durationMs: null,
+      verdict: ref.failure?.type === CANCELLED_BEFORE_START ? SiteVerdict.cancelled : SiteVerdict.runFailed,
+      failure: ref.failure?.message ?? 'the run ended without a summary',
+    };
+  }
+  if (ref.reportDir) Object.assign(base, { reportDir: ref.reportDir });
+  const rows = summary.total + summary.missing;
+  const verdict: SiteVerdict = ref.failure && !summary.cancelled
+    ? SiteVerdict.runFailed
+    : (summary.gate?.verdict ?? (summary.cancelled ? SiteVerdict.cancelled : SiteVerdict.noThreshold));
+  return {
+    ...base,
+    rows, passed: summary.passed, failed: summary.failed, answered: summary.answered, error: summary.error,
+    timedOut: summary.timedOut, skipped: summary.skipped, missing: summary.missing, passRate: summary.passRate,
+    errorRate: rows === 0 ? null : (summary.error + summary.timedOut) / rows, durationMs: summary.durationMs, verdict,
+    ...(summary.gate && { gate: summary.gate }),
+    ...(ref.failure && { failure: ref.failure.message }),
+    ...(summary.baseline && {
+      baseline: { runId: summary.baseline.runId, delta: summary.baseline.delta, regressed: summary.baseline.regressed.length, fixed: summary.baseline.fixed.length },
+    }),
+  };
+}
+
+/**
+ * The overall verdict: CANCELLED when any site was cancelled; FAILED when any site's gate failed or its run failed
+ * (every site's reasons listed, prefixed with the site); PASSED when every site passed (sites without a threshold
+ * count as passing); no threshold when no site had one.
+ */
+export function combineGates(lines: readonly SiteLine[]): GateResult {
+  const reasons: string[] = [];
+  const warnings: string[] = [];
+  for (const s of lines) {
+    if (s.verdict === SiteVerdict.runFailed) reasons.push(`site ${s.siteId}: the run failed: ${s.failure ?? 'unknown error'}`);
+    else if (s.verdict === SiteVerdict.cancelled) reasons.push(`site ${s.siteId}: the run was cancelled`);
+    for (const r of s.verdict === SiteVerdict.cancelled ? [] : (s.gate?.reasons ?? [])) reasons.push(`site ${s.siteId}: ${r}`);
+    for (const w of s.gate?.warnings ?? []) if (!w.startsWith('no quality threshold set')) warnings.push(`site ${s.siteId}: ${w}`);
+  }
+  const verdicts = new Set(lines.map((s) => s.verdict));
+  const verdict = verdicts.has(SiteVerdict.cancelled)
+    ? GateVerdict.cancelled
+    : reasons.length > 0
+      ? GateVerdict.failed
+      : verdicts.has(SiteVerdict.passed) ? GateVerdict.passed : GateVerdict.noThreshold;
+  if (verdict === GateVerdict.noThreshold) warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
+  return { verdict, passed: verdict === GateVerdict.passed || verdict === GateVerdict.noThreshold, reasons, warnings };
+}
+
+/** Row ids listed in the combined `askedTwice`, as in a single run's summary. */
+const ASKED_TWICE_LISTED = 50;
+
+/** Every site's rows, one site after the other (each in dataset order). */
+async function* allRows(store: ResultsStore, runIds: readonly string[]): AsyncGenerator<RowResult> {
+  for (const id of runIds) yield* store.read(id);
+}
+
+export interface MultiSiteSummaryInput {
+  runId: string;
+  workflowId: string;
+  kind: RunKind;
+  dataset: string;
+  /** When the parent started (ISO); the sites' own starts come later. */
+  startedAt: string;
+  sites: SiteRunRef[];
+}
+
+/** Reads every site's stored summary and rows and adds them up (one streamed pass over the rows). */
+export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSummaryInput): Promise<MultiSiteSummary> {
+  const found = await Promise.all(input.sites.map(async (ref) => ({ ref, meta: await store.getMeta(ref.runId), summary: await store.getSummary(ref.runId) })));
+  const lines = found.map(({ ref, summary }) => lineOf(ref, summary));
+  const withRows = found.filter((f) => f.meta !== undefined);
+  const first = withRows[0]?.meta;
+  const meta: RunMeta = {
+    runId: input.runId, workflowId: input.workflowId, kind: input.kind, dataset: first?.dataset ?? input.dataset,
+    datasetSha256: first?.datasetSha256 ?? '', siteId: input.sites.map((s) => s.siteId).join(','), model: first?.model,
+    startedAt: input.startedAt, rowCount: withRows.reduce((n, f) => n + (f.meta?.rowCount ?? 0), 0) || undefined, options: {},
+  };
+  const summaries = found.map((f) => f.summary).filter((s): s is RunSummary => s !== undefined);
+  const closed = summaries.reduce((n, s) => n + (s.sessions.closed ?? 0), 0);
+  const closeFailed = summaries.reduce((n, s) => n + (s.sessions.closeFailed ?? 0), 0);
+  const finishedAt = summaries.map((s) => s.finishedAt).filter((t): t is string => t !== null).sort().at(-1) ?? new Date().toISOString();
+  const combined = await summarize(meta, allRows(store, withRows.map((f) => f.ref.runId)), undefined, {
+    sessionsClosed: closed, sessionsCloseFailed: closeFailed, cancelled: summaries.some((s) => s.cancelled), finishedAt,
+  });
+  const askedTwice = summaries.reduce((n, s) => n + (s.askedTwice?.count ?? 0), 0);
+  // Row ids repeat across sites (one dataset): each is listed as `<site>:<row id>`.
+  const askedTwiceIds = found.flatMap((f) => (f.summary?.askedTwice?.rowIds ?? []).map((id) => `${f.ref.siteId}:${id}`));
+  return {
+    ...combined,
+    askedTwice: { count: askedTwice, rowIds: askedTwiceIds.slice(0, ASKED_TWICE_LISTED) },
+    ...(summaries[0]?.gateSettings && { gateSettings: summaries[0].gateSettings }),
+    ...(input.kind === 'evaluation' && { gate: combineGates(lines) }),
+    sites: lines,
+  };
+}
