@@ -1,19 +1,34 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
-import { asFailure } from './failures';
-import type { RecordRowsInput, SendFeedbackInput } from './types';
+import { SiteChatError } from '../src/api/errors';
+import { shortError, toFailure } from './failures';
+import type { CallOutcome, RecordRowsInput, SettleInput, SettleResult } from './types';
 
 export function finishActivities(deps: ActivityDeps) {
   return {
     /**
-     * One feedback call: what the server dispatches per site on the feedback queue is then exactly what the API
-     * counts. 429, 5xx and network errors fail the attempt for Temporal's retry policy to try again (a 429's
-     * Retry-After wins); feedback is idempotent in the API, so a retry after a lost response changes nothing.
+     * What follows an answer on the API: its feedback, and — after a conversation's last turn — closing its session.
+     * At most one call per path per attempt, so what the server dispatches per site on this queue is what the API
+     * counts on each path. A refusal (4xx) is returned, not thrown: it is final. 429, 5xx and network errors fail
+     * the attempt for Temporal's retry policy (a 429's Retry-After wins); both calls are idempotent in the API, and a
+     * retry skips the feedback an earlier attempt got through (heartbeat details).
      */
-    async sendFeedback({ siteId, sessionId, requestId, feedback }: SendFeedbackInput): Promise<void> {
-      const signal = Context.current().cancellationSignal;
-      await asFailure(() => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
-        deps.api.feedback.submit(siteId, { session_id: sessionId, request_id: requestId, feedback }, { signal }), signal));
+    async settle({ siteId, feedback, closeSessionId }: SettleInput): Promise<SettleResult> {
+      const ctx = Context.current();
+      const signal = ctx.cancellationSignal;
+      const done = (ctx.info.heartbeatDetails as { feedbackSent?: boolean } | undefined)?.feedbackSent === true;
+      const result: SettleResult = {};
+      if (feedback && !done) {
+        result.feedback = await finalOrThrow('feedback', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
+          deps.api.feedback.submit(siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal }), signal));
+        // Recorded before the close, so that a retry after a failed close does not send the feedback again.
+        if (closeSessionId && result.feedback.ok) ctx.heartbeat({ feedbackSent: true });
+      } else if (feedback) result.feedback = { ok: true };
+      if (closeSessionId) {
+        result.close = await finalOrThrow('close', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
+          deps.api.chat.closeSession(siteId, closeSessionId, { signal }), signal));
+      }
+      return result;
     },
 
     /**
@@ -24,4 +39,17 @@ export function finishActivities(deps: ActivityDeps) {
       await deps.store.append(runId, await deps.planMetadata.attach(runId, page, results));
     },
   };
+}
+
+/** A call's final outcome; a retryable error is thrown (as a Temporal failure naming the call) for the retry policy. */
+async function finalOrThrow(call: 'feedback' | 'close', fn: () => Promise<unknown>): Promise<CallOutcome> {
+  try {
+    await fn();
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof SiteChatError && !err.retryable) return { ok: false, error: shortError(err) };
+    const failure = toFailure(err);
+    if (failure instanceof Error) failure.message = `${call}: ${failure.message}`;
+    throw failure;
+  }
 }

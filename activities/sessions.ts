@@ -16,13 +16,6 @@ export function sessionActivities(deps: ActivityDeps) {
       await asFailure(() => deps.limiter.run(`GET /m2m/sites/${siteId}/sessions`, () => deps.api.sessions.list(siteId, { limit: 1 }, { signal }), signal));
     },
 
-    /** One close call of a run's session; retried by Temporal's policy like feedback (closing is idempotent). */
-    async closeSession({ siteId, sessionId }: { siteId: string; sessionId: string }): Promise<void> {
-      const signal = Context.current().cancellationSignal;
-      await asFailure(() => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
-        deps.api.chat.closeSession(siteId, sessionId, { signal }), signal));
-    },
-
     /** Sessions a run could not close, with the reason, for the reports. */
     async recordSessionFailures({ runId, failures }: { runId: string; failures: SessionCloseFailure[] }): Promise<void> {
       await deps.store.recordSessionFailures(runId, failures);

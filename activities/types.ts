@@ -46,12 +46,19 @@ export interface PlanInfo {
   pages: number;
 }
 
-/** One feedback call (`sendFeedback`): the verdict of a graded answer. */
-export interface SendFeedbackInput {
+/** What follows an answer (`settle`): its feedback, and closing the session after a conversation's last turn. */
+export interface SettleInput {
   siteId: string;
-  sessionId: string;
-  requestId: string;
-  feedback: 'good' | 'bad';
+  feedback?: { sessionId: string; requestId: string; value: 'good' | 'bad' };
+  closeSessionId?: string;
+}
+
+/** A call the API answered for good: done, or refused with its status and `error` string. */
+export type CallOutcome = { ok: true } | { ok: false; error: string };
+
+export interface SettleResult {
+  feedback?: CallOutcome;
+  close?: CallOutcome;
 }
 
 export interface RecordRowsInput {

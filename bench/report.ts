@@ -172,7 +172,7 @@ function phases(m: RunnerMeasurement): string[][] {
   return [
     ['before the first question (prepare, preflight, chunk start, readPage)', s(ask.firstStartMs)],
     ['submit phase: first → last ask started', `${submitS.toFixed(1)} s = ${f((ask.count - 1) / submitS)} asks/s${rate ? ` (per second: min ${rate.min}, median ${rate.median}, max ${rate.max})` : ''}`],
-    ['last ask started → last ask / sendFeedback / closeSession / recordRows closed', `${tail('ask')} / ${tail('sendFeedback')} / ${tail('closeSession')} / ${tail('recordRows')}`],
+    ['last ask started → last ask / settle (feedback + close) / recordRows closed', `${tail('ask')} / ${tail('settle')} / ${tail('recordRows')}`],
     ['last ask started → run closed', s(m.wallMs - ask.lastStartMs)],
     ['whole seconds with no question started, within the submit phase', String(idleSeconds(m))],
     ['chunks (start → close, s after the run started)', m.histories.series.chunks.map(([a, b]) => `${a}→${b}`).join(', ')],

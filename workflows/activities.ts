@@ -95,13 +95,14 @@ export function closingBatches(siteId: string): RunActivities {
 export const SIDE_EFFECT_DEADLINE = '1 hour';
 
 /**
- * Feedback and closes: one call per activity, retried by this policy until they succeed, hit a non-retryable answer
- * (4xx other than 429), or run past {@link SIDE_EFFECT_DEADLINE}. A 429's Retry-After sets the next delay.
+ * Feedback and closes (`settle`): at most one call per path per attempt, retried by this policy until they succeed,
+ * meet a non-retryable answer (4xx other than 429, returned as the result), or run past {@link SIDE_EFFECT_DEADLINE}.
+ * A 429's Retry-After sets the next delay. On the feedback queue, with the site as fairness key.
  */
-export function sideEffects(siteId: string, taskQueue: typeof TaskQueue.feedback | typeof TaskQueue.close): RunActivities {
+export function settling(siteId: string): RunActivities {
   return proxyActivities<RunActivities>({
     ...forSite(siteId),
-    taskQueue,
+    taskQueue: TaskQueue.feedback,
     // A call waits for its site's window on the host (a few seconds at most when the site is busy) and its response.
     startToCloseTimeout: '2 minutes',
     scheduleToCloseTimeout: SIDE_EFFECT_DEADLINE,

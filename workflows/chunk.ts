@@ -8,9 +8,8 @@ import {
 import { feedbackFor, gradedResult, gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/grading/types';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../src/reports/types';
-import { TaskQueue } from '../src/temporal/taskQueues';
-import type { AskResult, PlannedRow, PlannedUnit } from '../activities/types';
-import { asking, local, sideEffects } from './activities';
+import type { AskResult, CallOutcome, PlannedRow, PlannedUnit } from '../activities/types';
+import { asking, local, settling } from './activities';
 import { Batcher } from './batcher';
 import { answeredResult, unansweredResult } from '../src/reports/rowResult';
 import { activityGrader } from './grading';
@@ -74,8 +73,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     await local.recordRows({ runId: input.runId, page: input.page, results });
     if (Object.values(unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await report();
   });
-  const feedback = sideEffects(options.siteId, TaskQueue.feedback);
-  const closing = sideEffects(options.siteId, TaskQueue.close);
+  const settle = settling(options.siteId);
 
   /** Runs a side effect in the background; the chunk waits for all of them before it ends. */
   const inBackground = (work: Promise<void>): void => {
@@ -89,20 +87,39 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     recorder.add(result);
   };
 
-  /** Sends the verdict's feedback, then records the row with what became of it. */
-  const finish = (result: RowResult, verdict?: 'good' | 'bad'): void => {
-    if (!verdict || !result.requestId || !result.sessionId) return record(result);
-    const call = { siteId: options.siteId, sessionId: result.sessionId, requestId: result.requestId, feedback: verdict };
-    inBackground(feedback.sendFeedback(call).then(
-      () => record({ ...result, feedback: verdict }),
-      (err: unknown) => record({ ...result, feedback: 'failed', feedbackError: describeFailure(err).message }),
+  const closed = (sessionId: string, outcome: CallOutcome): void => {
+    if (outcome.ok) sessionsClosed += 1;
+    else closeFailures.push({ sessionId, error: outcome.error });
+  };
+
+  /**
+   * Sends the verdict's feedback and, after a conversation's last turn, closes its session — one activity for both —
+   * then records the row with what became of its feedback.
+   */
+  const finish = (result: RowResult, verdict?: 'good' | 'bad', closeSessionId?: string): void => {
+    const feedback = verdict && result.requestId && result.sessionId ? { sessionId: result.sessionId, requestId: result.requestId, value: verdict } : undefined;
+    if (!feedback && !closeSessionId) return record(result);
+    inBackground(settle.settle({ siteId: options.siteId, feedback, closeSessionId }).then(
+      (res) => {
+        if (closeSessionId && res.close) closed(closeSessionId, res.close);
+        if (!feedback || !res.feedback) return record(result);
+        record(res.feedback.ok ? { ...result, feedback: feedback.value } : { ...result, feedback: 'failed', feedbackError: res.feedback.error });
+      },
+      (err: unknown) => {
+        // Past the deadline: the last attempt's error names the call that failed (feedback is sent first).
+        const { message } = describeFailure(err);
+        const feedbackFailed = feedback !== undefined && !message.startsWith('close:');
+        if (closeSessionId) closed(closeSessionId, { ok: false, error: message });
+        if (!feedback) return record(result);
+        record(feedbackFailed ? { ...result, feedback: 'failed', feedbackError: message } : { ...result, feedback: feedback.value });
+      },
     ));
   };
 
-  const closeSession = (sessionId: string): void => {
-    inBackground(closing.closeSession({ siteId: options.siteId, sessionId }).then(
-      () => void (sessionsClosed += 1),
-      (err: unknown) => void closeFailures.push({ sessionId, error: describeFailure(err).message }),
+  const closeOnly = (sessionId: string): void => {
+    inBackground(settle.settle({ siteId: options.siteId, closeSessionId: sessionId }).then(
+      (res) => closed(sessionId, res.close ?? { ok: true }),
+      (err: unknown) => closed(sessionId, { ok: false, error: describeFailure(err).message }),
     ));
   };
 
@@ -112,8 +129,8 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     const units = await local.readPage({ runId: input.runId, page: input.page, resume: input.resume });
     const ask = asking(options.answerTimeoutMs, options.siteId);
 
-    /** Returns the session the conversation continues in, and whether the API has seen it (then it is closed). */
-    const runTurn = async (row: PlannedRow, sessionId: string): Promise<boolean> => {
+    /** The answered row and its feedback verdict, to finish; undefined when the row was finished already (no answer). */
+    const runTurn = async (row: PlannedRow, sessionId: string): Promise<{ result: RowResult; verdict?: 'good' | 'bad' } | undefined> => {
       const scope = new CancellationScope();
       askScopes.add(scope);
       inFlight += 1;
@@ -137,7 +154,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       } catch (err) {
         if (isCancellation(err) || cancelled) {
           finish(unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer', new Date().toISOString()));
-          return false;
+          return undefined;
         }
         const failure = describeFailure(err);
         if (isFatal(failure)) {
@@ -145,7 +162,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           abandonInFlight();
         }
         finish(unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { errorType: failure.type, sessionId }));
-        return false;
+        return undefined;
       } finally {
         inFlight -= 1;
         askScopes.delete(scope);
@@ -159,8 +176,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         result = { ...gradedResult(result, grade), finishedAt: new Date().toISOString() };
       }
       const verdict = feedbackFor(grade);
-      finish(result, options.feedback === 'graded' && answer.requestId ? verdict : undefined);
-      return true;
+      return { result, verdict: options.feedback === 'graded' && answer.requestId ? verdict : undefined };
     };
 
     const runConversation = async (unit: PlannedUnit): Promise<void> => {
@@ -168,7 +184,12 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       // A row's own session id (a continued conversation) wins; else one of ours, the same for every retry.
       let sessionId = first?.prior?.sessionId ?? first?.session_id ?? uuid4();
       let seen = false;
-      for (const row of unit.rows) {
+      const close = (): string | undefined => {
+        if (!seen || !options.closeSessions || sessionsToClose.has(sessionId)) return undefined;
+        sessionsToClose.add(sessionId);
+        return sessionId;
+      };
+      for (const [i, row] of unit.rows.entries()) {
         if (row.prior) {
           // Answered by an earlier attempt of this run: counted, never sent again, its session continues.
           counts[row.prior.outcome] += 1;
@@ -182,12 +203,15 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           finish(unansweredResult(row, fatal ? Outcome.error : Outcome.skipped, reason, new Date().toISOString(), { errorType: fatal?.type }));
           continue;
         }
-        if (await runTurn(row, sessionId)) seen = true;
+        const answered = await runTurn(row, sessionId);
+        if (!answered) continue;
+        seen = true;
+        // The last turn's feedback and the session's close go out together.
+        finish(answered.result, answered.verdict, i === unit.rows.length - 1 ? close() : undefined);
       }
-      if (seen && options.closeSessions && !sessionsToClose.has(sessionId)) {
-        sessionsToClose.add(sessionId);
-        closeSession(sessionId);
-      }
+      // The last turn was not answered (or not sent): close what the API has seen on its own.
+      const leftOpen = close();
+      if (leftOpen) closeOnly(leftOpen);
     };
 
     let next = 0;
