@@ -10,20 +10,16 @@ export function finishActivities(deps: ActivityDeps) {
      * What follows an answer on the API: its feedback, and — after a conversation's last turn — closing its session.
      * At most one call per path per attempt, so what the server dispatches per site on this queue is what the API
      * counts on each path. A refusal (4xx) is returned, not thrown: it is final. 429, 5xx and network errors fail
-     * the attempt for Temporal's retry policy (a 429's Retry-After wins); both calls are idempotent in the API, and a
-     * retry skips the feedback an earlier attempt got through (heartbeat details).
+     * the attempt for Temporal's retry policy (a 429's Retry-After wins). Both calls are idempotent in the API, so a
+     * retry after a failed close sends the feedback again rather than pay a heartbeat per row to remember it.
      */
     async settle({ siteId, feedback, closeSessionId }: SettleInput): Promise<SettleResult> {
-      const ctx = Context.current();
-      const signal = ctx.cancellationSignal;
-      const done = (ctx.info.heartbeatDetails as { feedbackSent?: boolean } | undefined)?.feedbackSent === true;
+      const signal = Context.current().cancellationSignal;
       const result: SettleResult = {};
-      if (feedback && !done) {
+      if (feedback) {
         result.feedback = await finalOrThrow('feedback', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
           deps.api.feedback.submit(siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal }), signal));
-        // Recorded before the close, so that a retry after a failed close does not send the feedback again.
-        if (closeSessionId && result.feedback.ok) ctx.heartbeat({ feedbackSent: true });
-      } else if (feedback) result.feedback = { ok: true };
+      }
       if (closeSessionId) {
         result.close = await finalOrThrow('close', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
           deps.api.chat.closeSession(siteId, closeSessionId, { signal }), signal));
