@@ -10,8 +10,9 @@ export function finishActivities(deps: ActivityDeps) {
      * What follows an answer on the API: its feedback, and — after a conversation's last turn — closing its session.
      * At most one call per path per attempt, so what the server dispatches per site on this queue is what the API
      * counts on each path. A refusal (4xx) is returned, not thrown: it is final. 429, 5xx and network errors fail
-     * the attempt for Temporal's retry policy (a 429's Retry-After wins). Both calls are idempotent in the API, so a
-     * retry after a failed close sends the feedback again rather than pay a heartbeat per row to remember it.
+     * the attempt for Temporal's retry policy (a 429's Retry-After wins) — except a close after feedback that got
+     * through: that comes back as `closeAgain`, and the workflow closes in an activity of its own, so the retry never
+     * sends the feedback twice.
      */
     async settle({ siteId, feedback, closeSessionId }: SettleInput): Promise<SettleResult> {
       const signal = Context.current().cancellationSignal;
@@ -21,8 +22,13 @@ export function finishActivities(deps: ActivityDeps) {
           deps.api.feedback.submit(siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal }), signal));
       }
       if (closeSessionId) {
-        result.close = await finalOrThrow('close', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
-          deps.api.chat.closeSession(siteId, closeSessionId, { signal }), signal));
+        try {
+          result.close = await finalOrThrow('close', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
+            deps.api.chat.closeSession(siteId, closeSessionId, { signal }), signal));
+        } catch (err) {
+          if (!result.feedback) throw err;
+          result.closeAgain = true;
+        }
       }
       return result;
     },

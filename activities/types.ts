@@ -59,6 +59,8 @@ export type CallOutcome = { ok: true } | { ok: false; error: string };
 export interface SettleResult {
   feedback?: CallOutcome;
   close?: CallOutcome;
+  /** The close failed in a way a retry may fix, after the feedback was sent: close in an activity of its own. */
+  closeAgain?: boolean;
 }
 
 export interface RecordRowsInput {

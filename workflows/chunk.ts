@@ -101,7 +101,8 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     if (!feedback && !closeSessionId) return record(result);
     inBackground(settle.settle({ siteId: options.siteId, feedback, closeSessionId }).then(
       (res) => {
-        if (closeSessionId && res.close) closed(closeSessionId, res.close);
+        if (closeSessionId && res.closeAgain) closeOnly(closeSessionId);
+        else if (closeSessionId && res.close) closed(closeSessionId, res.close);
         if (!feedback || !res.feedback) return record(result);
         record(res.feedback.ok ? { ...result, feedback: feedback.value } : { ...result, feedback: 'failed', feedbackError: res.feedback.error });
       },
