@@ -110,7 +110,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
         // Past the deadline: the last attempt's error names the call that failed (feedback is sent first).
         const { message } = describeFailure(err);
         const feedbackFailed = feedback !== undefined && !message.startsWith('close:');
-        if (closeSessionId) closed(closeSessionId, { ok: false, error: message });
+        if (closeSessionId) closed(closeSessionId, { ok: false, error: feedbackFailed ? `not closed: the feedback before it kept failing (${message})` : message });
         if (!feedback) return record(result);
         record(feedbackFailed ? { ...result, feedback: 'failed', feedbackError: message } : { ...result, feedback: feedback.value });
       },

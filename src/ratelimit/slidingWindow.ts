@@ -1,7 +1,7 @@
 /**
  * A strict limiter: at most `limit` requests in any window of `windowMs`, as the server sees them. Temporal's
- * task-queue limit is a token bucket with a burst, which lets short bursts above the rate through (and a batch
- * activity makes several calls per task), so each worker process also holds one of these per API path. The API
+ * task-queue limit is a token bucket with a burst, which lets short bursts above the rate through, so every API
+ * call also passes one of these per API path inside its process, then the host-wide window (`HostPacer`): the API
  * counts per client IP, and one worker host is one IP.
  *
  * The server counts a request when it arrives, somewhere between our send and its response. So a request holds
@@ -54,21 +54,6 @@ export class SlidingWindowLimiter {
       });
       this.wake = undefined;
     }
-  }
-}
-
-/** One limiter per key (an API path such as `POST /m2m/sites/demo/chat/async`), created on first use. */
-export class LimiterPool {
-  private readonly limiters = new Map<string, SlidingWindowLimiter>();
-  constructor(private readonly limit: number, private readonly windowMs = 1000) {}
-
-  run<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      limiter = new SlidingWindowLimiter(this.limit, this.windowMs);
-      this.limiters.set(key, limiter);
-    }
-    return limiter.run(fn, signal);
   }
 }
 

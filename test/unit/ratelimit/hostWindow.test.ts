@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostWindow } from '../../../src/ratelimit/hostWindow';
+import { HostPacer, siteBudget, siteOfKey } from '../../../src/ratelimit/pacer';
 
 const built = join(__dirname, '..', '..', '..', 'dist', 'src', 'ratelimit', 'hostWindow.js');
 
@@ -69,5 +70,18 @@ describe('HostWindow', () => {
     await writeFile(join(dir, `${name}.lock`), '');
     utimesSync(join(dir, `${name}.lock`), new Date(Date.now() - 5_000), new Date(Date.now() - 5_000));
     await expect(w.run(async () => 'sent')).resolves.toBe('sent');
+  });
+
+  it('HostPacer: a window per key, each site its own budget, a budget of 0 sends at once', async () => {
+    const budget = siteBudget(1, { 'site-b': 0 });
+    expect(siteOfKey('POST /m2m/sites/site%20a/chat/async')).toBe('site a');
+    expect(budget('POST /m2m/sites/site-a/chat/async')).toBe(1);
+    expect(budget('POST /m2m/sites/site-b/chat/async')).toBe(0);
+    const pacer = new HostPacer(dir, 'https://api', budget, 600_000);
+    await pacer.run('POST /m2m/sites/site-a/chat/async', async () => 1);
+    // Another path, and another site, have their own budgets: none of these waits for the 10-minute window.
+    await expect(pacer.run('POST /m2m/sites/site-a/chat/feedback', async () => 2)).resolves.toBe(2);
+    await expect(pacer.run('POST /m2m/sites/site-c/chat/async', async () => 3)).resolves.toBe(3);
+    await Promise.all(Array.from({ length: 5 }, () => pacer.run('POST /m2m/sites/site-b/chat/async', async () => 4)));
   });
 });
