@@ -8,8 +8,9 @@ import { heartbeating } from './heartbeat';
 import type { PlanInfo, PlannedUnit, SkipPagesInput } from './types';
 
 /**
- * Conversations per plan page, i.e. per chunk workflow. ~100 single-turn rows cost ~700 history events in a
- * chunk, far below the ~10k where histories get slow, and a page of rows stays a small payload.
+ * Conversations per plan page, i.e. per chunk workflow. 100 single-turn rows cost ~1,300 history events in a chunk
+ * (ask, settle, records and their workflow tasks), far below the ~10k where histories get slow; the plan also ends
+ * a page early when its rows pass `RowLimit.pageBytes`, so the page stays a small payload.
  */
 export const PAGE_SIZE = 100;
 
