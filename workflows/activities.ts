@@ -23,31 +23,23 @@ const localRetry: ActivityOptions['retry'] = {
 };
 
 /**
- * Local work that grows with the dataset or waits on user code (planning, pages, skipped pages, reports, custom
- * graders). These heartbeat every few seconds while they work (activities/heartbeat.ts), so a worker that dies
+ * Local work that grows with the dataset or waits on user code: planning, pages, skipped pages, reports, custom
+ * graders. These heartbeat every few seconds while they work (activities/heartbeat.ts), so a worker that dies
  * mid-activity is noticed after the heartbeat timeout and another worker retries at once; the start-to-close
  * timeout only bounds work that never ends.
  */
-const localLong = proxyActivities<RunActivities>({
+export const localWork = proxyActivities<RunActivities>({
   taskQueue: TaskQueue.main,
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: '20s',
   retry: localRetry,
 });
 
-/** Local work of a few files at most (judge cache lookups, the cleanup report): a short timeout instead of heartbeats. */
-const localShort = proxyActivities<RunActivities>({
+/** Local work of a few files or rows at most (records, judge cache lookups, reports of a few files): a short timeout. */
+export const local = proxyActivities<RunActivities>({
   taskQueue: TaskQueue.main,
   startToCloseTimeout: '30s',
   retry: localRetry,
-});
-
-/** The activities that heartbeat; every other `local` activity gets the short timeout. */
-const HEARTBEATING: ReadonlySet<string> = new Set<keyof RunActivities>(['prepareRun', 'readPage', 'skipPages', 'finalizeRun', 'gradeCustom']);
-
-/** Datasets, results and reports: local work, no API path. Each activity on the options that fit it. */
-export const local: RunActivities = new Proxy(localShort, {
-  get: (short, name, receiver) => Reflect.get(typeof name === 'string' && HEARTBEATING.has(name) ? localLong : short, name, receiver),
 });
 
 /**

@@ -9,7 +9,7 @@ import { feedbackFor, gradedResult, gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/grading/types';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../src/reports/types';
 import type { AskResult, CallOutcome, PlannedRow, PlannedUnit } from '../activities/types';
-import { asking, local, settling } from './activities';
+import { asking, local, localWork, settling } from './activities';
 import { Batcher } from './batcher';
 import { answeredResult, unansweredResult } from '../src/reports/rowResult';
 import { activityGrader } from './grading';
@@ -127,7 +127,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   // Cleanup must run even when the run is cancelled, so the body never inherits cancellation; `stop` turns a
   // cancel into "ask nothing new", a second one into "abandon the questions in flight".
   return CancellationScope.nonCancellable(async () => {
-    const units = await local.readPage({ runId: input.runId, page: input.page, resume: input.resume });
+    const units = await localWork.readPage({ runId: input.runId, page: input.page, resume: input.resume });
     const ask = asking(options.answerTimeoutMs, options.siteId);
 
     /** The answered row and its feedback verdict, to finish; undefined when the row was finished already (no answer). */

@@ -4,7 +4,7 @@ import { judgeRequestFor, judgeResult, unjudgeableResult } from '../src/grading/
 import type { JudgeRequest } from '../src/grading/judge/types';
 import type { AnswerForGrading, AssertionResult, CustomAssertionSpec, ExternalAssertionSpec, JudgeAssertionSpec } from '../src/grading/types';
 import type { DatasetRow } from '../src/datasets/types';
-import { judging, local } from './activities';
+import { judging, local, localWork } from './activities';
 import { describeFailure } from './outcome';
 
 /**
@@ -37,7 +37,7 @@ async function gradeCustom(
   source: { runId: string; page: number } | undefined,
 ): Promise<void> {
   const modules = custom.map(({ spec }) => ({ module: spec.module, threshold: spec.threshold }));
-  const grade = await asGradingError(() => local.gradeCustom({ row, answer, modules, source }));
+  const grade = await asGradingError(() => localWork.gradeCustom({ row, answer, modules, source }));
   custom.forEach(({ at }, i) => (into[at] = grade.assertions[i] as AssertionResult));
 }
 

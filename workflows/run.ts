@@ -9,7 +9,7 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, local } from './activities';
+import { listing, localWork } from './activities';
 import { runChunk } from './chunk';
 import { describeFailure } from './outcome';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
@@ -72,7 +72,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   CancellationScope.current().cancelRequested.catch(cancel);
 
   return CancellationScope.nonCancellable(async () => {
-    const plan = carry?.plan ?? (await local.prepareRun({ input, workflowId }));
+    const plan = carry?.plan ?? (await localWork.prepareRun({ input, workflowId }));
     progress.total = plan.rows;
     progress.chunks = plan.pages;
 
@@ -139,10 +139,10 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     progress.inFlight = 0;
     if (nextPage < plan.pages) {
       const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
-      const skipped = await local.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
+      const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
       addCounts(progress.counts, skipped);
     }
-    const result = await local.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
+    const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
     progress.phase = 'done';
     if (fatal) {
