@@ -17,6 +17,23 @@ export function writeDataset(stack: Stack, header: string, rows: string[]): stri
   return path;
 }
 
+/** Demo knowledge-base questions with the phrase each answer must include, as `question,must_include` CSV. */
+export const DEMO_QUESTIONS = [
+  'How much does the Personal plan cost?,$9.99',
+  'How much storage do I get for free?,5 GB',
+  'Can I get a refund for my annual subscription?,14 days',
+  'Which payment methods do you accept?,PayPal',
+  'How do I reset my password?,Forgot password',
+];
+
+/** The header of {@link demoRows}. */
+export const DEMO_HEADER = 'id,conversation,turn,question,must_include';
+
+/** `n` single-turn rows `r1…rn` cycling through `questions`. */
+export function demoRows(n: number, questions: readonly string[] = DEMO_QUESTIONS): string[] {
+  return Array.from({ length: n }, (_, i) => `r${i + 1},,,${questions[i % questions.length]}`);
+}
+
 export const defaultOptions: RunOptions = {
   siteId: DEMO.siteId, concurrency: 10, feedback: 'graded', answerTimeoutMs: 30_000, defaultEmail: 'qa@example.com',
   assertions: [], closeSessions: true, mode: 'async',

@@ -11,17 +11,9 @@ import { TaskQueue } from '../../src/temporal/taskQueues';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../workflows/signals';
 import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
-import { defaultOptions, readResults, writeDataset } from '../helpers/runs';
+import { DEMO_HEADER, defaultOptions, demoRows, readResults, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 
-const HEADER = 'id,conversation,turn,question,must_include';
-const QUESTIONS = [
-  'How much does the Personal plan cost?,$9.99',
-  'How much storage do I get for free?,5 GB',
-  'Can I get a refund for my annual subscription?,14 days',
-  'Which payment methods do you accept?,PayPal',
-  'How do I reset my password?,Forgot password',
-];
 const SITES = [DEMO.siteId, 'demo-site-2', 'demo-site-3'];
 let seq = 0;
 
@@ -36,7 +28,7 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
   beforeEach(() => stack.sim.reset());
 
   async function start(sites: string[], rows: number, options: Partial<MultiSiteInput['options']> = {}) {
-    const dataset = writeDataset(stack, HEADER, Array.from({ length: rows }, (_, i) => `r${i + 1},,,${QUESTIONS[i % QUESTIONS.length]}`));
+    const dataset = writeDataset(stack, DEMO_HEADER, demoRows(rows));
     const runId = `ms${Date.now()}-${++seq}`;
     const input: MultiSiteInput = {
       kind: 'evaluation', runId, sites, dataset: { path: dataset, sha256: await sha256File(dataset) },

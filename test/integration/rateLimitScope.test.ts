@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../workflows/types';
-import { startRun, writeDataset } from '../helpers/runs';
+import { DEMO_HEADER, demoRows, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 
-const HEADER = 'id,conversation,turn,question,must_include';
-const QUESTIONS = [
-  'How much does the Personal plan cost?,$9.99',
-  'How much storage do I get for free?,5 GB',
-  'Can I get a refund for my annual subscription?,14 days',
-  'Which payment methods do you accept?,PayPal',
-  'How do I reset my password?,Forgot password',
-];
 
 /**
  * A server that counts the status route, not each request's path (spec §8 leaves it open): with 20 questions
@@ -28,8 +20,7 @@ describe('runner against a route-scoped rate limit (real Temporal + simulator)',
   });
 
   async function run30(): Promise<RunResult> {
-    const rows = Array.from({ length: 30 }, (_, i) => `r${i + 1},,,${QUESTIONS[i % QUESTIONS.length]}`);
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows), { concurrency: 20, answerTimeoutMs: 120_000 });
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, demoRows(30)), { concurrency: 20, answerTimeoutMs: 120_000 });
     return (await handle.result()) as RunResult;
   }
 

@@ -3,19 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
 import type { RunResult } from '../../workflows/types';
 import { progressQuery, cancelSignal } from '../../workflows/signals';
-import { readResults, startRun, writeDataset } from '../helpers/runs';
+import { DEMO_HEADER, DEMO_QUESTIONS, demoRows, readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 
-const HEADER = 'id,conversation,turn,question,must_include';
-const QUESTIONS = [
-  'How much does the Personal plan cost?,$9.99',
-  'How much storage do I get for free?,5 GB',
-  'Can I get a refund for my annual subscription?,14 days',
-  'Which payment methods do you accept?,PayPal',
-];
-function rows(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => `r${i + 1},,,${QUESTIONS[i % QUESTIONS.length]}`);
-}
+/** The first four demo questions, the ones these tests were written with. */
+const rows = (n: number): string[] => demoRows(n, DEMO_QUESTIONS.slice(0, 4));
 
 describe('run outcomes, faults and failures (real Temporal + simulator)', () => {
   let stack: Stack;
@@ -23,7 +15,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
 
   it('records a failed async request as `error` with the API\'s error string, and still closes its session', async () => {
     stack.sim.setFaults({ 'chat.async': { asyncFailRate: 1 } });
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(3)));
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(3)));
     const { summary, reportDir } = (await handle.result()) as RunResult;
     expect(summary.error).toBe(3);
     for (const r of readResults(reportDir)) {
@@ -37,7 +29,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
 
   it('retries injected 500s and 429s to success, without asking any question twice', async () => {
     stack.sim.setFaults({ 'chat.async': { rateLimitBurst: 3 }, 'requests.status': { failRate: 0.3 }, 'feedback.submit': { rateLimitBurst: 2 }, 'sessions.close': { failRate: 0.3 } });
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(8)));
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(8)));
     const { summary } = (await handle.result()) as RunResult;
     const stats = stack.sim.stats();
     expect(summary.passed + summary.failed).toBe(8);
@@ -51,7 +43,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
 
   it('marks rows whose answer never comes as `timed_out`', async () => {
     stack.sim.setFaults({ 'chat.async': { processingDelayMs: 60_000 } });
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(2)), { answerTimeoutMs: 1500 });
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(2)), { answerTimeoutMs: 1500 });
     const { summary, reportDir } = (await handle.result()) as RunResult;
     expect(summary.timedOut).toBe(2);
     for (const r of readResults(reportDir)) expect(r.error).toMatch(/no answer within/);
@@ -66,7 +58,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
     await stack.startWorkers(worker);
     try {
       const started = Date.now();
-      const handle = await startRun(stack, writeDataset(stack, HEADER, rows(4)), options);
+      const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(4)), options);
       const err = await handle.result().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WorkflowFailedError);
       expect(String((err as WorkflowFailedError).cause?.message)).toMatch(reason);
@@ -85,7 +77,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
 
   it('cancel mid-run: remaining rows `skipped`, every opened session closed, reports written', async () => {
     stack.sim.setFaults({ 'chat.async': { processingDelayMs: 400 } });
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(60)), { concurrency: 4 });
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(60)), { concurrency: 4 });
     for (;;) {
       const p = await handle.query(progressQuery);
       if (Object.values(p.counts).reduce((a, b) => a + b, 0) >= 8) break;
@@ -103,7 +95,7 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
     expect(readResults(result.reportDir)).toHaveLength(60);
   });
   it('continues as new between chunks on long runs: every row recorded once, counts carried over', async () => {
-    const handle = await startRun(stack, writeDataset(stack, HEADER, rows(250)), { concurrency: 20, chunksPerRun: 1 });
+    const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(250)), { concurrency: 20, chunksPerRun: 1 });
     const { summary, reportDir } = (await handle.result()) as RunResult;
     expect(summary.total).toBe(250);
     expect(summary.passed + summary.failed).toBe(250);
