@@ -9,8 +9,8 @@ import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMet
 
 export { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
 
-/** One site of a multi-site run, as the combined report shows it. */
-export interface SiteLine {
+/** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
+export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
   siteId: string;
   runId: string;
   workflowId: string;
@@ -18,15 +18,6 @@ export interface SiteLine {
   reportDir?: string;
   /** Dataset rows (with a result or missing). */
   rows: number;
-  passed: number;
-  failed: number;
-  answered: number;
-  error: number;
-  timedOut: number;
-  skipped: number;
-  missing: number;
-  /** passed / graded; null when nothing was graded. */
-  passRate: number | null;
   /** (error + timed_out) / rows; null without rows. */
   errorRate: number | null;
   durationMs: number | null;
