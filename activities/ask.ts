@@ -1,9 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { APIConnectionTimeoutError, NotFoundError, RateLimitError, SiteChatError } from '../src/api/errors';
+import { APIConnectionTimeoutError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { Submission } from '../src/reports/types';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
+import { StatusPoller } from './statusPoller';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
@@ -101,82 +102,57 @@ export function statusPollKey(siteId: string): string {
   return `GET /m2m/sites/${siteId}/chat/requests/*`;
 }
 
-/** Whether this worker paces the status polls of `siteId` per route (configured, or learned from a 429). */
-function paced(deps: ActivityDeps, siteId: string): boolean {
-  return deps.pollScope === 'route' || deps.routePacedSites.has(siteId);
-}
-
-/** How often an activity waiting for the limiter still reports that it is alive. */
-const WAIT_HEARTBEAT_MS = 5_000;
-
-/** Waits for `work`, heartbeating meanwhile: a poll may queue behind many others for longer than the heartbeat timeout. */
-async function heartbeating<T>(ctx: Context, details: AskHeartbeat, work: Promise<T>): Promise<T> {
-  const timer = setInterval(() => ctx.heartbeat(details), WAIT_HEARTBEAT_MS);
-  try {
-    return await work;
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** How long an ask waits before its first heartbeat: half the 20 s heartbeat timeout. */
 const HEARTBEAT_AFTER_MS = 10_000;
 
+/**
+ * Waits for the answer through the worker's one status poller (`deps.statusPoller`), which polls every request in
+ * flight in one paced loop and heartbeats for this activity once the answer takes longer than HEARTBEAT_AFTER_MS
+ * (heartbeats are billed; the store already holds the request id).
+ */
 async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Promise<AskResult> {
   const ctx = Context.current();
-  const startedAt = Date.now();
-  const signal = ctx.cancellationSignal;
   const deadline = req.submittedAtMs + input.answerTimeoutMs;
   const base = { sessionId: req.sessionId, requestId: req.requestId };
-  let lastError: string | undefined;
-  await ctx.sleep(Math.min(deps.firstPollDelayMs, Math.max(0, deadline - Date.now())));
-  for (;;) {
-    // Never faster than the API's budget for the request's own path (a poll interval of 0 would earn 429s).
-    let waitMs = Math.max(deps.pollIntervalMs, deps.minPollGapMs);
-    try {
-      const get = () => deps.api.requests.get(input.siteId, req.requestId, { signal });
-      // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.
-      const status = paced(deps, input.siteId) ? await heartbeating(ctx, req, deps.limiter.run(statusPollKey(input.siteId), get, signal)) : await get();
-      lastError = undefined;
-      if (status.status === 'completed') {
-        return {
-          ...base, status: 'completed', answer: status.answer ?? '', latencyMs: Date.now() - req.submittedAtMs,
-          confidenceScore: status.confidence_score, confidenceLevel: status.confidence_level, confidenceReason: status.confidence_reason,
-        };
-      }
-      if (status.status === 'failed') {
-        return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', latencyMs: Date.now() - req.submittedAtMs };
-      }
-    } catch (err) {
-      // The request was accepted; a 404 now means it expired or vanished, which no retry will change.
-      if (err instanceof NotFoundError) return { ...base, status: 'failed', error: `status lookup: ${err.status} ${err.error}`, latencyMs: Date.now() - req.submittedAtMs };
-      if (!(err instanceof SiteChatError) || !err.retryable) throw toFailure(err);
-      // 429/5xx/network while polling: keep polling until the deadline rather than re-running the activity.
-      lastError = `${err.status ?? 'network'} ${err.error ?? err.message}`;
-      if (err instanceof RateLimitError) {
-        // The server counts this site's status route, not each path: pace every poll of the site from now on.
-        if (!deps.routePacedSites.has(input.siteId)) {
-          deps.routePacedSites.add(input.siteId);
-          ctx.log.warn(`status polls of site ${input.siteId} got 429: pacing them per route (${statusPollKey(input.siteId)}) from now on; set SITECHAT_POLL_SCOPE=route to start that way`);
-        }
-        // A 429 names how long to back off; polling sooner would only earn another one.
-        if (err.retryAfterMs !== undefined) waitMs = Math.max(waitMs, err.retryAfterMs);
-      }
-    }
-    // Heartbeats are billed and the store already holds the request id: an answer that comes within the first
-    // HEARTBEAT_AFTER_MS needs none; a longer wait shows the server this worker is alive (timeout 20 s).
-    if (Date.now() - startedAt >= HEARTBEAT_AFTER_MS) ctx.heartbeat(req);
-    if (Date.now() >= deadline) {
-      const waited = Math.round(input.answerTimeoutMs / 1000);
-      return { ...base, status: 'timed_out', error: `no answer within ${waited}s${lastError ? ` (last poll: ${lastError})` : ''}`, latencyMs: Date.now() - req.submittedAtMs };
-    }
-    // A long Retry-After is waited out in pieces, each followed by a heartbeat, within the 20 s heartbeat timeout.
-    let left = Math.min(waitMs, Math.max(0, deadline - Date.now()));
-    while (left > 0) {
-      const piece = Math.min(left, HEARTBEAT_AFTER_MS);
-      await ctx.sleep(piece);
-      left -= piece;
-      if (left > 0) ctx.heartbeat(req);
-    }
+  const latencyMs = (): number => Date.now() - req.submittedAtMs;
+  let outcome;
+  try {
+    outcome = await deps.statusPoller.watch({
+      siteId: input.siteId, requestId: req.requestId, firstPollAt: Date.now() + deps.firstPollDelayMs, deadline,
+      signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat(req),
+    });
+  } catch (err) {
+    throw toFailure(err);
   }
+  if (outcome.kind === 'gone') return { ...base, status: 'failed', error: outcome.error, latencyMs: latencyMs() };
+  if (outcome.kind === 'timed_out') {
+    const waited = Math.round(input.answerTimeoutMs / 1000);
+    return { ...base, status: 'timed_out', error: `no answer within ${waited}s${outcome.lastError ? ` (last poll: ${outcome.lastError})` : ''}`, latencyMs: latencyMs() };
+  }
+  const status = outcome.status;
+  if (status.status === 'failed') return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', latencyMs: latencyMs() };
+  return {
+    ...base, status: 'completed', answer: status.answer ?? '', latencyMs: latencyMs(),
+    confidenceScore: status.confidence_score, confidenceLevel: status.confidence_level, confidenceReason: status.confidence_reason,
+  };
+}
+
+/** The status poller of a worker built from its activity settings: polls of one request never closer than one path's budget. */
+export function statusPollerFor(deps: Pick<ActivityDeps, 'api' | 'limiter' | 'pollIntervalMs' | 'minPollGapMs' | 'pollScope' | 'routePacedSites'>, log: { warn: (msg: string) => void }): StatusPoller {
+  return new StatusPoller({
+    api: deps.api,
+    limiter: deps.limiter,
+    // Never faster than the API's budget for the request's own path (a poll interval of 0 would earn 429s).
+    intervalMs: Math.max(deps.pollIntervalMs, deps.minPollGapMs),
+    beatAfterMs: HEARTBEAT_AFTER_MS,
+    routeKey: statusPollKey,
+    // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.
+    pacedPerRoute: (siteId) => deps.pollScope === 'route' || deps.routePacedSites.has(siteId),
+    onRateLimited: (siteId) => {
+      // The server counts this site's status route, not each path: pace every poll of the site from now on.
+      if (deps.routePacedSites.has(siteId)) return;
+      deps.routePacedSites.add(siteId);
+      log.warn(`status polls of site ${siteId} got 429: pacing them per route (${statusPollKey(siteId)}) from now on; set SITECHAT_POLL_SCOPE=route to start that way`);
+    },
+  });
 }

@@ -8,6 +8,7 @@ import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { PlanMetadata } from './planRows';
 import type { ResumeIndex } from './resume';
+import type { StatusPoller } from './statusPoller';
 
 /** What the activities are built from; the worker injects them, tests may replace any. */
 export interface ActivityDeps {
@@ -38,6 +39,8 @@ export interface ActivityDeps {
    * that answered a poll with 429 (its server counts the route after all). Lives as long as the worker.
    */
   routePacedSites: Set<string>;
+  /** The worker's one loop over the requests in flight (built from the settings above unless given). */
+  statusPoller: StatusPoller;
   /** Answers an earlier attempt of a resumed run recorded. */
   resume: ResumeIndex;
   /** The LLM judge; absent when the worker has no `SITECHAT_JUDGE_*` settings (judge assertions then fail the row). */

@@ -1,3 +1,4 @@
+import { Runtime } from '@temporalio/worker';
 import { SiteChatClient } from '../src/api';
 import { HostPacer, siteBudget } from '../src/ratelimit/pacer';
 import { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
@@ -7,7 +8,7 @@ import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
 import type { WorkerConfig } from '../src/temporal/workerConfig';
-import { askActivity } from './ask';
+import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalize';
@@ -21,6 +22,9 @@ import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
 
 export type { ActivityDeps } from './deps';
+
+/** The worker's logger, looked up when used: the worker installs its runtime after building the activities. */
+const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(msg) };
 
 function buildActivities(deps: ActivityDeps) {
   return {
@@ -52,7 +56,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
   const store = overrides.store ?? opened.store;
   const plans = overrides.plans ?? opened.plans;
   const secrets = [new Secret(config.apiKey), ...(config.judge ? [config.judge.apiKey] : [])];
-  const deps: ActivityDeps = {
+  const settings = {
     api,
     store,
     plans,
@@ -72,7 +76,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
-  };
+  } satisfies Omit<ActivityDeps, 'statusPoller'>;
+  const deps: ActivityDeps = { ...settings, statusPoller: overrides.statusPoller ?? statusPollerFor(settings, workerLog) };
   const close = async (): Promise<void> => {
     await Promise.all([overrides.api ? undefined : api.close(), opened.close()]);
   };
