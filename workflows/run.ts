@@ -3,6 +3,7 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
+  patched,
   startChild,
   setHandler,
   workflowInfo,
@@ -17,6 +18,14 @@ import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type Ru
 
 /** Chunks (child workflows) sending questions at once. */
 const CHUNK_SLOTS = 2;
+
+/**
+ * Chunks open at once: sending, or past their last question and still waiting for answers, feedback and closes.
+ * Where questions are answered faster than feedback goes out (the engine's ceiling), unbounded hand-overs left
+ * 70 chunks open in a 10,000-row run, each a workflow in the worker's cache (≈ 2 MiB: the heap grew by 135 MiB).
+ * At the API's limit a chunk's tail (answers of up to 30 s, then its last settles) spans about three hand-overs.
+ */
+const MAX_OPEN_CHUNKS = 8;
 
 /**
  * Chunks per run of this workflow before it continues as new. A chunk costs the parent ~21 history events
@@ -94,14 +103,23 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const lastPageThisRun = Math.min(plan.pages, nextPage + (input.options.chunksPerRun ?? DEFAULT_CHUNKS_PER_RUN));
     const completions: Promise<void>[] = [];
 
+    // Chunks being started: counted against the bound until `running` holds them.
+    let starting = 0;
     // Returns the completion wrapped: an async function returning a bare promise would make the caller wait for it.
     const startPage = async (page: number): Promise<{ done: Promise<void> }> => {
-      const child = await startChild(runChunk, {
-        workflowId: `${workflowId}/chunk-${page}`,
-        taskQueue: TaskQueue.main,
-        args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
-      });
+      starting += 1;
+      let child: ChildWorkflowHandle<typeof runChunk>;
+      try {
+        child = await startChild(runChunk, {
+          workflowId: `${workflowId}/chunk-${page}`,
+          taskQueue: TaskQueue.main,
+          args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
+        });
+      } finally {
+        starting -= 1;
+      }
       running.set(page, child);
+      progress.chunksOpen = running.size;
       const done = child.result().then(
         (res) => {
           sessionsClosed += res.sessionsClosed;
@@ -113,6 +131,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
         },
       ).finally(() => {
         running.delete(page);
+        progress.chunksOpen = running.size;
         inFlightByPage.delete(page);
         progress.chunksDone += 1;
         if (fatal) cancel();
@@ -120,8 +139,14 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       completions.push(done);
       return { done };
     };
+    // Runs started before the bound replay without it (a workflow task must issue the commands it did then).
+    const bounded = patched('bounded-open-chunks');
     const lane = async (): Promise<void> => {
       while (nextPage < lastPageThisRun && !cancelled && !fatal) {
+        if (bounded && running.size + starting >= MAX_OPEN_CHUNKS) {
+          await condition(() => running.size + starting < MAX_OPEN_CHUNKS || cancelled || !!fatal);
+          continue;
+        }
         const page = nextPage++;
         const { done } = await startPage(page);
         await Promise.race([done, condition(() => drained.has(page))]);

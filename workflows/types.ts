@@ -77,6 +77,8 @@ export interface RunProgress {
   /** Chunks (child workflows) finished / all. */
   chunksDone: number;
   chunks: number;
+  /** Chunks started and not yet finished (sending, or waiting for their last answers and settles); at most 8. */
+  chunksOpen?: number;
   startedAt: number;
   updatedAt: number;
   /** Rows per second since the start, and the estimated ms left at that pace. */
