@@ -5,6 +5,7 @@ import { createActivities, type ActivityDeps } from '../../activities';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
 import { hostname } from 'node:os';
 import { configureQueueBudgets } from './queueConfig';
+import { limitHeapGrowth } from './heapGrowth';
 import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
 import type { WorkerConfig } from './workerConfig';
 
@@ -66,6 +67,7 @@ const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
  */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { config } = options;
+  limitHeapGrowth(config.heapGrowthPercent);
   const queues = options.queues ?? Object.values(TaskQueue);
   if (queues.some((q) => (RATE_LIMITED_QUEUES as readonly string[]).includes(q))) {
     const identity = `sitechat-worker ${process.pid}@${hostname()}`;

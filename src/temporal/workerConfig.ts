@@ -53,9 +53,17 @@ export interface WorkerConfig {
    * @default none: custom graders are refused
    */
   gradersDir?: string;
+  /**
+   * SITECHAT_HEAP_GROWTH_PERCENT: how far V8 lets a heap grow past what survived its last full collection (see
+   * `limitHeapGrowth`); 0 leaves V8's own choice (up to 4×, which took a busy worker past 700 MiB). @default 30
+   */
+  heapGrowthPercent?: number;
   /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
   judge?: JudgeSettings;
 }
+
+/** Measured: the 10,000-row scale run at the same speed, peak RSS 750 → 366 MiB (BENCHMARKS.md). */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
 
 export const PollScope = { path: 'path', route: 'route' } as const;
 export type PollScope = (typeof PollScope)[keyof typeof PollScope];
@@ -157,6 +165,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     siteRates: overrides.siteRates ?? siteRatesFrom(env),
     pacerDir: resolve(overrides.pacerDir ?? (env.SITECHAT_PACER_DIR || defaultPacerDir())),
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : gradersDirFrom(env),
+    heapGrowthPercent: overrides.heapGrowthPercent ?? integerFrom(env, 'SITECHAT_HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, 0),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
   };
 }

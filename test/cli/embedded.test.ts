@@ -48,6 +48,7 @@ describe('the embedded dev server’s pid file', () => {
       [{ SITECHAT_MAX_CONCURRENT_ASKS: '2.5' }, 'SITECHAT_MAX_CONCURRENT_ASKS must be a whole number >= 1'],
       [{ SITECHAT_POLL_INTERVAL_MS: '0' }, 'SITECHAT_POLL_INTERVAL_MS must be a number >= 1'],
       [{ SITECHAT_RATE_LIMIT: '-5' }, 'SITECHAT_RATE_LIMIT must be a number >= 0'],
+      [{ SITECHAT_HEAP_GROWTH_PERCENT: 'lots' }, 'SITECHAT_HEAP_GROWTH_PERCENT must be a number >= 0'],
       [{ ...judge, SITECHAT_JUDGE_RPM: '-1' }, 'SITECHAT_JUDGE_RPM must be a number >= 0'],
       [{ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' }, 'SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1'],
       [{ SITECHAT_GRADERS_DIR: join(dir, 'no-such-dir') }, 'SITECHAT_GRADERS_DIR must be an existing directory'],
