@@ -1,5 +1,8 @@
-import { resolve } from 'node:path';
-import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { join, resolve } from 'node:path';
+import { Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { CANCELLED_BEFORE_START, summarizeMultiSite, type SiteRunRef } from '../reports/multiSite';
+import { writeMultiSiteReports } from '../reports/multiSiteRender';
+import type { OpenedStore } from '../reports/openStore';
 import { TaskQueue } from '../temporal/taskQueues';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
@@ -8,7 +11,9 @@ import { emptyCounts, type RunOptions, type RunProgress } from '../../workflows/
 import { ExitCode, followRun } from './follow';
 import type { Logger } from './logger';
 import type { Runtime } from './runtime';
+import { runsDir } from './preflight';
 import { parseSiteList } from './siteList';
+import { localRunDir, renderFromStore } from './storeReports';
 
 /** Which phase a combined progress shows: the busiest any site is in. */
 const PHASE_ORDER: RunProgress['phase'][] = ['running', 'preparing', 'finishing', 'done'];
@@ -66,6 +71,11 @@ export async function progressSourceFor(client: Client, workflowId: string): Pro
 export interface MultiSiteStart {
   log: Logger;
   runtime: Runtime;
+  /**
+   * The results store, when it is remote (PostgreSQL): the workers then write the reports on their own hosts, and this
+   * command renders every site's reports and the combined one here from the store once the run has ended.
+   */
+  remote?: OpenedStore;
   runId: string;
   workflowId: string;
   dataset: { path: string; sha256: string; rows: number };
@@ -79,9 +89,11 @@ export interface MultiSiteStart {
 export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> {
   const { log, runtime, runId, workflowId, options } = start;
   const sites = parseSiteList(options.siteId, '--site');
+  const outDir = options.outDir ? resolve(options.outDir) : undefined;
+  // Paths on this host mean nothing to a worker elsewhere: with a remote store the workers place the reports.
   const input: MultiSiteInput = {
     kind: 'evaluation', runId, sites, dataset: { path: start.dataset.path, sha256: start.dataset.sha256 },
-    options: { ...options, outDir: options.outDir ? resolve(options.outDir) : undefined },
+    options: { ...options, outDir: start.remote ? undefined : outDir },
   };
   const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
   await client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
@@ -91,5 +103,45 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
     log.out(start.json ? JSON.stringify({ runId, workflowId, sites: sites.map((s) => ({ siteId: s, runId: siteRunId(runId, s), workflowId: `${workflowId}-${s}` })) }) : workflowId);
     return ExitCode.ok;
   }
-  return followRun(client, workflowId, { log, json: start.json, progress: multiSiteProgress(client, workflowId) });
+  const code = await followRun(client, workflowId, { log, json: start.json, progress: multiSiteProgress(client, workflowId) });
+  if (start.remote) await renderMultiSiteFromStore(client, start.remote, { runId, workflowId, sites, outDir }, log);
+  return code;
+}
+
+/**
+ * Writes a finished multi-site run's reports on this host from the results store: each site's five files in
+ * `<outDir>/<site>/` and the combined report in `<outDir>/` (`--out`, or `<SITECHAT_RUNS_DIR>/<runId>/`). A site's
+ * failure comes from its workflow, as the parent saw it.
+ */
+export async function renderMultiSiteFromStore(client: Client, opened: OpenedStore, run: { runId: string; workflowId: string; sites: string[]; outDir?: string }, log: Logger): Promise<void> {
+  const outDir = run.outDir ?? localRunDir(runsDir(), run.runId);
+  const refs: SiteRunRef[] = [];
+  for (const siteId of run.sites) {
+    const ref: SiteRunRef = { siteId, runId: siteRunId(run.runId, siteId), workflowId: `${run.workflowId}-${siteId}` };
+    const siteDir = join(outDir, siteId);
+    if (await renderFromStore(opened, ref.runId, { outDir: siteDir }, quietInfo(log))) ref.reportDir = siteDir;
+    ref.failure = await siteFailure(client, ref.workflowId);
+    refs.push(ref);
+  }
+  const startedAt = (await client.workflow.getHandle(run.workflowId).describe()).startTime.toISOString();
+  const dataset = (await opened.store.getMeta(refs[0]?.runId ?? ''))?.dataset ?? '';
+  const summary = await summarizeMultiSite(opened.store, { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation', dataset, startedAt, sites: refs });
+  const paths = await writeMultiSiteReports(summary, outDir);
+  log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each site's in ${join(outDir, '<site>')}`);
+}
+
+/** Why a site's run failed, or nothing when it completed; a site that never started was cancelled before it. */
+async function siteFailure(client: Client, workflowId: string): Promise<SiteRunRef['failure']> {
+  try {
+    await client.workflow.getHandle(workflowId).result();
+    return undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return { message: 'the run was cancelled before this site started', type: CANCELLED_BEFORE_START };
+    const cause = err instanceof WorkflowFailedError && err.cause ? err.cause : err;
+    return { message: cause instanceof Error ? cause.message : String(cause), type: cause instanceof Error ? cause.name : 'Error' };
+  }
+}
+
+function quietInfo(log: Logger): Logger {
+  return { ...log, info: (line: string) => log.debug(line) };
 }

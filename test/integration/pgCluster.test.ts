@@ -5,6 +5,9 @@ import { Client } from 'pg';
 import { ReportFile } from '../../src/reports/files';
 import type { RowResult, RunSummary } from '../../src/reports/types';
 import { DEMO } from '../../src/sim/constants';
+import { demoFixturesWithSites } from '../../src/sim/siteCopies';
+import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
+import type { MultiSiteSummary } from '../../src/reports/multiSite';
 import { sitechat } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';
 import { describeWithPostgres } from '../helpers/usePostgres';
@@ -16,6 +19,7 @@ const QUESTIONS = [
   'Can I get a refund for my annual subscription?,14 days',
 ];
 const ROWS = 24;
+const SITES = [DEMO.siteId, 'demo-site-2'];
 
 /** Every directory and file under `dir`, relative. */
 function tree(dir: string, prefix = ''): string[] {
@@ -27,7 +31,7 @@ describeWithPostgres('a cluster on the PostgreSQL store: two workers, two local 
   let stack: Stack;
   let url: string;
   beforeAll(async () => {
-    stack = await startStack(__filename, { latencyScale: 0.05 });
+    stack = await startStack(__filename, { latencyScale: 0.05, fixtures: demoFixturesWithSites(SITES) });
     url = await pg.freshDatabase();
   });
   afterAll(async () => stack?.close());
@@ -88,6 +92,37 @@ describeWithPostgres('a cluster on the PostgreSQL store: two workers, two local 
     } finally {
       for (const w of workers) w.kill('SIGTERM');
       await Promise.all(workers.map(exited));
+    }
+  });
+  it('a multi-site run: the CLI renders every site\'s reports and the combined one on its own host', async () => {
+    const cliHost = join(stack.runsDir, 'cli-multi');
+    mkdirSync(cliHost, { recursive: true });
+    const dataset = join(cliHost, 'questions.csv');
+    writeFileSync(dataset, ['id,question,must_include', ...Array.from({ length: 6 }, (_, i) => `q${i + 1},${QUESTIONS[i % 3]}`)].join('\n') + '\n');
+    const workerDir = join(stack.runsDir, 'worker-multi');
+    const worker = spawnWorker(stack, { SITECHAT_RUNS_DIR: workerDir, SITECHAT_STORE_URL: url });
+    const env = {
+      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace, SITECHAT_BASE_URL: stack.config.baseUrl,
+      SITECHAT_RUNS_DIR: join(cliHost, 'runs'), SITECHAT_STORE_URL: url,
+    };
+    try {
+      const ran = await sitechat(cliHost, ['run', dataset, '--site', SITES.join(','), '--no-worker', '--json', '--concurrency', '6'], env);
+      expect(ran.code, ran.stderr).toBe(0);
+      const printed = JSON.parse(ran.stdout) as MultiSiteSummary;
+      const reportDir = join(cliHost, 'runs', printed.runId);
+      const combined = JSON.parse(readFileSync(join(reportDir, MultiSiteReportFile.summary), 'utf8')) as MultiSiteSummary;
+      expect(combined).toMatchObject({ total: 12, passed: 12 });
+      expect(combined.sites.map((l) => [l.siteId, l.passed, l.reportDir])).toEqual(SITES.map((site) => [site, 6, join(reportDir, site)]));
+      for (const file of Object.values(MultiSiteReportFile)) expect(existsSync(join(reportDir, file)), file).toBe(true);
+      for (const site of SITES) {
+        const results = readFileSync(join(reportDir, site, ReportFile.results), 'utf8').trim().split('\n');
+        expect(results).toHaveLength(6);
+      }
+      // The combined report links each site's report on this host.
+      expect(readFileSync(join(reportDir, MultiSiteReportFile.markdown), 'utf8')).toContain(`(${SITES[1]}/${ReportFile.markdown})`);
+    } finally {
+      worker.kill('SIGTERM');
+      await exited(worker);
     }
   });
 });

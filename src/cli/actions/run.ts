@@ -62,7 +62,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     if (isSiteList(options.siteId)) {
       const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
-      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json) });
+      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
     }
     const placed = placeOutputs(kind, runId, options);
     // A remote store: paths on this host mean nothing to a worker elsewhere. The worker writes its report files in its

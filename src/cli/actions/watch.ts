@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery } from '../../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
-import { progressSourceFor } from '../multiSite';
+import { progressSourceFor, renderMultiSiteFromStore } from '../multiSite';
 import { openRuntime, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { runsDir } from '../preflight';
@@ -46,12 +47,21 @@ function badRunId(run: string, log: Logger): boolean {
   }
 }
 
-/** With a remote store, the finished run's reports (and a backfill's answers) are rendered into this host's runs dir. */
-async function renderHere(workflowId: string, log: Logger): Promise<void> {
+/**
+ * With a remote store, the finished run's reports (and a backfill's answers) are rendered into this host's runs dir;
+ * a multi-site run's every site and its combined report.
+ */
+async function renderHere(client: Client, workflowId: string, log: Logger): Promise<void> {
   const opened = openCliStore();
   try {
     if (!opened.remote) return;
     const runId = workflowId.replace(/^sitechat-(evaluation|backfill)-/u, '');
+    const handle = client.workflow.getHandle(workflowId);
+    if ((await handle.describe()).type === MULTI_SITE_WORKFLOW_TYPE) {
+      const state = await handle.query(multiSiteQuery);
+      await renderMultiSiteFromStore(client, opened, { runId: state.runId, workflowId, sites: state.sites.map((s) => s.siteId) }, log);
+      return;
+    }
     const outDir = localRunDir(runsDir(), runId);
     await renderFromStore(opened, runId, { outDir, outFile: join(outDir, 'answers.csv') }, log);
   } finally {
@@ -66,7 +76,7 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
     return await withClient(log, flags.worker, async (client, rt) => {
       const workflowId = await findWorkflowId(client, run);
       const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator), progress: await progressSourceFor(client, workflowId) });
-      await renderHere(workflowId, log);
+      await renderHere(client, workflowId, log);
       return code;
     });
   } catch (err) {
