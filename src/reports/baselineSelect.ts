@@ -1,8 +1,32 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { loadBaseline, loadBaselineFromStore, type BaselineInput } from './baseline';
+import { ReportFile } from './files';
 import { pct } from './gate';
 import type { ResultsStore } from './store';
 import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from './types';
+
+/**
+ * `--baseline DIR` naming a multi-site run's combined report: each site of this run compares with the same site's
+ * run in it (`DIR/<site>/`, where `sitechat run --site a,b` puts them, or the directory its summary names). Any other
+ * directory is one run, the baseline of every site.
+ */
+async function siteRunDir(dir: string, siteId: string): Promise<string> {
+  const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
+  let sites: { siteId: string; reportDir?: string }[] | undefined;
+  try {
+    sites = text === undefined ? undefined : (JSON.parse(text) as { sites?: typeof sites }).sites;
+  } catch {
+    return dir; // loadBaseline says what is wrong with it
+  }
+  if (!Array.isArray(sites)) return dir;
+  const line = sites.find((l) => l.siteId === siteId);
+  if (!line) throw new Error(`baseline ${dir} is a multi-site run without site ${siteId} (its sites: ${sites.map((l) => l.siteId).join(', ')})`);
+  const here = join(dir, siteId);
+  if (existsSync(join(here, ReportFile.results)) || !line.reportDir) return here;
+  return line.reportDir;
+}
 
 /** Skipped runs listed in a report before "… N more". */
 const MAX_SKIPPED = 20;
@@ -122,10 +146,9 @@ export async function selectLatestBaseline(store: ResultsStore, target: Baseline
  * cancelled, with a warning saying so in every report. A baseline that cannot be read fails the gate.
  */
 export async function loadExplicitBaseline(dir: string, target: BaselineTarget): Promise<BaselineChoice> {
-  const path = resolve(dir);
   let baseline: BaselineInput;
   try {
-    baseline = await loadBaseline(path);
+    baseline = await loadBaseline(await siteRunDir(resolve(dir), target.siteId));
   } catch (err) {
     const message = `the baseline could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
     return { unavailable: false, selection: { requested: dir, skipped: [], skippedMore: 0, message, warnings: [] } };

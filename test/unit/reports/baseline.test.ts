@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore } from '../../../src/reports/baseline';
 import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from '../../../src/reports/baselineSelect';
 import { StoreFile } from '../../../src/reports/files';
@@ -102,6 +102,21 @@ describe('baseline loading', () => {
     expect(missing.baseline).toBeUndefined();
     expect(missing.unavailable).toBe(false);
     expect(missing.selection.message).toMatch(/could not be loaded: baseline .*nope: no such file or directory/);
+  });
+
+  it('--baseline DIR of a multi-site run gives each site the same site\'s run in it', async () => {
+    await finishedRun('multi-site-1', '2025-01-07T00:00:00.000Z', ['passed', 'passed'], { siteId: 'site-1' });
+    await finishedRun('multi-site-2', '2025-01-07T00:00:00.000Z', ['failed', 'failed'], { siteId: 'site-2' });
+    // The combined report's summary names each site's run directory (here: where the store wrote it).
+    const combined = join(ctx.dir, 'multi');
+    await mkdir(combined);
+    const sites = [1, 2].map((n) => ({ siteId: `site-${n}`, runId: `multi-site-${n}`, reportDir: ctx.store.runDir(`multi-site-${n}`) }));
+    await writeFile(join(combined, 'summary.json'), JSON.stringify({ runId: 'multi', sites }));
+    expect((await loadExplicitBaseline(combined, target)).baseline?.runId).toBe('multi-site-1');
+    expect((await loadExplicitBaseline(combined, { ...target, siteId: 'site-2' })).baseline?.passRate).toBe(0);
+    const other = await loadExplicitBaseline(combined, { ...target, siteId: 'site-3' });
+    expect(other.baseline).toBeUndefined();
+    expect(other.selection.message).toMatch(/is a multi-site run without site site-3 \(its sites: site-1, site-2\)/);
   });
 });
 
