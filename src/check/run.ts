@@ -24,7 +24,8 @@ export interface CheckReport {
 export interface RunChecksOptions {
   client: SiteChatClient;
   baseUrl: string;
-  siteId?: string;
+  /** Sites to reach, one site check each (`--site a,b,c`). */
+  siteIds?: string[];
   tenantId?: string;
   /** Used in timeout diagnoses. */
   timeoutMs: number;
@@ -53,10 +54,10 @@ function skipped(name: 'tenant' | 'site', endpoint: string, diagnosis: string): 
 
 /**
  * The connectivity check: the tenant limits endpoint (key valid, tenant right, API reachable; spec §4.7) and one
- * cheap site-scoped read (a session list of one). Calls the client directly: no Temporal involved. Never throws.
+ * cheap site-scoped read per site (a session list of one). Calls the client directly: no Temporal involved. Never throws.
  */
 export async function runChecks(options: RunChecksOptions): Promise<CheckReport> {
-  const { client, tenantId, siteId } = options;
+  const { client, tenantId, siteIds = [] } = options;
   const checks: CheckResult[] = [];
   checks.push(tenantId === undefined
     ? skipped('tenant', TENANT_ENDPOINT, 'skipped: no tenant given (pass --tenant ID or set SITECHAT_TENANT_ID) — the key was not checked against its tenant')
@@ -65,12 +66,13 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckReport>
       const fields = Object.keys(limits);
       return `the key is valid for tenant "${tenantId}" and the API is reachable${fields.length > 0 ? ` (limits: ${fields.slice(0, 6).join(', ')}${fields.length > 6 ? ', …' : ''})` : ''}`;
     }));
-  checks.push(siteId === undefined
-    ? skipped('site', SITE_ENDPOINT, 'skipped: no site given (pass --site ID or set SITECHAT_SITE_ID)')
-    : await probe('site', SITE_ENDPOINT, siteId, options, async () => {
+  if (siteIds.length === 0) checks.push(skipped('site', SITE_ENDPOINT, 'skipped: no site given (pass --site ID or set SITECHAT_SITE_ID)'));
+  for (const siteId of siteIds) {
+    checks.push(await probe('site', SITE_ENDPOINT, siteId, options, async () => {
       const { pagination } = await client.sessions.list(siteId, { limit: 1 });
       return `site "${siteId}" is reachable with this key (${pagination.total} session${pagination.total === 1 ? '' : 's'})`;
     }));
+  }
   const ran = checks.filter((c) => c.outcome !== CheckOutcome.skipped);
   return { ok: ran.length > 0 && ran.every((c) => c.outcome === CheckOutcome.ok), baseUrl: options.baseUrl, simulator: options.simulator ?? false, checks };
 }

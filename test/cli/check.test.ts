@@ -144,6 +144,19 @@ describe('sitechat check against the simulator over HTTP', () => {
     expect(c.out.join('\n')).toMatch(/\(the embedded simulator: SITECHAT_BASE_URL is not set\)/);
   });
 
+  it('--site a,b (as `sitechat run` takes it) checks every site; one unknown site fails the check', async () => {
+    const both = await check({}, { site: `${DEMO.siteId},no-such-site`, tenant: DEMO.tenantId });
+    expect(both.code).toBe(3);
+    expect(both.report?.checks.map((c) => [c.name, c.target, c.outcome])).toEqual([
+      ['tenant', DEMO.tenantId, 'ok'], ['site', DEMO.siteId, 'ok'], ['site', 'no-such-site', 'not-found'],
+    ]);
+    expect(both.out).toMatch(/✗ site check .*no-such-site/);
+    // A malformed list is a usage error naming where it came from, before any request.
+    const bad = await check({ SITECHAT_SITE_ID: `${DEMO.siteId},,x` });
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/SITECHAT_SITE_ID .*site 2 of 3 is empty/);
+  });
+
   it('usage: a bad --timeout, or nothing to check, exit 2', async () => {
     expect((await check({}, { ...demo, timeout: 'soon' })).code).toBe(2);
     expect((await check({}, {})).code).toBe(2);

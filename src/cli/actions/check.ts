@@ -5,6 +5,7 @@ import { DurationError, parseDuration } from '../../config/duration';
 import type { CheckFlags } from '../commands/check';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
+import { isSiteList, parseSiteList } from '../siteList';
 
 /** Injection points for tests: the environment read and the output channel. */
 export interface CheckIo {
@@ -24,10 +25,10 @@ function shownUrl(raw: string): string {
   }
 }
 
-async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, timeoutMs: number, log: Logger): Promise<CheckReport> {
+async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, given: string[] | undefined, timeoutMs: number, log: Logger): Promise<CheckReport> {
   let baseUrl = env.SITECHAT_BASE_URL;
   let apiKey = env.SITECHAT_API_KEY;
-  let siteId = flags.site ?? env.SITECHAT_SITE_ID;
+  let siteIds = given;
   let tenantId = flags.tenant ?? env.SITECHAT_TENANT_ID;
   let sim: { baseUrl: string; close(): Promise<void> } | undefined;
   let client: SiteChatClient | undefined;
@@ -38,7 +39,7 @@ async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, timeoutMs: numbe
       sim = await startSimulator({ port: 0 });
       baseUrl = sim.baseUrl;
       apiKey = DEMO.apiKey;
-      siteId ??= DEMO.siteId;
+      siteIds ??= [DEMO.siteId];
       tenantId ??= DEMO.tenantId;
       log.info(`no SITECHAT_BASE_URL: checking the embedded simulator at ${baseUrl} with its demo key`);
     }
@@ -51,7 +52,7 @@ async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, timeoutMs: numbe
       if (err instanceof ConfigurationError) return configReport(shownUrl(baseUrl), err.message);
       throw err;
     }
-    return await runChecks({ client, baseUrl: client.baseUrl, siteId, tenantId, timeoutMs, simulator: sim !== undefined });
+    return await runChecks({ client, baseUrl: client.baseUrl, siteIds, tenantId, timeoutMs, simulator: sim !== undefined });
   } finally {
     await client?.close();
     await sim?.close();
@@ -70,7 +71,16 @@ export async function checkAction(flags: CheckFlags, io: CheckIo = {}): Promise<
     log.error(`--timeout: ${err instanceof Error ? err.message : String(err)}`);
     return ExitCode.usage;
   }
-  const report = await check(env, flags, timeoutMs, log);
+  // `--site a,b,c` (as `sitechat run` takes it) checks every site; a bad list is a usage error before any request.
+  const sites = flags.site ?? env.SITECHAT_SITE_ID;
+  let siteIds: string[] | undefined;
+  try {
+    siteIds = sites === undefined ? undefined : isSiteList(sites) ? parseSiteList(sites, flags.site === undefined ? 'SITECHAT_SITE_ID' : '--site') : [sites];
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return ExitCode.usage;
+  }
+  const report = await check(env, flags, siteIds, timeoutMs, log);
   if (report.checks.every((c) => c.outcome === 'skipped')) {
     log.error('nothing to check: pass --site ID and/or --tenant ID (or set SITECHAT_SITE_ID / SITECHAT_TENANT_ID)');
     return ExitCode.usage;

@@ -27,7 +27,7 @@ async function listen<T extends Server | ReturnType<typeof createTcp>>(server: T
 async function siteCheck(baseUrl: string, timeoutMs = 300): Promise<CheckResult> {
   const client = new SiteChatClient({ baseUrl, apiKey: 'sk-unit-test', connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs });
   try {
-    const report = await runChecks({ client, baseUrl, siteId: 'shop', timeoutMs });
+    const report = await runChecks({ client, baseUrl, siteIds: ['shop'], timeoutMs });
     expect(report.ok).toBe(false);
     return report.checks[1] as CheckResult;
   } finally {
