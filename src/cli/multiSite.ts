@@ -109,25 +109,26 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
 }
 
 /**
- * Writes a finished multi-site run's reports on this host from the results store: each site's five files in
- * `<outDir>/<site>/` and the combined report in `<outDir>/` (`--out`, or `<SITECHAT_RUNS_DIR>/<runId>/`). A site's
- * failure comes from its workflow, as the parent saw it.
+ * Writes a finished multi-site run's reports on this host from the results store: the combined report in `--out DIR`
+ * (each site's five files in `DIR/<site>/`), or in `<SITECHAT_RUNS_DIR>/<runId>/` (each site's in
+ * `<SITECHAT_RUNS_DIR>/<runId>-<site>/`). A site's failure comes from its workflow, as the parent saw it.
  */
 export async function renderMultiSiteFromStore(client: Client, opened: OpenedStore, run: { runId: string; workflowId: string; sites: string[]; outDir?: string }, log: Logger): Promise<void> {
   const outDir = run.outDir ?? localRunDir(runsDir(), run.runId);
   const refs: SiteRunRef[] = [];
   for (const siteId of run.sites) {
     const ref: SiteRunRef = { siteId, runId: siteRunId(run.runId, siteId), workflowId: `${run.workflowId}-${siteId}` };
-    const siteDir = join(outDir, siteId);
+    // The layout the workers use: `--out DIR` puts the sites in DIR/<site>/, else beside the run (<runId>-<site>/).
+    const siteDir = run.outDir ? join(run.outDir, siteId) : localRunDir(runsDir(), ref.runId);
     if (await renderFromStore(opened, ref.runId, { outDir: siteDir }, quietInfo(log))) ref.reportDir = siteDir;
     ref.failure = await siteFailure(client, ref.workflowId);
     refs.push(ref);
   }
   const startedAt = (await client.workflow.getHandle(run.workflowId).describe()).startTime.toISOString();
-  const dataset = (await opened.store.getMeta(refs[0]?.runId ?? ''))?.dataset ?? '';
-  const summary = await summarizeMultiSite(opened.store, { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation', dataset, startedAt, sites: refs });
+  // The dataset's path comes from the sites' stored runs (this host may know it under another path).
+  const summary = await summarizeMultiSite(opened.store, { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation', dataset: '', startedAt, sites: refs });
   const paths = await writeMultiSiteReports(summary, outDir);
-  log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each site's in ${join(outDir, '<site>')}`);
+  log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each site's in ${refs.map((r) => r.reportDir ?? `(none: ${r.siteId})`).join(', ')}`);
 }
 
 /** Why a site's run failed, or nothing when it completed; a site that never started was cancelled before it. */

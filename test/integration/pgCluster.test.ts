@@ -112,14 +112,15 @@ describeWithPostgres('a cluster on the PostgreSQL store: two workers, two local 
       const reportDir = join(cliHost, 'runs', printed.runId);
       const combined = JSON.parse(readFileSync(join(reportDir, MultiSiteReportFile.summary), 'utf8')) as MultiSiteSummary;
       expect(combined).toMatchObject({ total: 12, passed: 12 });
-      expect(combined.sites.map((l) => [l.siteId, l.passed, l.reportDir])).toEqual(SITES.map((site) => [site, 6, join(reportDir, site)]));
+      const siteDir = (site: string): string => join(cliHost, 'runs', `${printed.runId}-${site}`);
+      expect(combined.sites.map((l) => [l.siteId, l.passed, l.reportDir])).toEqual(SITES.map((site) => [site, 6, siteDir(site)]));
       for (const file of Object.values(MultiSiteReportFile)) expect(existsSync(join(reportDir, file)), file).toBe(true);
       for (const site of SITES) {
-        const results = readFileSync(join(reportDir, site, ReportFile.results), 'utf8').trim().split('\n');
+        const results = readFileSync(join(siteDir(site), ReportFile.results), 'utf8').trim().split('\n');
         expect(results).toHaveLength(6);
       }
       // The combined report links each site's report on this host.
-      expect(readFileSync(join(reportDir, MultiSiteReportFile.markdown), 'utf8')).toContain(`(${SITES[1]}/${ReportFile.markdown})`);
+      expect(readFileSync(join(reportDir, MultiSiteReportFile.markdown), 'utf8')).toContain(`(../${printed.runId}-${SITES[1]}/${ReportFile.markdown})`);
     } finally {
       worker.kill('SIGTERM');
       await exited(worker);
