@@ -132,6 +132,7 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     await refused(['cleanup', '--idle-for', 'banana'], /--idle-for: invalid duration "banana"/);
     await refused(['schedule', 'create', 'nightly', '--dataset', 'q.csv', '--cron', '0 2 * * *', '--fail-under', '90'], /--fail-under: must be/);
     await refused(['schedule', 'create', 'nightly', '--dataset', 'q.csv', '--cron', '0 2 * * *', '--baseline', '/nonexistent'], /--baseline: \/nonexistent: no such run directory/);
+    await refused(['schedule', 'create', 'cleanup', '--site', 'shop-a,shop-b', '--cron', '0 3 * * *'], /create one schedule per site \(got --site shop-a,shop-b\)/);
     await refused(['watch', '../x'], /<run> must be a run id/);
     await refused(['cancel', 'a/b'], /<run> must be a run id/);
     await refused(['check', '--timeout', 'banana'], /--timeout: invalid duration/);

@@ -230,6 +230,18 @@ describe('sessionCleanup (real Temporal + simulator over HTTP)', () => {
       expect((await run({ createdBefore: 'last week' })).code).toBe(2);
     });
 
+    it('--site a,b cleans every site at once: a report each, exit 3 when one site fails; a bad list exits 2', async () => {
+      seed(3, 'idle', { idleDays: 9 });
+      const r = await run({ site: `${DEMO.siteId},no-such-site`, idleFor: '1d' });
+      expect(r.code).toBe(3);
+      expect(r.text).toMatch(/session cleanup of site demo-site[\s\S]*closed +3/);
+      expect(r.text).toMatch(/site no-such-site: .*404 site not found/);
+      expect(closedIds().size).toBe(3);
+      const bad = await run({ site: `${DEMO.siteId},,x` });
+      expect(bad.code).toBe(2);
+      expect(bad.text).toMatch(/--site .*site 2 of 3 is empty/);
+    });
+
     it('a revoked key on the workers: exit 3 with the 401 reason', async () => {
       seed(3, 'idle', { idleDays: 9 });
       await stack.workers?.shutdown();

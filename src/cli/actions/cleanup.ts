@@ -10,6 +10,8 @@ import { ExitCode, failureText } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { defaultSiteId } from '../preflight';
 import { openRuntime } from '../runtime';
+import { UsageError } from '../runOptions';
+import { isSiteList, parseSiteList } from '../siteList';
 import { newRunId } from './run';
 
 export { defaultSiteId } from '../preflight';
@@ -21,58 +23,75 @@ function failedReport(err: unknown): CleanupReport | undefined {
   return cause.details?.[0] as CleanupReport | undefined;
 }
 
-function printReport(report: CleanupReport, json: boolean, log: Logger): void {
-  if (json) log.out(JSON.stringify(report, null, 2));
-  else log.out(formatCleanupReport(report).join('\n'));
-}
-
-/** `sitechat cleanup`: start `sessionCleanup`, show progress, print the report. Exit 0, 3 on any failure, 2 for bad flags. */
+/**
+ * `sitechat cleanup`: start `sessionCleanup` (one per site for `--site a,b,c`, all at once), show progress, print the
+ * report(s). Exit 0, 3 on any failure of any site, 2 for bad flags.
+ */
 export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logger } = {}): Promise<number> {
   const log = io.log ?? createLogger();
   let input: CleanupInput;
+  let sites: string[];
   try {
     input = cleanupInputFromFlags(flags, { siteId: defaultSiteId() });
+    sites = isSiteList(input.siteId) ? parseSiteList(input.siteId, flags.site === undefined ? 'SITECHAT_SITE_ID' : '--site') : [input.siteId];
   } catch (err) {
-    if (!(err instanceof CleanupOptionError)) throw err;
+    if (!(err instanceof CleanupOptionError) && !(err instanceof UsageError)) throw err;
     log.error(err.message);
     return ExitCode.usage;
   }
   let runtime;
-  const onSigint = (): void => void cancel?.();
-  let cancel: (() => Promise<void>) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  const cancels: (() => Promise<void>)[] = [];
+  const onSigint = (): void => {
+    log.info('cancelling: the cleanup stops after the current page and writes its report …');
+    for (const cancel of cancels) void cancel().catch(() => undefined);
+  };
   try {
     runtime = await openRuntime({ log, worker: flags.worker });
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
-    const workflowId = `${CLEANUP_WORKFLOW_PREFIX}${newRunId()}`;
-    const handle = await client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
-    log.info(`started ${input.dryRun ? 'a dry run of ' : ''}the session cleanup of site ${input.siteId} — workflow ${workflowId}`);
-    cancel = async () => {
-      log.info('cancelling: the cleanup stops after the current page and writes its report …');
-      await handle.cancel();
-    };
     process.once('SIGINT', onSigint);
+    const runId = newRunId();
+    const label = sites.length > 1;
+    const outcomes = await Promise.all(sites.map((siteId) => cleanSite(client, { ...input, siteId }, `${CLEANUP_WORKFLOW_PREFIX}${runId}${label ? `-${siteId}` : ''}`, cancels, label ? `site ${siteId}: ` : '', log)));
+    const reports = outcomes.map((o) => o.report).filter((r): r is CleanupReport => r !== undefined);
+    if (flags.json) log.out(JSON.stringify(sites.length > 1 ? reports : reports[0], null, 2));
+    else for (const report of reports) log.out(formatCleanupReport(report).join('\n'));
+    for (const o of outcomes) if (o.error) log.error(o.error);
+    return outcomes.every((o) => o.ok) ? ExitCode.ok : ExitCode.runFailed;
+  } catch (err) {
+    // No Temporal server, or no embedded one could start: nothing was started.
+    log.error(failureText(err).replace(/^the run failed/, 'the cleanup failed'));
+    return ExitCode.runFailed;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await runtime?.close();
+  }
+}
+
+/** One site's cleanup, followed to its end: its report, and whether it closed all it meant to. */
+async function cleanSite(client: Client, input: CleanupInput, workflowId: string, cancels: (() => Promise<void>)[], prefix: string, log: Logger): Promise<{ ok: boolean; report?: CleanupReport; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const handle = await client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    cancels.push(async () => {
+      await handle.cancel();
+    });
+    log.info(`started ${input.dryRun ? 'a dry run of ' : ''}the session cleanup of site ${input.siteId} — workflow ${workflowId}`);
     let lastPages = 0;
     timer = setInterval(() => {
       handle.query(cleanupProgressQuery).then((p) => {
         if (p.pages === lastPages) return;
         lastPages = p.pages;
-        log.info(`pass ${p.pass}, ${p.pages} page(s): listed ${p.counts.listed}, matched ${p.counts.matched}, closed ${p.counts.closed}, failed ${p.counts.failed}`);
+        log.info(`${prefix}pass ${p.pass}, ${p.pages} page(s): listed ${p.counts.listed}, matched ${p.counts.matched}, closed ${p.counts.closed}, failed ${p.counts.failed}`);
       }).catch(() => undefined);
     }, 2000);
     const report = (await handle.result()) as CleanupReport;
-    printReport(report, Boolean(flags.json), log);
-    if (report.stoppedBy === 'cancelled') log.warn('the cleanup was cancelled before the end of the list');
-    return report.counts.failed > 0 || report.stoppedBy === 'cancelled' ? ExitCode.runFailed : ExitCode.ok;
+    if (report.stoppedBy === 'cancelled') log.warn(`${prefix}the cleanup was cancelled before the end of the list`);
+    return { ok: report.counts.failed === 0 && report.stoppedBy !== 'cancelled', report };
   } catch (err) {
     const report = failedReport(err);
-    if (report) printReport(report, Boolean(flags.json), log);
     const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
-    log.error(report && cause ? cause.message : failureText(err).replace(/^the run failed/, 'the cleanup failed'));
-    return ExitCode.runFailed;
+    return { ok: false, report, error: prefix + (report && cause ? cause.message : failureText(err).replace(/^the run failed/, 'the cleanup failed')) };
   } finally {
     clearInterval(timer);
-    process.off('SIGINT', onSigint);
-    await runtime?.close();
   }
 }

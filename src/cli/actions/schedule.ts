@@ -1,6 +1,7 @@
 import { basename, extname, resolve } from 'node:path';
 import { Client, type ScheduleOptions } from '@temporalio/client';
 import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options';
+import { isSiteList } from '../siteList';
 import {
   cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
   Schedules, ScheduleUsageError,
@@ -30,6 +31,8 @@ async function createOptions(request: ScheduleOp, log: Logger): Promise<Schedule
   if (request.op === 'create-nightly') return nightlyOptions(request.flags, log);
   if (request.op !== 'create-cleanup') return undefined;
   const input = cleanupInputFromFlags(request.flags, { siteId: defaultSiteId() });
+  // A scheduled cleanup is one workflow on one site; `sitechat cleanup --site a,b` runs several now.
+  if (isSiteList(input.siteId)) throw new CleanupOptionError(`a cleanup schedule closes one site's sessions: create one schedule per site (got --site ${input.siteId})`);
   return cleanupSchedule(request.flags.id ?? defaultScheduleId('cleanup', input.siteId), input, request.flags);
 }
 

@@ -10,7 +10,7 @@ export interface CleanupCommandFlags extends CleanupFlags {
 /** The rule and limit options, shared with `sitechat schedule create cleanup`. */
 export function cleanupRuleOptions(command: Command): Command {
   return command
-    .option('--site <id>', 'site whose sessions to close (default: SITECHAT_SITE_ID, or the simulator demo site)')
+    .option('--site <id>', 'site whose sessions to close; `sitechat cleanup` also takes a,b,c (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--email <addr>', "only this user's sessions (the API's email filter)")
     .option('--idle-for <duration>', 'close sessions idle at least this long, e.g. 7d, 36h, 0s (default 7d unless --created-before is given)')
     .option('--created-before <date>', 'close sessions created before this date (2026-01-31 = midnight UTC) or date-time with zone')
