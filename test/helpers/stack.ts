@@ -88,3 +88,16 @@ export function useStack(testFile: string, set: (stack: Stack) => void): void {
     stack?.sim.setFaults({});
   });
 }
+
+/**
+ * Points the CLI actions a test calls in this process at the stack's Temporal namespace, with nothing of the
+ * developer's environment (API URL and key, site, email, Temporal profile) leaking in. Returns the restore.
+ */
+export function pointCliAt(stack: Stack): () => void {
+  const saved = { ...process.env };
+  for (const k of ['SITECHAT_BASE_URL', 'SITECHAT_API_KEY', 'SITECHAT_SITE_ID', 'SITECHAT_EMAIL', 'TEMPORAL_PROFILE', 'TEMPORAL_CONFIG_FILE']) delete process.env[k];
+  Object.assign(process.env, { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace });
+  return () => {
+    process.env = saved;
+  };
+}

@@ -1,29 +1,28 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleAction } from '../../src/cli/actions/schedule';
 import type { Logger } from '../../src/cli/logger';
 import type { ScheduleDetails } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';
 import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
-import { startStack, type Stack } from '../helpers/stack';
+import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
 const SITES = `${DEMO.siteId},demo-empty-site`;
 
 describe('a nightly schedule with several sites (real dev server + simulator)', () => {
-  const saved = { ...process.env };
+  let restoreEnv: () => void = () => undefined;
   let stack: Stack;
   let dir: string;
   beforeAll(async () => {
     stack = await startStack(__filename);
     await stack.startWorkers();
     dir = mkdtempSync(join(tmpdir(), 'sitechat-ms-schedule-'));
-    for (const k of ['SITECHAT_BASE_URL', 'SITECHAT_API_KEY', 'SITECHAT_SITE_ID', 'SITECHAT_EMAIL', 'TEMPORAL_PROFILE', 'TEMPORAL_CONFIG_FILE']) delete process.env[k];
-    Object.assign(process.env, { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace });
+    restoreEnv = pointCliAt(stack);
   });
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv();
     await stack?.close();
     rmSync(dir, { recursive: true, force: true });
   });

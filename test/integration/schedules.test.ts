@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CleanupReport } from '../../src/cleanup';
 import { scheduleAction } from '../../src/cli/actions/schedule';
 import type { ScheduleOp } from '../../src/cli/commands/schedule';
@@ -10,7 +10,7 @@ import type { ScheduleDetails, ScheduleView } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';
 import type { RunInput, RunResult } from '../../workflows/types';
 import { historyText } from '../helpers/history';
-import { startStack, type Stack } from '../helpers/stack';
+import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
 const DAY = 86_400_000;
 let stack: Stack;
@@ -38,7 +38,7 @@ async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 2
 }
 
 describe('Temporal Schedules for nightly runs and cleanups (real dev server + simulator)', () => {
-  const saved = { ...process.env };
+  let restoreEnv: () => void = () => undefined;
   beforeAll(async () => {
     stack = await startStack(__filename);
     await stack.startWorkers();
@@ -50,11 +50,10 @@ describe('Temporal Schedules for nightly runs and cleanups (real dev server + si
       'How much storage do I get for free?,5 GB',
       'Can I get a refund for my annual subscription?,14 days',
     ].join('\n'));
-    for (const k of ['SITECHAT_BASE_URL', 'SITECHAT_API_KEY', 'SITECHAT_SITE_ID', 'SITECHAT_EMAIL', 'TEMPORAL_PROFILE', 'TEMPORAL_CONFIG_FILE']) delete process.env[k];
-    Object.assign(process.env, { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace });
+    restoreEnv = pointCliAt(stack);
   });
   afterAll(async () => {
-    process.env = saved;
+    restoreEnv();
     await stack?.close();
     rmSync(dir, { recursive: true, force: true });
   });
