@@ -74,7 +74,8 @@ export class StatusPoller {
   #timerAt = Infinity;
 
   constructor(options: StatusPollerOptions) {
-    this.#opts = { beatAfterMs: 10_000, beatEveryMs: 5_000, ...options };
+    // An option given as undefined takes its default too: a NaN heartbeat time would leave the loop without a wake-up.
+    this.#opts = { ...options, beatAfterMs: options.beatAfterMs ?? 10_000, beatEveryMs: options.beatEveryMs ?? 5_000 };
   }
 
   /** Requests being watched now. */

@@ -70,6 +70,20 @@ describe('StatusPoller', () => {
     expect(paced).toHaveLength(0);
   });
 
+  it('wakes for a request that was not due at the last wake-up, with the heartbeat options left out', async () => {
+    const p = poller();
+    const early = await submit();
+    // The early request is answered already: its one poll ends it and sets no further wake-up of its own.
+    while ((await api.requests.get(DEMO.siteId, early)).status !== 'completed') await new Promise((r) => setTimeout(r, 20));
+    const late = await submit();
+    const outcomes = await Promise.all([
+      watch(p, early, { firstPollAt: Date.now() }),
+      watch(p, late, { firstPollAt: Date.now() + 300, deadline: Date.now() + 5_000 }),
+    ]);
+    // Before the fix, a missing heartbeat option made the loop's next wake-up NaN and the late request waited forever.
+    expect(outcomes.map((o) => o.kind)).toEqual(['finished', 'finished']);
+  });
+
   it("holds back every poll of a site for a 429's Retry-After, and paces the site per route from then on", async () => {
     const p = poller({ intervalMs: 50 });
     const ids = await Promise.all([submit(), submit()]);
