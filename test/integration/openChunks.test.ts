@@ -18,11 +18,11 @@ describe('open chunks are bounded (real Temporal + simulator)', () => {
   });
   afterAll(async () => stack?.close());
 
-  it('12 pages whose closes take 5 s: never more than 8 chunks open, every row recorded', async () => {
+  it('12 pages whose closes take 8 s: never more than 8 chunks open, every row recorded', async () => {
     // Pages break at 256 KiB of rows: 16 rows of ~15 KiB questions make a page, 192 rows make 12.
     const padding = ' Please answer briefly.'.repeat(650);
     const rows = Array.from({ length: 192 }, (_, i) => `r${i + 1},"How much does the Personal plan cost?${padding}"`);
-    stack.sim.setFaults({ 'sessions.close': { extraLatencyMs: 5_000 } });
+    stack.sim.setFaults({ 'sessions.close': { extraLatencyMs: 8_000 } });
     const handle = await startRun(stack, writeDataset(stack, 'id,question', rows), { concurrency: 200, feedback: 'none' });
     let peak = 0;
     let chunks = 0;
