@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { FileResultsStore } from '../../../src/reports/fileStore';
+import type { ResultsStore } from '../../../src/reports/store';
 import type { RowResult, RunMeta } from '../../../src/reports/types';
 
 /** A run meta with sensible defaults. */
@@ -59,4 +60,27 @@ export function useTempStore(): { readonly dir: string; readonly store: FileResu
   });
   afterEach(() => ctx.cleanup());
   return ctx;
+}
+
+/** Appends `total` rows `0…total-1` in batches, last batch first, so a read must put them back in order. */
+export async function appendReversed(store: ResultsStore, runId: string, total: number, batch: number, answer: string): Promise<void> {
+  for (let start = total - batch; start >= 0; start -= batch) {
+    await store.append(runId, Array.from({ length: batch }, (_, i) => row(start + i, { answer })));
+  }
+}
+
+/**
+ * Streams a run's rows, failing at the first out of order, and samples how far the heap grew meanwhile: a store that
+ * streams keeps it near one page of rows whatever the run's size.
+ */
+export async function readInOrder(store: ResultsStore, runId: string): Promise<{ rows: number; peakHeapBytes: number }> {
+  const baseline = process.memoryUsage().heapUsed;
+  let peakHeapBytes = 0;
+  let rows = 0;
+  for await (const r of store.read(runId)) {
+    if (r.index !== rows) throw new Error(`row ${rows} expected, got ${r.index}`);
+    rows++;
+    if (rows % 5_000 === 0) peakHeapBytes = Math.max(peakHeapBytes, process.memoryUsage().heapUsed - baseline);
+  }
+  return { rows, peakHeapBytes };
 }

@@ -8,7 +8,7 @@ import { PgResultsStore } from '../../../src/reports/pgStore';
 import { TEST_PASSWORD } from '../../helpers/postgres';
 import { storeContract } from '../../helpers/storeContract';
 import { describeWithPostgres } from '../../helpers/usePostgres';
-import { meta, row } from './fixtures';
+import { appendReversed, meta, readInOrder } from './fixtures';
 
 describeWithPostgres('PgResultsStore', (pg) => {
   storeContract('PgResultsStore', async () => {
@@ -83,20 +83,11 @@ describeWithPostgres('PgResultsStore', (pg) => {
       const answer = 'lorem ipsum dolor sit amet '.repeat(20);
       const total = 100_000;
       const batch = 5_000;
-      for (let start = total - batch; start >= 0; start -= batch) {
-        await store.append('big', Array.from({ length: batch }, (_, i) => row(start + i, { answer })));
-      }
-      const baseline = process.memoryUsage().heapUsed;
-      let peak = 0;
-      let expected = 0;
-      for await (const r of store.read('big')) {
-        if (r.index !== expected) throw new Error(`row ${expected} expected, got ${r.index}`);
-        expected++;
-        if (expected % 5_000 === 0) peak = Math.max(peak, process.memoryUsage().heapUsed - baseline);
-      }
-      expect(expected).toBe(total);
+      await appendReversed(store, 'big', total, batch, answer);
+      const { rows: read, peakHeapBytes } = await readInOrder(store, 'big');
+      expect(read).toBe(total);
       // The rows total ≈60 MB as JSON; a page of the keyset read is 500 rows.
-      expect(peak).toBeLessThan(40 * 1024 * 1024);
+      expect(peakHeapBytes).toBeLessThan(40 * 1024 * 1024);
       const client = new Client({ connectionString: url });
       await client.connect();
       const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM run_rows');
