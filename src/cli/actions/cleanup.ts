@@ -50,10 +50,10 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     process.once('SIGINT', onSigint);
     const runId = newRunId();
-    const label = sites.length > 1;
-    const outcomes = await Promise.all(sites.map((siteId) => cleanSite(client, { ...input, siteId }, `${CLEANUP_WORKFLOW_PREFIX}${runId}${label ? `-${siteId}` : ''}`, cancels, label ? `site ${siteId}: ` : '', log)));
+    const several = sites.length > 1;
+    const outcomes = await Promise.all(sites.map((siteId) => cleanSite(client, { ...input, siteId }, `${CLEANUP_WORKFLOW_PREFIX}${runId}${several ? `-${siteId}` : ''}`, cancels, several ? `site ${siteId}: ` : '', log)));
     const reports = outcomes.map((o) => o.report).filter((r): r is CleanupReport => r !== undefined);
-    if (flags.json) log.out(JSON.stringify(sites.length > 1 ? reports : reports[0], null, 2));
+    if (flags.json) log.out(JSON.stringify(several ? reports : reports[0], null, 2));
     else for (const report of reports) log.out(formatCleanupReport(report).join('\n'));
     for (const o of outcomes) if (o.error) log.error(o.error);
     return outcomes.every((o) => o.ok) ? ExitCode.ok : ExitCode.runFailed;
