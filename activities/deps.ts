@@ -61,4 +61,6 @@ export interface ActivityDeps {
   scrub: (text: string) => string;
   /** Attempts per judgement on retryable errors (SITECHAT_JUDGE_MAX_ATTEMPTS). @default 6 */
   judgeMaxAttempts: number;
+  /** How long a store operation waits out an unreachable results store (SITECHAT_STORE_OUTAGE_LIMIT). @default 1 hour */
+  storeOutageLimitMs: number;
 }

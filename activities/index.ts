@@ -7,7 +7,7 @@ import { Secret } from '../src/api/secret';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
-import type { WorkerConfig } from '../src/temporal/workerConfig';
+import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
@@ -20,6 +20,7 @@ import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
+import { waitingOutStoreOutages } from './storeOutage';
 
 export type { ActivityDeps } from './deps';
 
@@ -27,7 +28,7 @@ export type { ActivityDeps } from './deps';
 const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(msg) };
 
 function buildActivities(deps: ActivityDeps) {
-  return {
+  return waitingOutStoreOutages({
     ask: askActivity(deps),
     ...planActivities(deps),
     ...sessionActivities(deps),
@@ -37,7 +38,7 @@ function buildActivities(deps: ActivityDeps) {
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
-  };
+  }, deps.storeOutageLimitMs);
 }
 
 /** Every activity of the runner; workflows import this *type* only. */
@@ -76,6 +77,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
+    storeOutageLimitMs: overrides.storeOutageLimitMs ?? config.storeOutageLimitMs ?? DEFAULT_STORE_OUTAGE_LIMIT_MS,
   } satisfies Omit<ActivityDeps, 'statusPoller'>;
   const deps: ActivityDeps = { ...settings, statusPoller: overrides.statusPoller ?? statusPollerFor(settings, workerLog) };
   const close = async (): Promise<void> => {

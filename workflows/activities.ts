@@ -16,9 +16,16 @@ const apiRetry: ActivityOptions['retry'] = {
   nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES],
 };
 
+/**
+ * Work on the main queue: plans, records, reports. No attempt limit here: a results store that cannot be reached is
+ * waited out (a 30 s database restart must not fail a run), for SITECHAT_STORE_OUTAGE_LIMIT; the worker makes every
+ * other error final after a few attempts (activities/storeOutage.ts). Pauses stay short so rows flow again soon
+ * after the store is back.
+ */
 const localRetry: ActivityOptions['retry'] = {
   initialInterval: '1s',
-  maximumAttempts: 5,
+  backoffCoefficient: 2,
+  maximumInterval: '10s',
   nonRetryableErrorTypes: ['DatasetValidationError', 'DatasetChangedError', 'ConfigurationError', 'CustomGraderError'],
 };
 

@@ -5,6 +5,7 @@
 import { DatabaseError, Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
 import { REDACTED, Secret } from '../api/secret';
 import { migrate } from './pgSchema';
+import { isTransientStoreError, StoreDatabaseError, StoreUnavailableError } from './storeErrors';
 
 /** URL schemes that select the PostgreSQL store in `SITECHAT_STORE_URL`. */
 export const PG_SCHEMES = ['postgres:', 'postgresql:'] as const;
@@ -14,13 +15,7 @@ export interface PgDatabaseOptions {
   max?: number;
 }
 
-/** A database error with its text scrubbed of the store URL's password; `code` is PostgreSQL's SQLSTATE. */
-export class StoreDatabaseError extends Error {
-  override name = 'StoreDatabaseError';
-  constructor(message: string, readonly code?: string) {
-    super(message);
-  }
-}
+export { StoreDatabaseError, StoreUnavailableError } from './storeErrors';
 
 /** Throws a `TypeError` naming the variable when `url` is no PostgreSQL URL; never echoes the URL (it may hold a password). */
 export function parseStoreUrl(url: string, variable = 'SITECHAT_STORE_URL'): URL {
@@ -43,6 +38,9 @@ export function redactStoreUrl(url: string): string {
   return parsed.toString().replace(encodeURIComponent(REDACTED), REDACTED);
 }
 
+/** How long a new connection may take before the store counts as unreachable. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export class PgDatabase {
   readonly #url: Secret;
   readonly #password: Secret;
@@ -57,7 +55,11 @@ export class PgDatabase {
     this.#url = new Secret(url);
     this.#password = new Secret(decodeURIComponent(parsed.password));
     this.location = redactStoreUrl(url);
-    this.#pool = new Pool({ connectionString: this.#url.reveal(), max: options.max ?? 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    this.#pool = new Pool({
+      connectionString: this.#url.reveal(), max: options.max ?? 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true,
+      // A host that drops packets would leave a connect hanging for the kernel's minutes: fail it as unreachable.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle connection dropped by the server must not crash the process: the next query reconnects or fails.
     this.#pool.on('error', () => undefined);
   }
@@ -111,8 +113,9 @@ export class PgDatabase {
   }
 
   /**
-   * Errors of the server or the connection become a `StoreDatabaseError` naming the store; any other error (the
-   * callers' own, e.g. `DatasetChangedError` thrown inside a transaction) keeps its class. Every text is scrubbed.
+   * Errors of the server or the connection become a `StoreDatabaseError` naming the store, a `StoreUnavailableError`
+   * when the database cannot be reached for now; any other error (the callers' own, e.g. `DatasetChangedError` thrown
+   * inside a transaction) keeps its class. Every text is scrubbed.
    */
   private async scrubbed<T>(fn: () => Promise<T>): Promise<T> {
     try {
@@ -121,8 +124,11 @@ export class PgDatabase {
       if (!(err instanceof Error) || err instanceof StoreDatabaseError) throw err;
       const scrub = (text: string): string => this.#password.scrub(this.#url.scrub(text));
       const code = (err as { code?: unknown }).code;
+      const sqlstate = typeof code === 'string' ? code : undefined;
+      const message = `results store (${this.location}): ${scrub(err.message)}`;
+      if (isTransientStoreError(err)) throw new StoreUnavailableError(message, sqlstate);
       if (err instanceof DatabaseError || typeof (err as { syscall?: unknown }).syscall === 'string' || /connection|timeout/iu.test(err.message)) {
-        throw new StoreDatabaseError(`results store (${this.location}): ${scrub(err.message)}`, typeof code === 'string' ? code : undefined);
+        throw new StoreDatabaseError(message, sqlstate);
       }
       err.message = scrub(err.message);
       if (err.stack) err.stack = scrub(err.stack);

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Secret } from '../api/secret';
+import { parseDuration } from '../config/duration';
 import { parseStoreUrl } from '../reports/pgDatabase';
 import { storeUrlFromEnv } from '../reports/openStore';
 import { judgeSettingsFromEnv, type JudgeSettings } from '../grading/judge/settings';
@@ -60,7 +61,16 @@ export interface WorkerConfig {
   heapGrowthPercent?: number;
   /** SITECHAT_JUDGE_*: the LLM judge (its key held in a `Secret`). @default none: judge assertions make the row `error` */
   judge?: JudgeSettings;
+  /**
+   * SITECHAT_STORE_OUTAGE_LIMIT: how long one store operation waits out a results store that cannot be reached (a
+   * database restart, a fail-over) before it fails; the run's rows wait meanwhile, nothing is lost or asked twice.
+   * @default 1 hour (as long as feedback and closes wait out an API outage)
+   */
+  storeOutageLimitMs?: number;
 }
+
+/** SITECHAT_STORE_OUTAGE_LIMIT's default: the same hour feedback and closes wait out an API outage. */
+export const DEFAULT_STORE_OUTAGE_LIMIT_MS = 3_600_000;
 
 /** Measured: the 10,000-row scale run at the same speed, peak RSS 750 → 366 MiB (BENCHMARKS.md). */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
@@ -92,6 +102,18 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min 
     throw new ConfigError(`${name} must be a ${integer ? 'whole number' : 'number'} >= ${min}, got "${raw}"`);
   }
   return value;
+}
+
+function durationFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  try {
+    const ms = parseDuration(raw);
+    if (ms > 0) return ms;
+  } catch {
+    // the message below says what is expected
+  }
+  throw new ConfigError(`${name} must be a duration above zero such as "30m" or "2h", got "${raw}"`);
 }
 
 function integerFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -167,5 +189,6 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : gradersDirFrom(env),
     heapGrowthPercent: overrides.heapGrowthPercent ?? integerFrom(env, 'SITECHAT_HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, 0),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
+    storeOutageLimitMs: overrides.storeOutageLimitMs ?? durationFrom(env, 'SITECHAT_STORE_OUTAGE_LIMIT', DEFAULT_STORE_OUTAGE_LIMIT_MS),
   };
 }
