@@ -5,23 +5,28 @@ import { asFailure, toFailure } from './failures';
 import type { Submission } from '../src/reports/types';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
+import { withStoreRetry } from './storeOutage';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
- * request id goes into the results store (and, once the activity heartbeats, its heartbeat details), so a retry
- * (worker crash, timeout, a Temporal outage) resumes polling the same request instead of asking twice.
+ * request id goes into the heartbeat details and then the results store, so a retry (worker crash, timeout, a
+ * Temporal outage, a store outage) resumes polling the same request instead of asking twice. Store operations wait
+ * out a store that cannot be reached in place: the activity's own retry would send the question again.
  * Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
  */
 export function askActivity(deps: ActivityDeps) {
   return async function ask(input: AskInput): Promise<AskResult> {
     const ctx = Context.current();
     const beat = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
+    const stored = <T>(op: () => Promise<T>, details?: AskHeartbeat): Promise<T> =>
+      withStoreRetry(op, deps.storeOutageLimitMs, () => ctx.heartbeat(details));
     // The heartbeat may not have reached the server before the worker died: the store has what was recorded.
-    const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await deps.store.getSubmission(input.runId, input.rowId) : undefined;
+    const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await stored(() => deps.store.getSubmission(input.runId, input.rowId)) : undefined;
     const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;
-    const submitted = known ?? (await submit(deps, input, recorded));
+    if (known) return poll(deps, input, known, true);
+    const submitted = await submit(deps, input, recorded, stored);
     if ('status' in submitted) return submitted;
-    return poll(deps, input, submitted);
+    return poll(deps, input, submitted, false);
   };
 }
 
@@ -29,25 +34,38 @@ function asHeartbeat(s: Submission): AskHeartbeat {
   return { requestId: s.requestId as string, sessionId: s.sessionId ?? '', submittedAtMs: s.submittedAtMs ?? Date.now() };
 }
 
+type Stored = <T>(op: () => Promise<T>, details?: AskHeartbeat) => Promise<T>;
+
 /**
- * Sends the question, counting the send in the store first: if the response is lost (connection reset after the
+ * Sends the question. The send is counted in the store once the pacer lets it go, right before the HTTP call (an
+ * attempt that dies while waiting for its turn sent nothing): if the response is lost (connection reset after the
  * server accepted it), the next attempt sends again, and the row is then known to have been asked possibly twice.
  * A refusal with a status (429, 5xx, 4xx) created nothing, so it is taken back.
  */
-async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission | undefined): Promise<AskHeartbeat | AskResult> {
-  const sends = (recorded?.sends ?? 0) + 1;
-  await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends });
+async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission | undefined, stored: Stored): Promise<AskHeartbeat | AskResult> {
+  let sends = recorded?.sends ?? 0;
+  let counted = false;
+  const countSend = async (): Promise<void> => {
+    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends + 1 }));
+    sends += 1;
+    counted = true;
+  };
+  let res: AskHeartbeat | AskResult;
   try {
-    const res = await send(deps, input);
-    if ('requestId' in res && res.requestId && !('status' in res)) {
-      await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...res });
-    }
-    return res;
+    res = await send(deps, input, countSend);
   } catch (err) {
     const refused = (err instanceof SiteChatError && err.status !== undefined) || isApplicationFailureWithStatus(err);
-    if (refused) await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 });
+    if (refused && counted) await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 }));
     throw err;
   }
+  if ('requestId' in res && res.requestId && !('status' in res)) {
+    // The API has the question: from here on a retry must poll, never ask. The first heartbeat goes out at once,
+    // so the request id is safe on the server even while the store cannot be written.
+    const accepted = res;
+    Context.current().heartbeat(accepted);
+    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...accepted }), accepted);
+  }
+  return res;
 }
 
 function isApplicationFailureWithStatus(err: unknown): boolean {
@@ -55,7 +73,8 @@ function isApplicationFailureWithStatus(err: unknown): boolean {
   return typeof details?.status === 'number';
 }
 
-async function send(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat | AskResult> {
+/** `beforeSend` runs inside the pacer's turn, right before the request goes out. */
+async function send(deps: ActivityDeps, input: AskInput, beforeSend: () => Promise<void>): Promise<AskHeartbeat | AskResult> {
   const signal = Context.current().cancellationSignal;
   const body = {
     message: input.message,
@@ -66,10 +85,15 @@ async function send(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat |
     ui_locale: input.uiLocale,
   };
   if (input.mode === 'sync') {
-    const started = Date.now();
+    // From the request going out: the pacer's wait for a turn is not the assistant's latency.
+    let started = Date.now();
     let res;
     try {
-      res = await deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat`, () => deps.api.chat.send(input.siteId, body, { signal }), signal);
+      res = await deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat`, async () => {
+        await beforeSend();
+        started = Date.now();
+        return deps.api.chat.send(input.siteId, body, { signal });
+      }, signal);
     } catch (err) {
       // No response means no request id to look up, and sending again could ask twice: record, don't retry.
       // The server gave up at its ceiling but named the request: it may still finish, so look it up.
@@ -87,9 +111,13 @@ async function send(deps: ActivityDeps, input: AskInput): Promise<AskHeartbeat |
       latencyMs: Date.now() - started,
     };
   }
-  const submittedAtMs = Date.now();
+  let submittedAtMs = Date.now();
   const res = await asFailure(() =>
-    deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/async`, () => deps.api.chat.submit(input.siteId, body, { signal }), signal));
+    deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/async`, async () => {
+      await beforeSend();
+      submittedAtMs = Date.now();
+      return deps.api.chat.submit(input.siteId, body, { signal });
+    }, signal));
   return { requestId: res.request_id, sessionId: res.session_id, submittedAtMs };
 }
 
@@ -108,31 +136,45 @@ const HEARTBEAT_AFTER_MS = 10_000;
 /**
  * Waits for the answer through the worker's one status poller (`deps.statusPoller`), which polls every request in
  * flight in one paced loop and heartbeats for this activity once the answer takes longer than HEARTBEAT_AFTER_MS
- * (heartbeats are billed; the store already holds the request id).
+ * (heartbeats are billed; the store already holds the request id). Each heartbeat says when the request was last
+ * seen open, so a resumed attempt knows how long nobody watched it.
+ *
+ * A resumed attempt (`resumed`: a worker died, or Temporal was down and the attempt timed out) that finds the answer
+ * already there cannot tell when it came within the time nobody watched: that time is left out of `latencyMs` and
+ * recorded as `latencyUnobservedMs`, so an outage of the runner is not reported as a slow assistant.
  */
-async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat): Promise<AskResult> {
+async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resumed: boolean): Promise<AskResult> {
   const ctx = Context.current();
+  const watchedFrom = Date.now();
   const deadline = req.submittedAtMs + input.answerTimeoutMs;
   const base = { sessionId: req.sessionId, requestId: req.requestId };
-  const latencyMs = (): number => Date.now() - req.submittedAtMs;
+  let unobservedMs: number | undefined;
+  const latency = (): Pick<AskResult, 'latencyMs' | 'latencyUnobservedMs'> => {
+    const total = Date.now() - req.submittedAtMs;
+    return unobservedMs ? { latencyMs: total - unobservedMs, latencyUnobservedMs: unobservedMs } : { latencyMs: total };
+  };
   let outcome;
   try {
     outcome = await deps.statusPoller.watch({
-      siteId: input.siteId, requestId: req.requestId, firstPollAt: Date.now() + deps.firstPollDelayMs, deadline,
-      signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat(req),
+      siteId: input.siteId, requestId: req.requestId, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
+      signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat({ ...req, seenOpenAtMs: Date.now() }),
     });
   } catch (err) {
     throw toFailure(err);
   }
-  if (outcome.kind === 'gone') return { ...base, status: 'failed', error: outcome.error, latencyMs: latencyMs() };
+  if (resumed && outcome.kind === 'finished' && outcome.atFirstPoll) {
+    // Last seen open at the previous attempt's last heartbeat, else only known to have been sent.
+    unobservedMs = Math.max(0, watchedFrom - (req.seenOpenAtMs ?? req.submittedAtMs));
+  }
+  if (outcome.kind === 'gone') return { ...base, status: 'failed', error: outcome.error, ...latency() };
   if (outcome.kind === 'timed_out') {
     const waited = Math.round(input.answerTimeoutMs / 1000);
-    return { ...base, status: 'timed_out', error: `no answer within ${waited}s${outcome.lastError ? ` (last poll: ${outcome.lastError})` : ''}`, latencyMs: latencyMs() };
+    return { ...base, status: 'timed_out', error: `no answer within ${waited}s${outcome.lastError ? ` (last poll: ${outcome.lastError})` : ''}`, ...latency() };
   }
   const status = outcome.status;
-  if (status.status === 'failed') return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', latencyMs: latencyMs() };
+  if (status.status === 'failed') return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', ...latency() };
   return {
-    ...base, status: 'completed', answer: status.answer ?? '', latencyMs: latencyMs(),
+    ...base, status: 'completed', answer: status.answer ?? '', ...latency(),
     confidenceScore: status.confidence_score, confidenceLevel: status.confidence_level, confidenceReason: status.confidence_reason,
   };
 }

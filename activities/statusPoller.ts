@@ -5,8 +5,11 @@ import type { Pacer } from '../src/ratelimit/pacer';
 
 /** How a watched request ended. */
 export type PollOutcome =
-  /** The API finished the request (`completed` or `failed`, spec §4.5). */
-  | { kind: 'finished'; status: RequestStatus }
+  /**
+   * The API finished the request (`completed` or `failed`, spec §4.5). `atFirstPoll`: it was finished already when
+   * this watch first looked, so when it finished is not known more closely than "before now".
+   */
+  | { kind: 'finished'; status: RequestStatus; atFirstPoll: boolean }
   /** A 404: the request expired or vanished, which no retry will change. */
   | { kind: 'gone'; error: string }
   /** The deadline passed; `lastError` is the last poll's retryable error, if the last poll failed. */
@@ -145,12 +148,13 @@ export class StatusPoller {
   async #poll(w: Watch): Promise<void> {
     const { api, limiter, intervalMs } = this.#opts;
     w.inFlight = true;
+    const first = !w.polled;
     let waitMs = intervalMs;
     try {
       const get = (): Promise<RequestStatus> => api.requests.get(w.siteId, w.requestId, { signal: w.signal });
       const status = this.#opts.pacedPerRoute(w.siteId) ? await limiter.run(this.#opts.routeKey(w.siteId), get, w.signal) : await get();
       w.lastError = undefined;
-      if (status.status === 'completed' || status.status === 'failed') return this.#end(w, () => w.resolve({ kind: 'finished', status }));
+      if (status.status === 'completed' || status.status === 'failed') return this.#end(w, () => w.resolve({ kind: 'finished', status, atFirstPoll: first }));
     } catch (err) {
       if (w.signal.aborted) return;
       if (err instanceof NotFoundError) return this.#end(w, () => w.resolve({ kind: 'gone', error: `status lookup: ${err.status} ${err.error}` }));

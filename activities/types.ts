@@ -29,6 +29,8 @@ export interface AskHeartbeat {
   requestId: string;
   sessionId: string;
   submittedAtMs: number;
+  /** When the request was last seen still open (set by the heartbeats of a slow answer). */
+  seenOpenAtMs?: number;
 }
 
 /** A row of a page, with the answer an earlier attempt of a resumed run recorded for it. */

@@ -144,6 +144,15 @@ function charts(s: RunSummary): string {
   return `<h2>Distributions</h2><section class="charts">${svgs.join('')}</section>\n`;
 }
 
+/** A latency that leaves out time nobody watched (see `latencyUnobservedMs`) is marked, with that time in its title. */
+function latencyCell(row: RowResult): string {
+  const v = row.latencyMs;
+  if (v === undefined) return '<td data-v=""></td>';
+  if (!row.latencyUnobservedMs) return `<td data-v="${a(String(v))}">${h(String(Math.round(v)))}</td>`;
+  const title = `plus up to ${Math.round(row.latencyUnobservedMs)} ms the runner could not watch (a worker died or Temporal was down)`;
+  return `<td data-v="${a(String(v))}" title="${a(title)}">${h(String(Math.round(v)))}*</td>`;
+}
+
 function tableRow(row: RowResult, regressed: boolean, maxText: number): string {
   const cell = (text: string | undefined, cls = 'text'): string => `<td class="${cls}">${h(truncate(text ?? '', maxText))}</td>`;
   const num = (v: number | undefined): string => `<td data-v="${a(String(v ?? ''))}">${v === undefined ? '' : h(String(Math.round(v)))}</td>`;
@@ -152,5 +161,5 @@ function tableRow(row: RowResult, regressed: boolean, maxText: number): string {
   if (row.feedbackError !== undefined) reasons.push(`feedback not recorded: ${row.feedbackError}`);
   const flags = `data-outcome="${a(row.outcome)}"${regressed ? ' data-regressed class="regressed"' : ''}`;
   const outcome = `${row.outcome}${regressed ? ' (regressed)' : ''}`;
-  return `<tr ${flags}>${num(row.line)}${cell(row.id, 'id')}<td class="o-${a(row.outcome)}">${h(outcome)}</td>${cell(row.tags?.join(', '), 'tags')}${cell(row.question)}${cell(row.answer)}${cell(row.expected)}${num(row.confidenceScore)}${num(row.latencyMs)}${cell(reasons.join('\n'))}</tr>\n`;
+  return `<tr ${flags}>${num(row.line)}${cell(row.id, 'id')}<td class="o-${a(row.outcome)}">${h(outcome)}</td>${cell(row.tags?.join(', '), 'tags')}${cell(row.question)}${cell(row.answer)}${cell(row.expected)}${num(row.confidenceScore)}${latencyCell(row)}${cell(reasons.join('\n'))}</tr>\n`;
 }

@@ -96,7 +96,7 @@ function headline(s: RunSummary): string {
   const rows: string[][] = [
     ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded; errors and time-outs are not graded)`],
     ['Rows', `${s.total} total: ${s.passed} passed, ${s.failed} failed, ${s.error} error, ${s.timedOut} timed out, ${s.skipped} skipped, ${s.answered} answered (ungraded)`],
-    ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}`],
+    ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}${unobservedNote(s)}`],
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
     ...(s.askedTwice?.count ? [['Possibly asked twice', `${s.askedTwice.count} (a response was lost and the question sent again in its session): ${s.askedTwice.rowIds.join(', ')}`]] : []),
@@ -187,4 +187,10 @@ function byTag(s: RunSummary): string {
   const header = ['Tag', 'Rows', 'Passed', 'Failed', 'Pass rate', ...(base ? ['Baseline', 'Change'] : [])];
   const more = tags.length > 100 ? `\n\n${moreLine(tags.length - 100, 'tags')}` : '';
   return `## By tag\n\n${table(header, rows)}${more}`;
+}
+
+/** Rows whose latency leaves out time the runner could not watch: said next to the figures they are part of. */
+export function unobservedNote(s: Pick<RunSummary, 'latencyMs'>): string {
+  const n = s.latencyMs.unobservedRows;
+  return n ? ` (${n} row(s) answered while the runner could not watch, e.g. a Temporal outage: that time is left out of their latency)` : '';
 }

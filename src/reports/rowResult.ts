@@ -40,7 +40,13 @@ export interface AnswerRecord {
   confidenceReason?: string;
   /** The `error` string of a `failed` request, or why the answer never came. */
   error?: string;
+  /** From the request going out to the answer being seen, less `latencyUnobservedMs`. */
   latencyMs: number;
+  /**
+   * Time nobody watched the request (a worker died or Temporal was down, and the next attempt found the answer
+   * there): the answer came at some point within it, so it is not counted in `latencyMs`.
+   */
+  latencyUnobservedMs?: number;
 }
 
 /**
@@ -57,6 +63,7 @@ export function answeredResult(row: DatasetRow, ask: AnswerRecord, model: string
     confidenceLevel: ask.confidenceLevel,
     confidenceReason: ask.confidenceReason,
     latencyMs: ask.latencyMs,
+    latencyUnobservedMs: ask.latencyUnobservedMs,
     sessionId: ask.sessionId,
     requestId: ask.requestId,
     finishedAt,

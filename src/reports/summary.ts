@@ -55,6 +55,7 @@ export async function summarize(
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
   const judge = { calls: 0, cached: 0, tokens: 0 };
+  let unobserved = 0;
   let total = 0;
   let lastFinishedAt: string | undefined;
 
@@ -63,6 +64,7 @@ export async function summarize(
     counts[counterKey[row.outcome]]++;
     if (row.feedback) feedback[row.feedback]++;
     if (typeof row.latencyMs === 'number') latencies.push(row.latencyMs);
+    if (row.latencyUnobservedMs) unobserved++;
     if (typeof row.confidenceScore === 'number') confidences.push(row.confidenceScore);
     if (row.sessionId) sessionIds.add(row.sessionId);
     for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);
@@ -103,7 +105,7 @@ export async function summarize(
     sessions: options.sessions
       ? { closeFailed: null, ...options.sessions }
       : { opened: sessionIds.size, closed: options.sessionsClosed ?? null, closeFailed: options.sessionsCloseFailed ?? null },
-    latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max },
+    latencyMs: { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max, ...(unobserved > 0 && { unobservedRows: unobserved }) },
     distributions: {
       latencyMs: histogram(sorted, 0, niceCeil(max ?? 0), LATENCY_BINS),
       confidence: histogram(confidences, 0, 100, CONFIDENCE_BINS),

@@ -32,7 +32,10 @@ export interface RowResult {
   confidenceScore?: number;
   confidenceLevel?: string;
   confidenceReason?: string;
+  /** From the question going out to the answer being seen, less `latencyUnobservedMs`. */
   latencyMs?: number;
+  /** Time nobody could watch the request (a worker died, Temporal was down) and in which its answer came. */
+  latencyUnobservedMs?: number;
   sessionId?: string;
   requestId?: string;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
@@ -212,7 +215,11 @@ export interface RunSummary {
    */
   askedTwice?: { count: number; rowIds: string[] };
   /** Nearest-rank percentiles over rows with a latency; null when there is none. */
-  latencyMs: { p50: number | null; p95: number | null; max: number | null };
+  latencyMs: {
+    p50: number | null; p95: number | null; max: number | null;
+    /** Rows whose answer came while nobody could watch (a worker died, Temporal was down): their latency leaves that time out. */
+    unobservedRows?: number;
+  };
   distributions: { latencyMs: Histogram; confidence: Histogram };
   byTag: Record<string, TagStats>;
   /** `errorType` (or `TimedOut`) → rows, over `error` and `timed_out` outcomes. */

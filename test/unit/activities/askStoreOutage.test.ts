@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../../activities';
+import type { AskHeartbeat, AskInput } from '../../../activities/types';
+import { FileResultsStore } from '../../../src/reports';
+import { StoreUnavailableError } from '../../../src/reports/storeErrors';
+import type { Submission } from '../../../src/reports/types';
+import { DEMO, startSimulator, type SimulatorHandle } from '../../../src/sim';
+import type { WorkerConfig } from '../../../src/temporal/workerConfig';
+
+/** A file store whose submission records fail as an unreachable database does, while `failures` lasts. */
+class FlakyStore extends FileResultsStore {
+  failures = 0;
+  writes: Submission[] = [];
+  override async recordSubmission(runId: string, submission: Submission): Promise<void> {
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new StoreUnavailableError('results store (postgres://x@db/runs): connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED');
+    }
+    this.writes.push(submission);
+    await super.recordSubmission(runId, submission);
+  }
+}
+
+/**
+ * The ask activity and a results store that cannot be reached (issue "nothing lost and nothing asked twice"): once
+ * the API has accepted a question, a store failure must not make a retry ask again, and a send is counted only
+ * when it may have reached the API.
+ */
+describe('ask: the results store unreachable', () => {
+  let sim: SimulatorHandle;
+  let dir: string;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0 });
+    dir = mkdtempSync(join(tmpdir(), 'ask-store-'));
+  });
+  afterAll(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const config = (): WorkerConfig => ({
+    baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, runsDir: dir, ratePerSecond: 0, pollIntervalMs: 20, maxConcurrentAsks: 1, pollScope: 'path',
+    egressIps: 1, siteRates: {}, pacerDir: join(dir, '.pacer'),
+  });
+  const input = (rowId: string): AskInput => ({
+    runId: 'run-1', rowId, siteId: DEMO.siteId, mode: 'async', message: 'How much does the Personal plan cost?',
+    sessionId: '7a0c8a0e-1d7b-4c53-9a57-3c2f1f0b9a12', answerTimeoutMs: 10_000,
+  });
+  const freshStore = async (): Promise<FlakyStore> => {
+    const store = new FlakyStore(mkdtempSync(join(dir, 'store-')));
+    await store.init('run-1', { runId: 'run-1', workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString(), options: {} });
+    return store;
+  };
+
+  it('heartbeats the request id at once and waits for the store instead of failing after the API accepted', async () => {
+    const store = await freshStore();
+    const { activities, close } = createActivities(config(), { store });
+    const before = sim.stats().submitted;
+    try {
+      const env = new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 });
+      const beats: unknown[] = [];
+      env.on('heartbeat', (d: unknown) => beats.push(d));
+      // The count before the send succeeds; the record of the accepted request fails three times.
+      let calls = 0;
+      const record = store.recordSubmission.bind(store);
+      store.recordSubmission = async (runId, s) => {
+        calls += 1;
+        if (calls === 2) store.failures = 3;
+        return record(runId, s);
+      };
+      const result = await env.run(activities.ask, input('r1'));
+      expect(result.status).toBe('completed');
+      expect(sim.stats().submitted - before).toBe(1);
+      // The request id reached the heartbeat before the store, and the store once it was back.
+      expect((beats.find((b) => (b as AskHeartbeat | undefined)?.requestId) as AskHeartbeat).requestId).toBe(result.requestId);
+      expect(await store.getSubmission('run-1', 'r1')).toMatchObject({ sends: 1, requestId: result.requestId });
+    } finally {
+      await close();
+    }
+  });
+
+  it('sends nothing while the send cannot be counted, and asks once when the store is back', async () => {
+    const store = await freshStore();
+    store.failures = 2;
+    const { activities, close } = createActivities(config(), { store });
+    const before = sim.stats().submitted;
+    try {
+      const result = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r2'));
+      expect(result.status).toBe('completed');
+      expect(sim.stats().submitted - before).toBe(1);
+      expect(store.writes.map((w) => w.sends)).toEqual([1, 1]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives up with StoreUnavailableError, having asked nothing, when the store stays away past the limit', async () => {
+    const store = await freshStore();
+    store.failures = Number.POSITIVE_INFINITY;
+    const { activities, close } = createActivities(config(), { store, storeOutageLimitMs: 1_500 });
+    const before = sim.stats().submitted;
+    try {
+      await expect(new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r3'))).rejects.toMatchObject({ type: 'StoreUnavailableError', nonRetryable: true });
+      expect(sim.stats().submitted - before).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('leaves the time nobody watched out of the latency of an answer a resumed attempt finds done', async () => {
+    const store = await freshStore();
+    const { activities, close } = createActivities(config(), { store });
+    try {
+      const first = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r4'));
+      // As if the first attempt's completion never reached Temporal: its last heartbeat saw the request open 60 s
+      // after the submit, and the retry came 5 min later.
+      const submittedAtMs = Date.now() - 360_000;
+      const beat: AskHeartbeat = { requestId: first.requestId as string, sessionId: first.sessionId as string, submittedAtMs, seenOpenAtMs: submittedAtMs + 60_000 };
+      const resumed = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 2, heartbeatDetails: beat }).run(activities.ask, input('r4'));
+      expect(resumed.status).toBe('completed');
+      expect(resumed.latencyUnobservedMs).toBeGreaterThanOrEqual(299_000);
+      expect(resumed.latencyMs).toBeGreaterThanOrEqual(60_000);
+      expect(resumed.latencyMs).toBeLessThan(70_000);
+    } finally {
+      await close();
+    }
+  });
+});
