@@ -11,7 +11,8 @@ export default defineConfig({
       { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
       // The fault suite (`npm run test:faults`): its own Temporal server, which it stops and restarts; minutes long.
       ...(process.env.SITECHAT_FAULTS === '1'
-        ? [{ test: { name: 'faults', include: ['test/faults/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 180_000 } }]
+        // One file at a time: each runs its own Temporal server and several worker processes on 2 cores.
+        ? [{ test: { name: 'faults', include: ['test/faults/**/*.test.ts'], testTimeout: 600_000, hookTimeout: 180_000, fileParallelism: false } }]
         : []),
       {
         test: {

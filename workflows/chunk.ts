@@ -153,12 +153,13 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
           }),
         );
       } catch (err) {
-        if (isCancellation(err) || cancelled) {
-          finish(unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer', new Date().toISOString()));
+        if (isCancellation(err)) {
+          finish(unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer (it may have been asked)', new Date().toISOString()));
           return undefined;
         }
+        // An ask that failed on its own is an error even during a cancel: it may have been asked, so never `skipped`.
         const failure = describeFailure(err);
-        if (isFatal(failure)) {
+        if (!cancelled && isFatal(failure)) {
           fatal ??= failure;
           abandonInFlight();
         }

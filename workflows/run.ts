@@ -61,7 +61,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   const running = new Map<number, ChildWorkflowHandle<typeof runChunk>>();
   let cancelled = false;
 
-  setHandler(progressQuery, () => withRates(progress));
+  setHandler(progressQuery, () => withRates({ ...progress, workflows: [workflowId, ...[...running.keys()].map((page) => chunkWorkflowId(workflowId, page))] }));
   setHandler(chunkProgressSignal, ({ page, counts, inFlight, drained: isDrained }) => {
     addCounts(progress.counts, counts);
     inFlightByPage.set(page, inFlight);
@@ -111,7 +111,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       let child: ChildWorkflowHandle<typeof runChunk>;
       try {
         child = await startChild(runChunk, {
-          workflowId: `${workflowId}/chunk-${page}`,
+          workflowId: chunkWorkflowId(workflowId, page),
           taskQueue: TaskQueue.main,
           args: [{ kind: input.kind, runId: input.runId, parentWorkflowId: workflowId, page, window, options: input.options, resume: input.resume }],
         });
@@ -183,6 +183,10 @@ function withRates(p: RunProgress): RunProgress {
   const throughput = (done / elapsed) * 1000;
   const left = p.total - done;
   return { ...p, throughput, etaMs: throughput > 0 && left > 0 ? (left / throughput) * 1000 : undefined };
+}
+
+function chunkWorkflowId(runWorkflowId: string, page: number): string {
+  return `${runWorkflowId}/chunk-${page}`;
 }
 
 /** `sitechat-evaluation-nightly-2026-11-22T02:00:00Z` → `nightly-2026-11-22T020000Z` (safe as a folder name) */

@@ -86,6 +86,10 @@ export interface RunProgress {
   etaMs?: number;
   cancelling: boolean;
   phase: 'preparing' | 'running' | 'finishing' | 'done';
+  /** The run's workflow and its open chunks: where the CLI looks for activities waiting on the results store. */
+  workflows?: string[];
+  /** Set by the CLI, not the workflow: since when (epoch ms) activities of the run have been waiting for the results store. */
+  storeUnreachableSince?: number;
 }
 
 /** What the run workflow returns: the summary (small); the rows are in the report files. */

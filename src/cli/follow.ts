@@ -6,6 +6,7 @@ import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
 import { isUnreachable, OutageNotice } from './outage';
 import { ProgressView } from './progress';
+import { StoreOutageNotice } from './storeOutage';
 import { summaryTable } from './summaryTable';
 
 /** Exit codes of run-like commands (documented in the README). */
@@ -66,6 +67,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   const handle = client.workflow.getHandle(workflowId);
   const view = new ProgressView(process.stderr);
   const outage = new OutageNotice(log, workflowId);
+  const storeOutage = new StoreOutageNotice(client, log);
   let detached = false;
   let interrupts = 0;
   let stopWaiting: () => void = () => undefined;
@@ -114,7 +116,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => (options.progress ? options.progress() : handle.query(progressQuery)))
       .then((p) => {
         outage.back();
-        view.update(p);
+        view.update(storeOutage.mark(p));
       }, (err: unknown) => {
         if (isUnreachable(err)) outage.lost(err);
       })
@@ -156,6 +158,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   } finally {
     clearInterval(timer);
     await querying;
+    await storeOutage.settle();
     for (const signal of INTERRUPTS) process.off(signal, onInterrupt);
   }
 }

@@ -38,6 +38,7 @@ export function combineProgress(runId: string, parts: readonly RunProgress[], si
     runId, total, counts, inFlight: sum((p) => p.inFlight), chunksDone: sum((p) => p.chunksDone), chunks: sum((p) => p.chunks),
     startedAt, updatedAt, throughput, etaMs: throughput > 0 && left > 0 ? (left / throughput) * 1000 : undefined,
     cancelling: parts.some((p) => p.cancelling), phase: PHASE_ORDER.find((ph) => phases.has(ph)) ?? 'preparing',
+    workflows: parts.flatMap((p) => p.workflows ?? []),
   };
 }
 

@@ -25,6 +25,7 @@ export function progressLine(p: RunProgress): string {
   if (p.throughput > 0) parts.push(`${p.throughput.toFixed(1)} rows/s`);
   if (p.etaMs !== undefined) parts.push(`ETA ${duration(p.etaMs)}`);
   if (p.cancelling) parts.push('cancelling');
+  if (p.storeUnreachableSince !== undefined) parts.push(`results store unreachable since ${new Date(p.storeUnreachableSince).toISOString().slice(11, 19)} UTC (waiting)`);
   return parts.join(' | ');
 }
 

@@ -49,9 +49,9 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   assertFraction('maxErrorRate', maxErrorRate);
   if (options.failUnder !== undefined) assertFraction('failUnder', options.failUnder);
 
-  if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (not asked)`);
+  if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
   if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
-  if (!summary.cancelled && summary.skipped > 0) reasons.push(`${summary.skipped} rows were skipped (not asked)`);
+  if (!summary.cancelled && summary.skipped > 0) reasons.push(`${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
 
   const errored = summary.error + summary.timedOut;
   const rows = summary.total + summary.missing;

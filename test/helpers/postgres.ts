@@ -24,6 +24,10 @@ export interface PostgresServer {
   url(database: string, password?: string): string;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server as a crash would (`pg_ctl stop -m immediate`), keeping its data, for outage tests. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port and data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -101,12 +105,14 @@ export async function startPostgres(binDir: string): Promise<PostgresServer> {
   }
   const port = await freePort();
   const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
+  const start = (): Promise<unknown> => run(join(binDir, 'pg_ctl'), [
+    '-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60',
+    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start',
+  ], { ...as, env, cwd: dir });
+  const halt = (): Promise<unknown> => run(join(binDir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], { ...as, env, cwd: dir });
   try {
     await run(join(binDir, 'initdb'), ['-D', data, '-U', SUPERUSER, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--no-sync'], { ...as, env, cwd: dir });
-    await run(join(binDir, 'pg_ctl'), [
-      '-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start',
-    ], { ...as, env, cwd: dir });
+    await start();
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
@@ -125,8 +131,14 @@ export async function startPostgres(binDir: string): Promise<PostgresServer> {
       }
       return url(name);
     },
+    async halt() {
+      await halt();
+    },
+    async resume() {
+      await start();
+    },
     async stop() {
-      await run(join(binDir, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], { ...as, env, cwd: dir }).catch(() => undefined);
+      await halt().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -14,7 +14,7 @@ describe("the CLI's printed verdict and exit code", () => {
   it.each([
     [{ verdict: 'passed', passed: true, reasons: [], warnings: [] }, /verdict {4}PASSED/, 0],
     [{ verdict: 'failed', passed: false, reasons: ['pass rate 50.0% is below 90.0%', '2 sessions could not be closed'], warnings: [] }, /verdict {4}FAILED\n {11}- pass rate 50\.0% is below 90\.0%\n {11}- 2 sessions could not be closed/, 1],
-    [{ verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 3 rows were skipped (not asked)'], warnings: [] }, /verdict {4}CANCELLED\n {11}- the run was cancelled/, 3],
+    [{ verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 3 rows were skipped (no answer: not sent, or abandoned by a cancel)'], warnings: [] }, /verdict {4}CANCELLED\n {11}- the run was cancelled/, 3],
     [{ verdict: 'no_threshold', passed: true, reasons: [], warnings: ['no quality threshold set: give --fail-under or --baseline to judge the answers'] }, /verdict {4}no quality threshold set \(pass --fail-under or --baseline/, 0],
   ] as [GateResult, RegExp, number][])('%o', async (gate, printed, code) => {
     const s = await summary({ gate, gateSettings: settings, cancelled: gate.verdict === 'cancelled' });

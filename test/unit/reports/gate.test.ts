@@ -65,7 +65,7 @@ describe('evaluateGate', () => {
     const s = await summary(10, 0, { cancelled: true, skipped: 9, total: 19 });
     const gate = evaluateGate(s, { failUnder: 0.5, baselineGiven: false });
     expect(gate).toMatchObject({ verdict: 'cancelled', passed: false });
-    expect(gate.reasons).toEqual(['the run was cancelled: 9 rows were skipped (not asked)']);
+    expect(gate.reasons).toEqual(['the run was cancelled: 9 rows were skipped (no answer: not sent, or abandoned by a cancel)']);
     const withErrors = evaluateGate({ ...s, error: 2, total: 21 }, { baselineGiven: false });
     expect(withErrors.verdict).toBe('cancelled');
     expect(withErrors.reasons[1]).toMatch(/^2 of 21 rows errored/);
@@ -103,7 +103,7 @@ describe('evaluateGate', () => {
 
   it('fails when rows are missing or skipped, and applies max-error-rate to all rows', async () => {
     expect(evaluateGate(await summary(1, 0, { missing: 2 }), { baselineGiven: false, failUnder: 0 }).reasons).toEqual(['2 dataset rows have no result']);
-    expect(evaluateGate(await summary(1, 0, { skipped: 1, total: 2 }), { baselineGiven: false }).reasons).toEqual(['1 rows were skipped (not asked)']);
+    expect(evaluateGate(await summary(1, 0, { skipped: 1, total: 2 }), { baselineGiven: false }).reasons).toEqual(['1 rows were skipped (no answer: not sent, or abandoned by a cancel)']);
     const errored = await summary(8, 0, { total: 10, error: 1, timedOut: 1 });
     expect(evaluateGate(errored, { baselineGiven: false, maxErrorRate: 0.2 }).passed).toBe(true);
     expect(evaluateGate(errored, { baselineGiven: false, maxErrorRate: 0.1 }).reasons).toEqual([

@@ -121,7 +121,7 @@ describe('every verdict, in every renderer', () => {
   const gates = {
     passed: { verdict: 'passed', passed: true, reasons: [], warnings: [] },
     failed: { verdict: 'failed', passed: false, reasons: ['43 of 66 rows errored or timed out'], warnings: [] },
-    cancelled: { verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 9 rows were skipped (not asked)'], warnings: [] },
+    cancelled: { verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 9 rows were skipped (no answer: not sent, or abandoned by a cancel)'], warnings: [] },
     no_threshold: { verdict: 'no_threshold', passed: true, reasons: [], warnings: ['no quality threshold set'] },
   } as const;
   const settings = { maxErrorRate: 0.05, allowSideEffectFailures: true, failUnder: 0.85, baseline: 'latest' };

@@ -74,7 +74,7 @@ describe('finalizeRun: cancelled runs, side effects, follow-up turns, the CI ste
     await ctx.store.append('c', [row(0), row(1, { outcome: 'skipped', error: 'run cancelled before this row was sent' }), row(2, { outcome: 'skipped' })]);
     const { summary, paths } = await finalizeRun(ctx.store, 'c', { outDir: ctx.store.runDir('c'), cancelled: true, gate: { failUnder: 0.5 } });
     expect(summary.cancelled).toBe(true);
-    expect(summary.gate).toMatchObject({ verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 2 rows were skipped (not asked)'] });
+    expect(summary.gate).toMatchObject({ verdict: 'cancelled', passed: false, reasons: ['the run was cancelled: 2 rows were skipped (no answer: not sent, or abandoned by a cancel)'] });
     const md = await readFile(paths.markdown, 'utf8');
     const html = await readFile(paths.html, 'utf8');
     const junit = await readFile(paths.junit, 'utf8');
