@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
-import type { AskHeartbeat, AskInput } from '../../../activities/types';
+import type { AskHeartbeat, AskInput, AskResult } from '../../../activities/types';
 import { FileResultsStore } from '../../../src/reports';
 import { StoreUnavailableError } from '../../../src/reports/storeErrors';
 import type { Submission } from '../../../src/reports/types';
@@ -72,7 +72,7 @@ describe('ask: the results store unreachable', () => {
         if (calls === 2) store.failures = 3;
         return record(runId, s);
       };
-      const result = await env.run(activities.ask, input('r1'));
+      const result: AskResult = await env.run(activities.ask, input('r1'));
       expect(result.status).toBe('completed');
       expect(sim.stats().submitted - before).toBe(1);
       // The request id reached the heartbeat before the store, and the store once it was back.
@@ -89,7 +89,7 @@ describe('ask: the results store unreachable', () => {
     const { activities, close } = createActivities(config(), { store });
     const before = sim.stats().submitted;
     try {
-      const result = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r2'));
+      const result: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r2'));
       expect(result.status).toBe('completed');
       expect(sim.stats().submitted - before).toBe(1);
       expect(store.writes.map((w) => w.sends)).toEqual([1, 1]);
@@ -115,12 +115,12 @@ describe('ask: the results store unreachable', () => {
     const store = await freshStore();
     const { activities, close } = createActivities(config(), { store });
     try {
-      const first = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r4'));
+      const first: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r4'));
       // As if the first attempt's completion never reached Temporal: its last heartbeat saw the request open 60 s
       // after the submit, and the retry came 5 min later.
       const submittedAtMs = Date.now() - 360_000;
       const beat: AskHeartbeat = { requestId: first.requestId as string, sessionId: first.sessionId as string, submittedAtMs, seenOpenAtMs: submittedAtMs + 60_000 };
-      const resumed = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 2, heartbeatDetails: beat }).run(activities.ask, input('r4'));
+      const resumed: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 2, heartbeatDetails: beat }).run(activities.ask, input('r4'));
       expect(resumed.status).toBe('completed');
       expect(resumed.latencyUnobservedMs).toBeGreaterThanOrEqual(299_000);
       expect(resumed.latencyMs).toBeGreaterThanOrEqual(60_000);
