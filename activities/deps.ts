@@ -61,4 +61,6 @@ export interface ActivityDeps {
   scrub: (text: string) => string;
   /** Attempts per judgement on retryable errors (SITECHAT_JUDGE_MAX_ATTEMPTS). @default 6 */
   judgeMaxAttempts: number;
+  /** The longest wait a judge 429's `Retry-After` gets (SITECHAT_JUDGE_MAX_RETRY_AFTER_MS; 0 ignores it). @default 60000 */
+  judgeMaxRetryAfterMs: number;
 }
