@@ -63,4 +63,6 @@ export interface ActivityDeps {
   judgeMaxAttempts: number;
   /** How long a store operation waits out an unreachable results store (SITECHAT_STORE_OUTAGE_LIMIT). @default 1 hour */
   storeOutageLimitMs: number;
+  /** The longest wait a judge 429's `Retry-After` gets (SITECHAT_JUDGE_MAX_RETRY_AFTER_MS; 0 ignores it). @default 60000 */
+  judgeMaxRetryAfterMs: number;
 }

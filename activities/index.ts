@@ -75,6 +75,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     judgeCache: overrides.judgeCache ?? JudgeCache.inRunsDir(runsDir),
     judgeLimiter: overrides.judgeLimiter ?? new SlidingWindowLimiter(config.judge?.rpm ?? JUDGE_DEFAULTS.rpm, 60_000),
     judgeMaxAttempts: overrides.judgeMaxAttempts ?? config.judge?.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts,
+    judgeMaxRetryAfterMs: overrides.judgeMaxRetryAfterMs ?? config.judge?.maxRetryAfterMs ?? JUDGE_DEFAULTS.maxRetryAfterMs,
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
     storeOutageLimitMs: overrides.storeOutageLimitMs ?? config.storeOutageLimitMs ?? DEFAULT_STORE_OUTAGE_LIMIT_MS,

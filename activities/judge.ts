@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { JUDGE_OUTPUT_ATTEMPTS, JudgeError, JudgeOutputError, JudgeRateLimitError } from '../src/grading/judge/errors';
+import { JudgeError } from '../src/grading/judge/errors';
+import { cappedRetryAfterMs, isFinalAttempt, type JudgeRetryLimits } from '../src/grading/judge/retry';
 import type { JudgeOutcome, JudgeRequest } from '../src/grading/judge/types';
 import type { ActivityDeps } from './deps';
 
@@ -35,7 +36,10 @@ export function judgeActivities(deps: ActivityDeps) {
       try {
         verdict = await deps.judgeLimiter.run(() => judge.judge(request, { signal: ctx.cancellationSignal }), ctx.cancellationSignal);
       } catch (err) {
-        throw toJudgeFailure(err, ctx.info.attempt, deps.judgeMaxAttempts);
+        // A cancelled activity ends with what its cancellation threw; every other failure counts against the judge's limits.
+        if (ctx.cancellationSignal.aborted) throw err;
+        const limits = { maxAttempts: deps.judgeMaxAttempts, maxRetryAfterMs: deps.judgeMaxRetryAfterMs };
+        throw toJudgeFailure(err, ctx.info.attempt, limits, deps.scrub);
       }
       await deps.judgeCache.set(judge.model, request, verdict);
       return { ...verdict, model: judge.model, cached: false };
@@ -44,19 +48,24 @@ export function judgeActivities(deps: ActivityDeps) {
 }
 
 /**
- * A judge error as a Temporal failure typed by its class. The worker decides when to stop: after `maxAttempts`
- * (SITECHAT_JUDGE_MAX_ATTEMPTS) for 429/5xx/network errors, after {@link JUDGE_OUTPUT_ATTEMPTS} for unparseable replies.
+ * A judge failure as a Temporal failure typed by its class. The worker decides when to stop (see `isFinalAttempt`):
+ * after SITECHAT_JUDGE_MAX_ATTEMPTS for every retryable failure, sooner for unparseable replies; the activity
+ * policy's own attempts are only a backstop. Something a judge should not throw (anything but a `JudgeError`) is
+ * retried within the same limit under its own name, rather than by the policy's 20 attempts; its text is scrubbed
+ * (a `JudgeError`'s already is).
  */
-export function toJudgeFailure(err: unknown, attempt: number, maxAttempts: number): unknown {
-  if (!(err instanceof JudgeError)) return err;
-  const lastOutputTry = err instanceof JudgeOutputError && attempt >= JUDGE_OUTPUT_ATTEMPTS;
-  const nonRetryable = !err.retryable || attempt >= maxAttempts || lastOutputTry;
-  const tries = nonRetryable && err.retryable ? ` (gave up after ${attempt} attempt${attempt === 1 ? '' : 's'})` : '';
+export function toJudgeFailure(err: unknown, attempt: number, limits: JudgeRetryLimits, scrub: (text: string) => string = (t) => t): ApplicationFailure {
+  const judgeErr = err instanceof JudgeError ? err : undefined;
+  const retryable = judgeErr ? judgeErr.retryable : true;
+  const nonRetryable = judgeErr ? isFinalAttempt(judgeErr, attempt, limits) : attempt >= limits.maxAttempts;
+  const tries = nonRetryable && retryable ? ` (gave up after ${attempt} attempt${attempt === 1 ? '' : 's'})` : '';
+  const asked = judgeErr && !nonRetryable ? cappedRetryAfterMs(judgeErr, limits) : undefined;
   return ApplicationFailure.create({
-    message: `${err.message}${tries}`,
-    type: err.name,
+    message: `${judgeErr ? judgeErr.message : scrub(err instanceof Error ? err.message : String(err))}${tries}`,
+    type: err instanceof Error ? err.name : 'Error',
     nonRetryable,
-    details: [{ status: err.status }],
-    nextRetryDelay: err instanceof JudgeRateLimitError && err.retryAfterMs ? Math.max(1000, err.retryAfterMs) : undefined,
+    details: [{ status: judgeErr?.status }],
+    // At least the policy's initial interval, unless the cap is shorter.
+    nextRetryDelay: asked === undefined ? undefined : Math.min(limits.maxRetryAfterMs, Math.max(1000, asked)),
   });
 }

@@ -21,7 +21,7 @@ export interface ItemGraderOptions {
 /** The judge of the environment (`SITECHAT_JUDGE_*`), paced and retried in process; undefined when none is set. */
 export function offlineJudge(env: NodeJS.ProcessEnv = process.env): Judge | undefined {
   const settings = judgeSettingsFromEnv(env);
-  return settings && pacedJudge(createJudge(settings), { rpm: settings.rpm, maxAttempts: settings.maxAttempts });
+  return settings && pacedJudge(createJudge(settings), { rpm: settings.rpm, maxAttempts: settings.maxAttempts, maxRetryAfterMs: settings.maxRetryAfterMs });
 }
 
 function externalFor(item: GradeItem & { answer: NonNullable<GradeItem['answer']> }, options: ItemGraderOptions): ExternalGrader {

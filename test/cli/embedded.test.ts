@@ -51,6 +51,8 @@ describe('the embedded dev server’s pid file', () => {
       [{ SITECHAT_HEAP_GROWTH_PERCENT: 'lots' }, 'SITECHAT_HEAP_GROWTH_PERCENT must be a number >= 0'],
       [{ ...judge, SITECHAT_JUDGE_RPM: '-1' }, 'SITECHAT_JUDGE_RPM must be a number >= 0'],
       [{ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' }, 'SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1'],
+      [{ ...judge, SITECHAT_JUDGE_MAX_RETRY_AFTER_MS: 'an hour' }, 'SITECHAT_JUDGE_MAX_RETRY_AFTER_MS must be a number >= 0'],
+      [{ ...judge, SITECHAT_JUDGE_TIMEOUT_MS: '300000' }, 'SITECHAT_JUDGE_TIMEOUT_MS must be a number from 1 to 240000'],
       [{ SITECHAT_GRADERS_DIR: join(dir, 'no-such-dir') }, 'SITECHAT_GRADERS_DIR must be an existing directory'],
     ];
     for (const [extra, message] of cases) {

@@ -22,7 +22,7 @@ const ROWS = [
 function judgeSettings(stack: Stack, overrides: Partial<JudgeSettings> = {}): JudgeSettings {
   return {
     baseUrl: stack.sim.judgeBaseUrl, apiKey: new Secret(JUDGE_KEY), model: 'sim-judge',
-    rpm: 120, timeoutMs: 5000, maxAttempts: 6, temperature: 0, jsonMode: true, ...overrides,
+    rpm: 120, timeoutMs: 5000, maxAttempts: 6, maxRetryAfterMs: 60_000, temperature: 0, jsonMode: true, ...overrides,
   };
 }
 

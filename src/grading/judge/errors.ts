@@ -38,9 +38,22 @@ export class JudgeServerError extends JudgeError {
   override readonly retryable: boolean = true;
 }
 
-/** No response: connection refused or reset, DNS failure, timeout. */
+/**
+ * No complete response: connection refused, DNS failure, a connection reset before the reply ended, or no whole
+ * reply within SITECHAT_JUDGE_TIMEOUT_MS.
+ */
 export class JudgeConnectionError extends JudgeError {
   override name = 'JudgeConnectionError';
+  override readonly retryable: boolean = true;
+}
+
+/**
+ * The server answered 2xx, but not with a chat completion: no body, a body that is not JSON, JSON without
+ * `choices[0].message`. A proxy in trouble does this, and so does a base URL that points at some other web server;
+ * retried like a 5xx, within SITECHAT_JUDGE_MAX_ATTEMPTS.
+ */
+export class JudgeResponseError extends JudgeError {
+  override name = 'JudgeResponseError';
   override readonly retryable: boolean = true;
 }
 

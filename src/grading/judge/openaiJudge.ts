@@ -2,12 +2,12 @@
  * The judge over the official `openai` client: one Chat Completions call per judgement, against any
  * OpenAI-compatible base URL (OpenAI, Azure's v1 API, vLLM, Ollama, LiteLLM …). The client's own retries are off:
  * retries belong to the caller (the activity retry policy, or `pacedJudge`), so each attempt is one call and what
- * is paced is what the provider counts.
+ * is paced is what the provider counts. Every failure leaves as a `JudgeError` (or the caller's own cancellation).
  */
 import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { Secret } from '../../api/secret';
-import { JudgeOutputError } from './errors';
+import { readCompletion, type ReplyOrigin } from './completion';
 import { toJudgeError } from './openaiErrors';
 import { parseJudgeReply } from './parse';
 import { buildMessages } from './prompts';
@@ -27,16 +27,17 @@ export class OpenAIJudge implements Judge {
   readonly model: string;
   private readonly client: OpenAI;
   private readonly secret: Secret;
-  private readonly context: { origin: string; timeoutMs: number };
+  private readonly origin: string;
 
   /** @param options.fetch replaces the HTTP client (tests). */
   constructor(private readonly settings: JudgeSettings, options: { fetch?: typeof fetch } = {}) {
     this.model = settings.model;
     this.secret = settings.apiKey;
-    this.context = { origin: new URL(settings.baseUrl).origin, timeoutMs: settings.timeoutMs };
+    this.origin = new URL(settings.baseUrl).origin;
     this.client = new OpenAI({
       apiKey: settings.apiKey.reveal(),
       baseURL: settings.baseUrl,
+      // Ends the wait for the headers only; `judge` passes a signal that also ends the body.
       timeout: settings.timeoutMs,
       maxRetries: 0,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -51,17 +52,26 @@ export class OpenAIJudge implements Judge {
     return body;
   }
 
+  /**
+   * One call, over within SITECHAT_JUDGE_TIMEOUT_MS from the request to the reply's last byte: the client's own timer
+   * stops at the headers, so a body that trickles in would hold the call until the activity's time-out.
+   */
   async judge(request: JudgeRequest, options: { signal?: AbortSignal } = {}): Promise<JudgeVerdict> {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    const deadline = AbortSignal.timeout(this.settings.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    let text: string;
+    let from: ReplyOrigin;
     try {
-      completion = await this.client.chat.completions.create(this.requestBody(request), { signal: options.signal });
+      // A non-2xx reply is still the client's to read and throw; a 2xx body is read and checked here.
+      const response = await this.client.chat.completions.create(this.requestBody(request), { signal }).asResponse();
+      from = { origin: this.origin, status: response.status, contentType: response.headers.get('content-type') };
+      text = await response.text();
     } catch (err) {
-      throw toJudgeError(err, this.secret, this.context);
+      const context = { origin: this.origin, timeoutMs: this.settings.timeoutMs, timedOut: deadline.aborted, cancelled: options.signal?.aborted === true };
+      throw toJudgeError(err, this.secret, context);
     }
-    const choice = completion.choices?.[0];
-    if (!choice) throw new JudgeOutputError('judge reply has no choices', '');
-    const parsed = parseJudgeReply(this.secret.scrub(choice.message?.content ?? ''));
-    return { ...parsed, tokens: completion.usage?.total_tokens ?? 0 };
+    const { content, tokens } = readCompletion(text, from, this.secret);
+    return { ...parseJudgeReply(this.secret.scrub(content)), tokens };
   }
 
   /** The client inside holds the key in a plain field: logging or serializing the judge shows only this. */

@@ -4,7 +4,9 @@
  * run, the judge task queue's rate limit and the activity retry policy do this instead.
  */
 import { delay } from '../../ratelimit/slidingWindow';
-import { JUDGE_OUTPUT_ATTEMPTS, JudgeError, JudgeOutputError, JudgeRateLimitError } from './errors';
+import { JudgeError } from './errors';
+import { cappedRetryAfterMs, isFinalAttempt } from './retry';
+import { JUDGE_DEFAULTS } from './settings';
 import type { Judge, JudgeRequest, JudgeVerdict } from './types';
 
 export interface PacedJudgeOptions {
@@ -12,7 +14,12 @@ export interface PacedJudgeOptions {
   rpm?: number;
   /** Attempts per judgement on retryable errors (unparseable replies: at most 2). @default 6 */
   maxAttempts?: number;
-  /** First backoff, doubled per attempt up to 30 s; a 429's `Retry-After` wins when longer. @default 1000 */
+  /**
+   * The longest wait a 429's `Retry-After` gets (SITECHAT_JUDGE_MAX_RETRY_AFTER_MS); a longer one is waited this long,
+   * and the attempt counts. 0 ignores `Retry-After`. @default 60000
+   */
+  maxRetryAfterMs?: number;
+  /** First backoff, doubled per attempt up to 30 s; a 429's `Retry-After` (capped) wins when longer. @default 1000 */
   initialBackoffMs?: number;
   /** Replaces waiting (tests). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -44,7 +51,10 @@ export class Pacer {
 export function pacedJudge(judge: Judge, options: PacedJudgeOptions = {}): Judge {
   const sleep = options.sleep ?? delay;
   const pacer = new Pacer(options.rpm ?? 60, sleep, options.now);
-  const maxAttempts = Math.max(1, options.maxAttempts ?? 6);
+  const limits = {
+    maxAttempts: Math.max(1, options.maxAttempts ?? JUDGE_DEFAULTS.maxAttempts),
+    maxRetryAfterMs: options.maxRetryAfterMs ?? JUDGE_DEFAULTS.maxRetryAfterMs,
+  };
   const initial = options.initialBackoffMs ?? 1000;
   return {
     model: judge.model,
@@ -54,11 +64,10 @@ export function pacedJudge(judge: Judge, options: PacedJudgeOptions = {}): Judge
         try {
           return await judge.judge(request, callOptions);
         } catch (err) {
-          if (!(err instanceof JudgeError) || !err.retryable || attempt >= maxAttempts) throw err;
-          if (err instanceof JudgeOutputError && attempt >= JUDGE_OUTPUT_ATTEMPTS) throw err;
+          // Not a JudgeError: the caller's cancellation (a judge throws nothing else), which ends the loop.
+          if (!(err instanceof JudgeError) || isFinalAttempt(err, attempt, limits)) throw err;
           const backoff = Math.min(MAX_BACKOFF_MS, initial * 2 ** (attempt - 1));
-          const retryAfter = err instanceof JudgeRateLimitError ? (err.retryAfterMs ?? 0) : 0;
-          await sleep(Math.max(backoff, retryAfter), callOptions.signal);
+          await sleep(Math.max(backoff, cappedRetryAfterMs(err, limits) ?? 0), callOptions.signal);
         }
       }
     },

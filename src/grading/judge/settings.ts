@@ -15,10 +15,21 @@ export interface JudgeSettings {
   model: string;
   /** SITECHAT_JUDGE_RPM: judge calls per minute, per worker and per task queue; 0 = no limit. @default 60 */
   rpm: number;
-  /** SITECHAT_JUDGE_TIMEOUT_MS: one call's timeout. @default 60000 */
+  /**
+   * SITECHAT_JUDGE_TIMEOUT_MS: one call's time-out, from the request to the reply's last byte (a body that trickles
+   * in is cut too). At most {@link MAX_JUDGE_TIMEOUT_MS}. @default 60000
+   */
   timeoutMs: number;
-  /** SITECHAT_JUDGE_MAX_ATTEMPTS: attempts per judgement on 429/5xx/network errors (backoff 1 s, 2 s, 4 s …). @default 6 */
+  /**
+   * SITECHAT_JUDGE_MAX_ATTEMPTS: attempts per judgement on every retryable failure (429, 5xx, network errors,
+   * time-outs, replies that are not a chat completion; backoff 1 s, 2 s, 4 s …). @default 6
+   */
   maxAttempts: number;
+  /**
+   * SITECHAT_JUDGE_MAX_RETRY_AFTER_MS: the longest a 429's `Retry-After` holds a judgement before its next attempt;
+   * a longer one is waited this long (the attempt still counts). 0 ignores `Retry-After`. @default 60000
+   */
+  maxRetryAfterMs: number;
   /** SITECHAT_JUDGE_TEMPERATURE: a number, or `none` to send none (models that accept only their default). @default 0 */
   temperature?: number;
   /** SITECHAT_JUDGE_RESPONSE_FORMAT: `json_object` asks for JSON mode; `none` for servers that reject it. @default json_object */
@@ -26,7 +37,14 @@ export interface JudgeSettings {
 }
 
 /** Defaults of the optional settings. */
-export const JUDGE_DEFAULTS = { rpm: 60, timeoutMs: 60_000, maxAttempts: 6, temperature: 0, jsonMode: true } as const;
+export const JUDGE_DEFAULTS = { rpm: 60, timeoutMs: 60_000, maxAttempts: 6, maxRetryAfterMs: 60_000, temperature: 0, jsonMode: true } as const;
+
+/**
+ * The longest SITECHAT_JUDGE_TIMEOUT_MS: a judge activity attempt has 5 minutes (workflows/activities.ts), and a
+ * call cut by that time-out instead of its own would be retried by the activity policy, not within the judge's
+ * attempts. 4 minutes leaves room for the wait for the worker's judge rate limit.
+ */
+export const MAX_JUDGE_TIMEOUT_MS = 240_000;
 
 /**
  * Reads the judge settings; undefined when none of base URL, key and model is set (no judge configured).
@@ -50,8 +68,9 @@ export function judgeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Judg
     apiKey: new Secret(apiKey as string),
     model: model as string,
     rpm: number(env, 'SITECHAT_JUDGE_RPM', JUDGE_DEFAULTS.rpm, 0),
-    timeoutMs: number(env, 'SITECHAT_JUDGE_TIMEOUT_MS', JUDGE_DEFAULTS.timeoutMs, 1),
+    timeoutMs: number(env, 'SITECHAT_JUDGE_TIMEOUT_MS', JUDGE_DEFAULTS.timeoutMs, 1, MAX_JUDGE_TIMEOUT_MS),
     maxAttempts: Math.floor(number(env, 'SITECHAT_JUDGE_MAX_ATTEMPTS', JUDGE_DEFAULTS.maxAttempts, 1)),
+    maxRetryAfterMs: number(env, 'SITECHAT_JUDGE_MAX_RETRY_AFTER_MS', JUDGE_DEFAULTS.maxRetryAfterMs, 0),
     temperature: temperature(env.SITECHAT_JUDGE_TEMPERATURE),
     jsonMode: responseFormat(env.SITECHAT_JUDGE_RESPONSE_FORMAT),
   };
@@ -69,11 +88,14 @@ function validBaseUrl(raw: string): string {
   return raw.replace(/\/+$/u, '');
 }
 
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function number(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Infinity): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new JudgeConfigError(`${name} must be a number >= ${min}, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new JudgeConfigError(`${name} must be a number ${range}, got ${JSON.stringify(raw)}`);
+  }
   return value;
 }
 

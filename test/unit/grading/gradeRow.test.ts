@@ -1,11 +1,8 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { toJudgeFailure } from '../../../activities/judge';
 import { assertionSpecSchema } from '../../../src/config/assertions';
 import type { DatasetRow } from '../../../src/datasets/types';
 import { assertionsForRow } from '../../../src/grading/assertions';
 import { feedbackFor, gradedResult, gradeRow, GradingError, type ExternalGrader } from '../../../src/grading/gradeRow';
-import { JudgeOutputError, JudgeRequestError, JudgeServerError } from '../../../src/grading/judge/errors';
 import type { AssertionResult, ExternalAssertionSpec } from '../../../src/grading/types';
 import { answeredResult } from '../../../src/reports/rowResult';
 
@@ -89,18 +86,5 @@ describe('gradeRow', () => {
     expect(feedbackFor(await gradeRow(row({ rubric: 'x' }), answer, {}, recording(true)))).toBe('good');
     expect(feedbackFor(await gradeRow(row({ rubric: 'x' }), answer, {}, recording(false)))).toBe('bad');
     expect(feedbackFor(await gradeRow(row(), answer, {}, recording()))).toBeUndefined();
-  });
-});
-
-describe('judge activity failures', () => {
-  it('retries 429/5xx until the worker\'s max attempts, unparseable replies twice, bad requests never', () => {
-    const server = new JudgeServerError('500 from the judge', 500);
-    expect((toJudgeFailure(server, 1, 3) as ApplicationFailure).nonRetryable).toBe(false);
-    const last = toJudgeFailure(server, 3, 3) as ApplicationFailure;
-    expect(last).toBeInstanceOf(ApplicationFailure);
-    expect(last).toMatchObject({ type: 'JudgeServerError', nonRetryable: true, message: '500 from the judge (gave up after 3 attempts)' });
-    expect((toJudgeFailure(new JudgeOutputError('not JSON', 'x'), 1, 6) as ApplicationFailure).nonRetryable).toBe(false);
-    expect((toJudgeFailure(new JudgeOutputError('not JSON', 'x'), 2, 6) as ApplicationFailure).nonRetryable).toBe(true);
-    expect(toJudgeFailure(new JudgeRequestError('401', 401), 1, 6)).toMatchObject({ type: 'JudgeRequestError', nonRetryable: true, message: '401' });
   });
 });

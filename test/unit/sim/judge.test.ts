@@ -11,7 +11,7 @@ import { useSimulator } from './helpers';
 const sim = useSimulator();
 
 function judge(baseUrl = sim().sim.judgeBaseUrl) {
-  return createJudge({ baseUrl, apiKey: new Secret('any-key'), model: 'sim-judge', rpm: 0, timeoutMs: 5000, maxAttempts: 1, temperature: 0, jsonMode: true });
+  return createJudge({ baseUrl, apiKey: new Secret('any-key'), model: 'sim-judge', rpm: 0, timeoutMs: 5000, maxAttempts: 1, maxRetryAfterMs: 60_000, temperature: 0, jsonMode: true });
 }
 
 const price: JudgeRequest = { kind: 'correctness', question: 'How much is Personal?', answer: 'The Personal plan costs $9.99 per month.', references: ['$9.99 per month'] };

@@ -46,7 +46,8 @@ describe('workerConfigFromEnv', () => {
     const judge = { ...base, SITECHAT_JUDGE_BASE_URL: 'http://127.0.0.1:1/v1', SITECHAT_JUDGE_API_KEY: 'j', SITECHAT_JUDGE_MODEL: 'm' };
     expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_RPM: '-1' })).toThrow(/SITECHAT_JUDGE_RPM must be a number >= 0/);
     expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_MAX_ATTEMPTS: '0' })).toThrow(/SITECHAT_JUDGE_MAX_ATTEMPTS must be a number >= 1/);
-    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_TIMEOUT_MS: '0' })).toThrow(/SITECHAT_JUDGE_TIMEOUT_MS must be a number >= 1/);
+    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_TIMEOUT_MS: '0' })).toThrow(/SITECHAT_JUDGE_TIMEOUT_MS must be a number from 1 to 240000, got "0"/);
+    expect(() => workerConfigFromEnv({ ...judge, SITECHAT_JUDGE_MAX_RETRY_AFTER_MS: '-5' })).toThrow(/SITECHAT_JUDGE_MAX_RETRY_AFTER_MS must be a number >= 0, got "-5"/);
   });
 
   it('SITECHAT_GRADERS_DIR: an existing directory, resolved; none by default', () => {

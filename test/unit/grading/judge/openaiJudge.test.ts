@@ -26,7 +26,7 @@ afterEach(async () => {
 async function judgeAgainst(respond: Responder, overrides: Partial<JudgeSettings> = {}) {
   provider = await fakeProvider(respond);
   const settings: JudgeSettings = {
-    baseUrl: provider.baseUrl, apiKey: new Secret(KEY), model: 'gpt-4o-mini', rpm: 0, timeoutMs: 5000, maxAttempts: 1, temperature: 0, jsonMode: true, ...overrides,
+    baseUrl: provider.baseUrl, apiKey: new Secret(KEY), model: 'gpt-4o-mini', rpm: 0, timeoutMs: 5000, maxAttempts: 1, maxRetryAfterMs: 60_000, temperature: 0, jsonMode: true, ...overrides,
   };
   return createJudge(settings);
 }
@@ -107,7 +107,7 @@ describe('OpenAIJudge over the openai client', () => {
     await provider?.close();
     provider = undefined;
 
-    const unreachable = createJudge({ baseUrl: url, apiKey: new Secret(KEY), model: 'm', rpm: 0, timeoutMs: 2000, maxAttempts: 1, jsonMode: true });
+    const unreachable = createJudge({ baseUrl: url, apiKey: new Secret(KEY), model: 'm', rpm: 0, timeoutMs: 2000, maxAttempts: 1, maxRetryAfterMs: 60_000, jsonMode: true });
     err = await failure(unreachable.judge(request));
     expect(err).toBeInstanceOf(JudgeConnectionError);
     expect(err.message).toMatch(/could not reach the judge at http:\/\/127\.0\.0\.1:\d+/);
@@ -126,7 +126,7 @@ describe('OpenAIJudge over the openai client', () => {
     const leaky = await judgeAgainst(() => ({ status: 200, body: completion(`{"verdict":"pass","reason":"key is ${KEY}"}`) }));
     expect((await leaky.judge(request)).reason).toBe('key is [REDACTED]');
 
-    const settings: JudgeSettings = { baseUrl: 'http://x/v1', apiKey: new Secret(KEY), model: 'm', rpm: 1, timeoutMs: 1, maxAttempts: 1, jsonMode: true };
+    const settings: JudgeSettings = { baseUrl: 'http://x/v1', apiKey: new Secret(KEY), model: 'm', rpm: 1, timeoutMs: 1, maxAttempts: 1, maxRetryAfterMs: 60_000, jsonMode: true };
     expect(JSON.stringify(settings)).not.toContain(KEY);
     expect(inspect(settings)).not.toContain(KEY);
     expect(JSON.stringify(leaky)).not.toContain(KEY);

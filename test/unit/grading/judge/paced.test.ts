@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JudgeOutputError, JudgeRateLimitError, JudgeRequestError, JudgeServerError } from '../../../../src/grading/judge/errors';
+import { JudgeConnectionError, JudgeOutputError, JudgeRateLimitError, JudgeRequestError, JudgeResponseError, JudgeServerError } from '../../../../src/grading/judge/errors';
 import { pacedJudge } from '../../../../src/grading/judge/paced';
 import type { Judge, JudgeRequest, JudgeVerdict } from '../../../../src/grading/judge/types';
 
@@ -52,6 +52,31 @@ describe('pacedJudge', () => {
     const bad = harness(() => new JudgeRequestError('401', 401));
     await expect(pacedJudge(bad.inner, { rpm: 0, sleep: bad.sleep }).judge(request)).rejects.toBeInstanceOf(JudgeRequestError);
     expect(bad.starts).toHaveLength(1);
+  });
+
+  it('waits a Retry-After of an hour only SITECHAT_JUDGE_MAX_RETRY_AFTER_MS, and still gives up after maxAttempts', async () => {
+    const h = harness(() => new JudgeRateLimitError('429', 3_600_000));
+    await expect(pacedJudge(h.inner, { rpm: 0, maxAttempts: 3, maxRetryAfterMs: 60_000, sleep: h.sleep }).judge(request)).rejects.toBeInstanceOf(JudgeRateLimitError);
+    expect(h.starts).toHaveLength(3);
+    expect(h.sleeps).toEqual([60_000, 60_000]);
+
+    const byDefault = harness(() => new JudgeRateLimitError('429', 3_600_000));
+    await expect(pacedJudge(byDefault.inner, { rpm: 0, maxAttempts: 2, sleep: byDefault.sleep }).judge(request)).rejects.toBeInstanceOf(JudgeRateLimitError);
+    expect(byDefault.sleeps).toEqual([60_000]);
+
+    // 0 ignores Retry-After: the backoff alone.
+    const ignored = harness(() => new JudgeRateLimitError('429', 3_600_000));
+    await expect(pacedJudge(ignored.inner, { rpm: 0, maxAttempts: 2, maxRetryAfterMs: 0, sleep: ignored.sleep }).judge(request)).rejects.toBeInstanceOf(JudgeRateLimitError);
+    expect(ignored.sleeps).toEqual([1000]);
+  });
+
+  it.each([
+    ['a reply that is not a chat completion', new JudgeResponseError('answered 200 with an empty body', 200)],
+    ['a time-out or a broken connection', new JudgeConnectionError('did not answer within 1500 ms')],
+  ])('retries %s within maxAttempts', async (_, err) => {
+    const h = harness(() => err);
+    await expect(pacedJudge(h.inner, { rpm: 0, maxAttempts: 4, sleep: h.sleep }).judge(request)).rejects.toBe(err);
+    expect(h.starts).toHaveLength(4);
   });
 
   it('tries an unparseable reply twice, not more', async () => {
