@@ -69,6 +69,17 @@ export class NotFoundError extends SiteChatError {
   override name = 'NotFoundError';
 }
 
+/**
+ * 404 whose `error` is `site not found` (spec §7): the site does not exist or belongs to another tenant. No row of
+ * a run can recover from it, so a run stops on it at once. Still a {@link NotFoundError}.
+ */
+export class SiteNotFoundError extends NotFoundError {
+  override name = 'SiteNotFoundError';
+}
+
+/** The API's `error` string for an unknown site (spec §7). */
+export const SITE_NOT_FOUND = 'site not found';
+
 /** 409: feedback on a request that is not completed. */
 export class ConflictError extends SiteChatError {
   override name = 'ConflictError';
@@ -157,6 +168,7 @@ export const NON_RETRYABLE_ERROR_TYPES: readonly string[] = Object.freeze([
   'AuthenticationError',
   'PermissionDeniedError',
   'NotFoundError',
+  'SiteNotFoundError',
   'ConflictError',
   'UnexpectedStatusError',
   'ResponseValidationError',

@@ -7,6 +7,8 @@ import {
   ConflictError,
   InternalServerError,
   NotFoundError,
+  SITE_NOT_FOUND,
+  SiteNotFoundError,
   PermissionDeniedError,
   RateLimitError,
   type SiteChatError,
@@ -100,7 +102,7 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   const error = body.error === undefined ? undefined : f.scrub(body.error);
   const apiMessage = body.apiMessage === undefined ? undefined : f.scrub(body.apiMessage);
   const known = BY_STATUS[f.status];
-  const cls = known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
+  const cls = f.status === 404 && error === SITE_NOT_FOUND ? SiteNotFoundError : known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
   let hint = known?.hint ?? (cls === InternalServerError ? HINT_5XX : HINT_OTHER);
   if (f.status === 404 && error !== undefined) {
     if (/\bsite\b/i.test(error)) hint = HINT_SITE_404;

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { configureQueueBudgets } from './queueConfig';
 import { limitHeapGrowth } from './heapGrowth';
 import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
+import { runTogether } from './workerGroup';
 import type { WorkerConfig } from './workerConfig';
 
 export interface WorkersOptions {
@@ -96,12 +97,4 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     return Worker.create({ ...base, maxConcurrentActivityTaskExecutions: slots });
   }));
 
-  const done = Promise.all(workers.map((w) => w.run())).then(() => close());
-  return {
-    done,
-    async shutdown() {
-      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
-      await done;
-    },
-  };
-}
+  return runTogether(workers, close);}

@@ -55,10 +55,10 @@ describe('spec §7 errors', () => {
 
   it('404 `site not found` — site does not exist or belongs to another tenant (session list, session close, chat)', async () => {
     const c = h().client;
-    await expectApiError(c.sessions.list('no-such-site'), 'NotFoundError', 404, 'site not found');
-    await expectApiError(c.chat.closeSession(DEMO.otherSiteId, 's-1'), 'NotFoundError', 404, 'site not found');
-    await expectApiError(c.chat.send(DEMO.otherSiteId, { message: 'hi', email: EMAIL }), 'NotFoundError', 404, 'site not found');
-    await expectApiError(c.chat.submit('no-such-site', { message: 'hi', email: EMAIL }), 'NotFoundError', 404, 'site not found');
+    await expectApiError(c.sessions.list('no-such-site'), 'SiteNotFoundError', 404, 'site not found');
+    await expectApiError(c.chat.closeSession(DEMO.otherSiteId, 's-1'), 'SiteNotFoundError', 404, 'site not found');
+    await expectApiError(c.chat.send(DEMO.otherSiteId, { message: 'hi', email: EMAIL }), 'SiteNotFoundError', 404, 'site not found');
+    await expectApiError(c.chat.submit('no-such-site', { message: 'hi', email: EMAIL }), 'SiteNotFoundError', 404, 'site not found');
   });
 
   it('404 `request not found` — request unknown, of another site, or expired (feedback, status)', async () => {

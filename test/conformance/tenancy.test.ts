@@ -13,9 +13,9 @@ describe('tenancy isolation', () => {
 
   it("a key cannot reach another tenant's site", async () => {
     const other = h().clientWithKey(DEMO.otherApiKey);
-    await expectApiError(other.sessions.list(SITE), 'NotFoundError', 404, 'site not found');
-    await expectApiError(other.chat.submit(SITE, { message: 'hi', email: EMAIL }), 'NotFoundError', 404, 'site not found');
-    await expectApiError(h().client.sessions.list(DEMO.otherSiteId), 'NotFoundError', 404, 'site not found');
+    await expectApiError(other.sessions.list(SITE), 'SiteNotFoundError', 404, 'site not found');
+    await expectApiError(other.chat.submit(SITE, { message: 'hi', email: EMAIL }), 'SiteNotFoundError', 404, 'site not found');
+    await expectApiError(h().client.sessions.list(DEMO.otherSiteId), 'SiteNotFoundError', 404, 'site not found');
   });
 
   it("a key cannot read or rate another tenant's requests", async () => {
