@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
-// simulator over HTTP) and `integration` (a real Temporal dev server, started once by globalSetup).
+// Four projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
+// simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code; no server)
+// and `integration` (a real Temporal dev server, started once by globalSetup).
 export default defineConfig({
   test: {
     // The machine has 2 cores; Temporal workers are CPU-heavy, so keep file parallelism low.
@@ -9,6 +10,8 @@ export default defineConfig({
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
       { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
+      // Bundling the workflows takes seconds on a loaded machine, hence the hook's room.
+      { test: { name: 'replay', include: ['test/replay/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } },
       // The fault suite (`npm run test:faults`): its own Temporal server, which it stops and restarts; minutes long.
       ...(process.env.SITECHAT_FAULTS === '1'
         // One file at a time: each runs its own Temporal server and several worker processes on 2 cores.

@@ -1,0 +1,94 @@
+/**
+ * Fetches the histories of a finished workflow: every run of its continue-as-new chain and, recursively, every child
+ * it started, so each workflow type that ran is recorded.
+ */
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+
+type History = temporal.api.history.v1.IHistory;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+export interface CollectedHistory {
+  workflowType: string;
+  workflowId: string;
+  runId: string;
+  /** 1-based place in its workflow id's continue-as-new chain, and the chain's length. */
+  run: number;
+  runs: number;
+  history: History;
+}
+
+/** The SDK records each `patched(id)` as a marker of this name; its `patch-data` payload holds the id. */
+const PATCH_MARKER = 'core_patch';
+
+/** Every history of the workflow started as `root` (its chain and its children's), parents before children. */
+export async function collectHistories(client: Client, root: { workflowId: string; runId: string }): Promise<CollectedHistory[]> {
+  const found: Omit<CollectedHistory, 'run' | 'runs'>[] = [];
+  const queue = [root];
+  const seen = new Set<string>();
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    if (seen.has(next.runId)) continue;
+    seen.add(next.runId);
+    const history = await client.workflow.getHandle(next.workflowId, next.runId).fetchHistory();
+    const events = history.events ?? [];
+    const workflowType = events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+    if (!workflowType) throw new Error(`history of ${next.workflowId} (run ${next.runId}) does not start with WorkflowExecutionStarted`);
+    found.push({ workflowType, workflowId: next.workflowId, runId: next.runId, history });
+    const continued = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+    if (continued) queue.push({ workflowId: next.workflowId, runId: continued });
+    for (const child of childrenOf(events)) queue.push(child);
+  }
+  return found.map((h) => {
+    const chain = found.filter((o) => o.workflowId === h.workflowId);
+    return { ...h, run: chain.indexOf(h) + 1, runs: chain.length };
+  });
+}
+
+function childrenOf(events: HistoryEvent[]): { workflowId: string; runId: string }[] {
+  return events.flatMap((e) => {
+    const execution = e.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
+    return execution?.workflowId && execution.runId ? [{ workflowId: execution.workflowId, runId: execution.runId }] : [];
+  });
+}
+
+/** The history as text with every payload decoded, so a secret in any payload can be searched for. */
+export function decodedText(history: History): string {
+  return JSON.stringify(history, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+}
+
+/** Ids of the `patched()` markers a history holds, in order. */
+export function patchesIn(history: History): string[] {
+  const ids = (history.events ?? []).flatMap((e) => {
+    const marker = e.markerRecordedEventAttributes;
+    if (marker?.markerName !== PATCH_MARKER) return [];
+    const data = marker.details?.['patch-data']?.payloads?.[0]?.data;
+    if (!data) return [];
+    const decoded = JSON.parse(Buffer.from(data).toString('utf8')) as { id?: string } | string;
+    return [typeof decoded === 'string' ? decoded : decoded.id ?? ''];
+  });
+  return [...new Set(ids)];
+}
+
+/**
+ * The most children a history had open at once: initiated and not yet closed (completed, failed, cancelled,
+ * terminated, timed out) or refused.
+ */
+export function peakOpenChildren(history: History): number {
+  let open = 0;
+  let peak = 0;
+  for (const e of history.events ?? []) {
+    if (e.startChildWorkflowExecutionInitiatedEventAttributes) open += 1;
+    if (
+      e.childWorkflowExecutionCompletedEventAttributes || e.childWorkflowExecutionFailedEventAttributes ||
+      e.childWorkflowExecutionCanceledEventAttributes || e.childWorkflowExecutionTerminatedEventAttributes ||
+      e.childWorkflowExecutionTimedOutEventAttributes || e.startChildWorkflowExecutionFailedEventAttributes
+    ) open -= 1;
+    peak = Math.max(peak, open);
+  }
+  return peak;
+}
+
+/** Activity types a history scheduled, each once. */
+export function activityTypesIn(history: History): string[] {
+  return [...new Set((history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []))];
+}

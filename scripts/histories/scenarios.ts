@@ -1,0 +1,222 @@
+/**
+ * What scripts/record-histories.ts records: one scenario per shape of history the workflows make today. Each runs
+ * real workflows on tiny datasets against the simulator, waits for the end, and throws when the run did not take the
+ * path it is meant to record (a cancel that came too late, a cleanup that never continued as new), so a fixture
+ * always shows what its name says.
+ */
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
+import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
+import { DEMO } from '../../src/sim/constants';
+import type { SimulatorHandle } from '../../src/sim';
+import { TaskQueue } from '../../src/temporal/taskQueues';
+import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
+import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import { cancelSignal } from '../../workflows/signals';
+import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
+import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
+
+export interface ScenarioContext {
+  client: Client;
+  sim: SimulatorHandle;
+  /** This recording's temporary folder: datasets, reports, answers files. */
+  dir: string;
+  /** Writes a CSV dataset into `dir` and returns the reference a run carries. */
+  dataset(name: string, header: string, rows: string[]): Promise<RunInput['dataset']>;
+}
+
+export interface Scenario {
+  name: string;
+  /** What its histories show; printed by `--list`. */
+  about: string;
+  /** Workflow types whose histories are kept. @default every type that ran */
+  keep?: readonly string[];
+  /** Starts the workflow and waits until it has ended; throws when it ended some other way than the scenario needs. */
+  run(ctx: ScenarioContext): Promise<{ workflowId: string; firstExecutionRunId: string }>;
+  /** A problem with the collected histories, or undefined when they show what the scenario is for. */
+  check?(histories: CollectedHistory[]): string | undefined;
+}
+
+/** The sites of the multi-site scenario; the simulator must know them (`demoFixturesWithSites`). */
+export const MULTI_SITES = [DEMO.siteId, 'demo-site-2'];
+
+/** Longest question the simulator must accept: the open-chunks scenario fills pages by size, not by row count. */
+export const MAX_MESSAGE_LENGTH = 16_000;
+
+/** The run workflow's bound on open chunks (workflows/run.ts, `MAX_OPEN_CHUNKS`), behind `patched('bounded-open-chunks')`. */
+const MAX_OPEN_CHUNKS = 8;
+const BOUNDED_OPEN_CHUNKS = 'bounded-open-chunks';
+const DAY = 86_400_000;
+
+const OPTIONS: RunOptions = {
+  siteId: DEMO.siteId, concurrency: 4, feedback: 'graded', answerTimeoutMs: 30_000, defaultEmail: 'qa@example.com',
+  assertions: [], closeSessions: true, mode: 'async',
+};
+
+const QUESTIONS = {
+  price: 'How much does the Personal plan cost?',
+  storage: 'How much storage do I get for free?',
+  refund: 'Can I get a refund for my annual subscription?',
+  payment: 'Which payment methods do you accept?',
+};
+
+function must(ok: boolean, scenario: string, problem: string): void {
+  if (!ok) throw new Error(`scenario ${scenario}: ${problem}`);
+}
+
+/** Fixed ids, so a re-recording names its workflows (and fixture files) the same way. */
+async function startRun(ctx: ScenarioContext, scenario: string, kind: RunKind, dataset: RunInput['dataset'], options: Partial<RunOptions> = {}): Promise<WorkflowHandleWithFirstExecutionRunId> {
+  const runId = `rec-${scenario}`;
+  const input: RunInput = { kind, runId, dataset, options: { ...OPTIONS, ...options } };
+  return ctx.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
+    taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
+  });
+}
+
+function ids(handle: WorkflowHandleWithFirstExecutionRunId): { workflowId: string; firstExecutionRunId: string } {
+  return { workflowId: handle.workflowId, firstExecutionRunId: handle.firstExecutionRunId };
+}
+
+const evaluation: Scenario = {
+  name: 'evaluation',
+  about: 'evaluationRun and its chunk: single-turn rows (one failing its assertion) and a two-turn conversation; graded feedback, sessions closed',
+  async run(ctx) {
+    const dataset = await ctx.dataset('evaluation', 'id,conversation,turn,question,must_include', [
+      `s1,,,${QUESTIONS.price},$9.99`,
+      `s2,,,${QUESTIONS.storage},5 GB`,
+      `s3,,,${QUESTIONS.payment},gold bars`,
+      'c1-1,share,1,How do I share a folder?,Share',
+      'c1-2,share,2,Can I protect the link with a password?,password',
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.total === 5 && summary.passed > 0 && summary.failed > 0, this.name, `expected passes and failures of 5 rows, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+};
+
+const apiError: Scenario = {
+  name: 'evaluation-api-error',
+  about: 'evaluationRun whose middle row the API refuses (400 for an unknown model): that row ends `error`, the others pass',
+  async run(ctx) {
+    const dataset = await ctx.dataset('api-error', 'id,question,model,must_include', [
+      `e1,${QUESTIONS.price},,$9.99`,
+      `e2,${QUESTIONS.storage},no-such-model,5 GB`,
+      `e3,${QUESTIONS.refund},,14 days`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.error === 1 && summary.passed === 2, this.name, `expected 1 error and 2 passes, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+};
+
+const judged: Scenario = {
+  name: 'evaluation-judge',
+  about: 'evaluationRun graded by the LLM judge (the simulator\'s judge route): judge-cache lookups and judge activities in the chunk',
+  async run(ctx) {
+    const dataset = await ctx.dataset('judge', 'id,question,expected,rubric', [
+      `j1,${QUESTIONS.price},$9.99 per month,mentions $9.99 per month`,
+      `j2,${QUESTIONS.payment},Only gold bars delivered by courier,mentions PayPal`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset, { assertions: [{ type: 'llm-correctness' }] });
+    const { summary } = (await handle.result()) as RunResult;
+    must((summary.judge?.calls ?? 0) > 0 && summary.error === 0, this.name, `expected judge calls and no errors, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check: (histories) =>
+    histories.some((h) => activityTypesIn(h.history).includes('judge')) ? undefined : 'no history scheduled a `judge` activity',
+};
+
+const cancelled: Scenario = {
+  name: 'evaluation-cancelled',
+  about: 'evaluationRun cancelled (the cancel signal, as `sitechat watch` sends it) after its first questions: the rest `skipped`',
+  async run(ctx) {
+    ctx.sim.setFaults({ 'chat.async': { processingDelayMs: 400 } });
+    const rows = Array.from({ length: 12 }, (_, i) => `x${i + 1},${i % 2 === 0 ? `${QUESTIONS.price},$9.99` : `${QUESTIONS.storage},5 GB`}`);
+    const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('cancelled', 'id,question,must_include', rows), { concurrency: 2 });
+    // The run's progress counts arrive 20 rows at a time; the simulator sees each question at once.
+    while (ctx.sim.stats().submitted < 4) await new Promise((r) => setTimeout(r, 50));
+    await handle.signal(cancelSignal);
+    const result = (await handle.result()) as RunResult;
+    must(result.cancelled && result.summary.skipped > 0, this.name, `expected a cancelled run with skipped rows, got ${JSON.stringify(result.summary)}`);
+    return ids(handle);
+  },
+};
+
+const backfill: Scenario = {
+  name: 'backfill',
+  about: 'backfillRun and its chunk: answers recorded to an answers file, no grading, no feedback',
+  async run(ctx) {
+    const rows = [QUESTIONS.price, QUESTIONS.storage, QUESTIONS.refund].map((q, i) => `b${i + 1},user${i}@example.com,${q}`);
+    const handle = await startRun(ctx, this.name, 'backfill', await ctx.dataset('backfill', 'id,email,question', rows), {
+      feedback: 'none', outFile: `${ctx.dir}/answers.csv`,
+    });
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.answered === 3, this.name, `expected 3 answered rows, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+};
+
+const multiSite: Scenario = {
+  name: 'multi-site',
+  about: `multiSiteRun over ${MULTI_SITES.join(' and ')}: the parent, each site's evaluationRun and its chunk`,
+  async run(ctx) {
+    const dataset = await ctx.dataset('multi-site', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`, `m2,${QUESTIONS.storage},5 GB`]);
+    const runId = `rec-${this.name}`;
+    const input: MultiSiteInput = { kind: 'evaluation', runId, sites: MULTI_SITES, dataset, options: { ...OPTIONS, siteId: MULTI_SITES.join(',') } };
+    const handle = await ctx.client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.total === 4 && summary.passed === 4, this.name, `expected 4 passes (2 rows × 2 sites), got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+};
+
+const cleanup: Scenario = {
+  name: 'cleanup',
+  about: 'sessionCleanup listing one session per page: 41 pages, so it continues as new after 40; 3 idle sessions closed across both runs',
+  async run(ctx) {
+    const now = Date.now();
+    // Idle sessions at both ends of the list, so both runs of the chain close one.
+    const idle = new Set([0, 20, 40]);
+    for (let i = 0; i < 41; i++) {
+      const session = ctx.sim.simulator.sessions.create(DEMO.siteId, `rec-session-${i}`, `user${i % 3}@example.com`, now - 30 * DAY);
+      session.updatedAt = now - (idle.has(i) ? 10 : 1) * DAY;
+    }
+    const input: CleanupInput = { siteId: DEMO.siteId, idleForMs: 7 * DAY, pageSize: 1 };
+    const handle = await ctx.client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
+    const report = (await handle.result()) as CleanupReport;
+    must(report.counts.closed === 3 && report.counts.listed === 41, this.name, `expected 41 listed and 3 closed, got ${JSON.stringify(report.counts)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.length >= 2 ? undefined : 'the cleanup did not continue as new'),
+};
+
+const openChunks: Scenario = {
+  name: 'many-open-chunks',
+  about:
+    `evaluationRun of 12 chunks whose session closes take 8 s, so chunks hand over faster than they end: without ` +
+    `patched('${BOUNDED_OPEN_CHUNKS}') more than ${MAX_OPEN_CHUNKS} are open at once, with it at most ${MAX_OPEN_CHUNKS} (the run's history only: its chunks hold 16 questions of 15 KB each)`,
+  keep: ['evaluationRun'],
+  async run(ctx) {
+    // Pages break at 256 KiB of rows: 16 rows of ~15 KiB questions make a page, 192 rows make 12.
+    const padding = ' Please answer briefly.'.repeat(650);
+    const rows = Array.from({ length: 192 }, (_, i) => `o${i + 1},"${QUESTIONS.price}${padding}"`);
+    ctx.sim.setFaults({ 'sessions.close': { extraLatencyMs: 8_000 } });
+    const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('open-chunks', 'id,question', rows), { concurrency: 200, feedback: 'none' });
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.total === 192 && summary.error === 0, this.name, `expected 192 rows without errors, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check(histories) {
+    const run = histories.find((h) => h.workflowType === 'evaluationRun');
+    if (!run) return 'no evaluationRun history';
+    const peak = peakOpenChildren(run.history);
+    const bounded = patchesIn(run.history).includes(BOUNDED_OPEN_CHUNKS);
+    if (bounded && peak !== MAX_OPEN_CHUNKS) return `with the bound, ${peak} chunks were open at most (expected ${MAX_OPEN_CHUNKS})`;
+    if (!bounded && peak <= MAX_OPEN_CHUNKS) return `without the bound only ${peak} chunks were open at once: the history does not show the unbounded path`;
+    return undefined;
+  },
+};
+
+export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, cancelled, backfill, multiSite, cleanup, openChunks];
