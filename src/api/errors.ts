@@ -85,7 +85,17 @@ export class ConflictError extends SiteChatError {
   override name = 'ConflictError';
 }
 
-/** Statuses the spec does not list (3xx, 408, 413, 422 …): not retryable, usually a wrong base URL or proxy. */
+/**
+ * 408: the server (or a proxy in front of it) did not receive the whole request in time, so it did not act on it.
+ * Not in the spec's §7; retryable, as in most HTTP clients: the request is sent again unchanged, and an ask counts it
+ * as refused (nothing was created), not as a possible second question.
+ */
+export class RequestTimeoutError extends SiteChatError {
+  override name = 'RequestTimeoutError';
+  override readonly retryable: boolean = true;
+}
+
+/** Statuses the spec does not list (3xx, 413, 422 …): not retryable, usually a wrong base URL or proxy. */
 export class UnexpectedStatusError extends SiteChatError {
   override name = 'UnexpectedStatusError';
 }

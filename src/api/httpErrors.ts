@@ -11,6 +11,7 @@ import {
   SiteNotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RequestTimeoutError,
   type SiteChatError,
   type SiteChatErrorInit,
   UnexpectedStatusError,
@@ -39,6 +40,10 @@ const BY_STATUS: Readonly<Record<number, { cls: ErrorClass; hint: Hint }>> = {
     },
   },
   404: { cls: NotFoundError, hint: { what: 'the resource does not exist or is not visible to this API key', next: 'check the ids in the path' } },
+  408: {
+    cls: RequestTimeoutError,
+    hint: { what: 'the server or a proxy in front of it did not receive the whole request in time and did not act on it', next: 'retry with backoff' },
+  },
   409: {
     cls: ConflictError,
     hint: { what: 'feedback is accepted only for completed requests', next: 'poll the request status until it is completed' },

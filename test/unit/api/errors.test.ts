@@ -9,6 +9,7 @@ import {
   SiteNotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  RequestTimeoutError,
   type SiteChatClient,
   SiteChatError,
   UnexpectedStatusError,
@@ -161,7 +162,15 @@ describe('other error bodies and statuses', () => {
     expect(((await failure(CALLS.status.call)) as RateLimitError).retryAfterMs).toBeUndefined();
   });
 
-  it.each([301, 408, 418, 422])('status %i → UnexpectedStatusError, not retryable', async (status) => {
+  it('408 (a proxy that did not get the whole request) → RequestTimeoutError, retryable', async () => {
+    next = { status: 408, body: '<html>Request Timeout</html>' };
+    const err = await failure(CALLS['chat async'].call);
+    expect(err).toBeInstanceOf(RequestTimeoutError);
+    expect(err).toMatchObject({ name: 'RequestTimeoutError', status: 408, retryable: true });
+    expect(err.message).toContain('retry with backoff');
+  });
+
+  it.each([301, 418, 422])('status %i → UnexpectedStatusError, not retryable', async (status) => {
     next = { status, body: '{"error":"odd"}' };
     const err = await failure(CALLS['session list'].call);
     expect(err).toBeInstanceOf(UnexpectedStatusError);
