@@ -1,6 +1,7 @@
 import { Endpoints, endpointLabel } from './endpoints';
 import { ListSessionsQuerySchema, type Session, type SessionList, SessionListSchema } from './schemas';
-import type { RequestOptions, Transport } from './transport';
+import { APIResource } from './resource';
+import type { RequestOptions } from './transport';
 import { parseRequest } from './validation';
 
 export interface ListSessionsParams {
@@ -22,17 +23,11 @@ export interface IterateSessionsParams {
 }
 
 /** `GET /m2m/sites/{site_id}/sessions` (spec §4.1). */
-export class Sessions {
-  readonly #http: Transport;
-
-  constructor(http: Transport) {
-    this.#http = http;
-  }
-
+export class Sessions extends APIResource {
   /** One page of a site's sessions. */
   async list(siteId: string, params: ListSessionsParams = {}, options?: RequestOptions): Promise<SessionList> {
     const query = parseRequest(ListSessionsQuerySchema, params, endpointLabel(Endpoints.listSessions), 'query');
-    return this.#http.call({ endpoint: Endpoints.listSessions, params: { site_id: siteId }, query, schema: SessionListSchema }, options);
+    return this.http.call({ endpoint: Endpoints.listSessions, params: { site_id: siteId }, query, schema: SessionListSchema }, options);
   }
 
   /**
