@@ -54,6 +54,8 @@ describe('the embedded dev server’s pid file', () => {
       [{ ...judge, SITECHAT_JUDGE_MAX_RETRY_AFTER_MS: 'an hour' }, 'SITECHAT_JUDGE_MAX_RETRY_AFTER_MS must be a number >= 0'],
       [{ ...judge, SITECHAT_JUDGE_TIMEOUT_MS: '300000' }, 'SITECHAT_JUDGE_TIMEOUT_MS must be a number from 1 to 240000'],
       [{ SITECHAT_GRADERS_DIR: join(dir, 'no-such-dir') }, 'SITECHAT_GRADERS_DIR must be an existing directory'],
+      [{ SITECHAT_STORE_OUTAGE_LIMIT: '90' }, 'SITECHAT_STORE_OUTAGE_LIMIT must be a duration above zero such as "30m" or "2h", got "90"'],
+      [{ SITECHAT_STORE_OUTAGE_LIMIT: '0s' }, 'SITECHAT_STORE_OUTAGE_LIMIT must be a duration above zero'],
     ];
     for (const [extra, message] of cases) {
       const ran = await sitechat(dir, ['worker'], { ...base, ...extra });
