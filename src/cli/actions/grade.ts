@@ -9,9 +9,10 @@ import type { GradeInput } from '../../regrade/types';
 import type { GradeFlags } from '../commands/grade';
 import { ExitCode, exitCodeFor } from '../follow';
 import { createLogger, type Logger } from '../logger';
+import { isUsageError } from '../usageErrors';
 import { runsDir, storeUrlProblem } from '../preflight';
 import { storeUrlFromEnv } from '../../reports/openStore';
-import { parsePositiveInt, parseRate, UsageError } from '../runOptions';
+import { parsePositiveInt, parseRate } from '../runOptions';
 import { summaryTable } from '../summaryTable';
 import { capLines, checkBaseline, checkConfig, checkOutDir, UsageProblems } from '../validate';
 import { newRunId } from './run';
@@ -86,8 +87,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     return exitCodeFor({ summary, cancelled: false });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
-    // UsageError, ConfigError, DatasetFileError, JudgeConfigError: the input or the settings, not the grading.
-    const usage = err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name));
-    return usage ? ExitCode.usage : ExitCode.runFailed;
+    // The input or the settings (by class), not the grading.
+    return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;
   }
 }

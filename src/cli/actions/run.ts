@@ -7,11 +7,12 @@ import { ExitCode, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';
 import { startMultiSiteRun } from '../multiSite';
-import { resolveRunOptions, UsageError } from '../runOptions';
+import { resolveRunOptions } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
 import { isSiteList } from '../siteList';
+import { isUsageError } from '../usageErrors';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -84,7 +85,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     return code;
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
-    return err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name)) ? ExitCode.usage : ExitCode.runFailed;
+    return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     await runtime?.close();
     await opened?.close();

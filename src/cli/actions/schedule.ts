@@ -4,13 +4,14 @@ import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options
 import { isSiteList } from '../siteList';
 import {
   cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
-  Schedules, ScheduleUsageError,
+  Schedules,
 } from '../../schedules';
 import { temporalConfigured } from '../../temporal/connect';
 import type { NightlyScheduleFlags, ScheduleOp } from '../commands/schedule';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
-import { resolveRunOptions, UsageError } from '../runOptions';
+import { isUsageError } from '../usageErrors';
+import { resolveRunOptions } from '../runOptions';
 import { openRuntime } from '../runtime';
 import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
 
@@ -91,9 +92,7 @@ export async function scheduleAction(request: ScheduleOp, io: { log?: Logger } =
     return await perform(request, new Schedules(client), created, log);
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
-    const usage = err instanceof ScheduleUsageError || err instanceof CleanupOptionError || err instanceof UsageError
-      || (err instanceof Error && /config|dataset|duration/i.test(err.name));
-    return usage ? ExitCode.usage : ExitCode.runFailed;
+    return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     await runtime?.close();
   }
