@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../temporal/projectRoot';
+import { dropOutputToClosedPipes } from './closedPipe';
 import { commands } from './commands';
 import { withExamples } from './helpText';
 
@@ -52,6 +53,7 @@ export function exitCodeFor(err: unknown, write: (text: string) => void): number
 }
 
 if (require.main === module) {
+  dropOutputToClosedPipes();
   buildProgram()
     .parseAsync(process.argv)
     .catch((err: unknown) => {
