@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../temporal/projectRoot';
+import { dropOutputToClosedPipes } from './closedPipe';
 import { commands } from './commands';
 import { withExamples } from './helpText';
 
@@ -39,6 +40,33 @@ export function buildProgram(): Command {
 }
 
 /**
+ * `sitechat nosuch --help` would print the main help and exit 0: commander answers `--help` before it looks up the
+ * command. When the command path names an unknown command (`nosuch`, `schedule nosuch`, `help nosuch`), the help
+ * flags are dropped so that commander reports it, with its suggestion, as the usage error it is.
+ */
+export function unknownCommandFirst(program: Command, args: readonly string[]): string[] {
+  const withoutHelp = (list: readonly string[]): string[] => list.filter((a) => a !== '--help' && a !== '-h');
+  let command = program;
+  let i = 0;
+  for (;;) {
+    // No option before a command name takes a value (only --help and --version come there).
+    while (args[i]?.startsWith('-')) i += 1;
+    const name = args[i];
+    if (name === undefined || command.commands.length === 0) return [...args];
+    const known = (n: string): Command | undefined => command.commands.find((c) => c.name() === n || c.aliases().includes(n));
+    if (name === 'help') {
+      // Commander's own help command: `help run` is fine, `help nosuch` is `nosuch`.
+      const topic = args[i + 1];
+      return topic === undefined || known(topic) ? [...args] : withoutHelp(args.filter((_, j) => j !== i));
+    }
+    const sub = known(name);
+    if (sub === undefined) return withoutHelp(args);
+    command = sub;
+    i += 1;
+  }
+}
+
+/**
  * The exit code for an error thrown out of a command: `--help` and `--version` exit 0; every error commander
  * raises is a usage error (exit 2; commander has printed its message already); anything else is printed here.
  */
@@ -52,8 +80,10 @@ export function exitCodeFor(err: unknown, write: (text: string) => void): number
 }
 
 if (require.main === module) {
-  buildProgram()
-    .parseAsync(process.argv)
+  dropOutputToClosedPipes();
+  const program = buildProgram();
+  program
+    .parseAsync(unknownCommandFirst(program, process.argv.slice(2)), { from: 'user' })
     .catch((err: unknown) => {
       const code = exitCodeFor(err, (text) => void process.stderr.write(text));
       process.exitCode = process.exitCode || code;

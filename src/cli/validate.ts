@@ -3,8 +3,8 @@
  * error exits 2 before the dataset is planned, before Temporal or the simulator start, and before any question
  * is sent. Only what the API alone can judge (a model id, a site's existence) is left to the run.
  */
-import { constants } from 'node:fs';
-import { access, mkdir, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { access, lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../config';
 import { DatasetFileError, normalizeDelimiter } from '../datasets';
@@ -71,14 +71,45 @@ export function checkRunId(id: string, flag: string): void {
   }
 }
 
+/** File-system errors in words; the others keep Node's message. */
+const FS_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'too many levels of symbolic links (a link that points to itself?)',
+  EROFS: 'the file system is read-only',
+  ENAMETOOLONG: 'the name is too long',
+  ENOSPC: 'no space left on the device',
+  EEXIST: 'something else exists there',
+};
+
+/** An error of the file system about `path`, named in words: `/srv/out: permission denied`. */
+function fsProblem(path: string, err: unknown): string {
+  const { code, message } = err as NodeJS.ErrnoException;
+  return `${path}: ${(code !== undefined ? FS_ERRORS[code] : undefined) ?? message}`;
+}
+
+/**
+ * What is at `path` (links followed): its stats, nothing (absent), or a problem. A symbolic link whose target is
+ * missing is a problem rather than "absent": neither a directory nor a file could be created through it here.
+ */
+async function inspectPath(path: string): Promise<{ info?: Stats; problem?: string }> {
+  try {
+    return { info: await stat(path) };
+  } catch (err) {
+    if (!isNotFound(err)) return { problem: fsProblem(path, err) };
+    const link = await lstat(path).catch(() => undefined);
+    if (!link?.isSymbolicLink()) return {};
+    const target = await readlink(path).catch(() => '?');
+    return { problem: `${path} is a symbolic link to ${target}, which does not exist: create it, or give another path` };
+  }
+}
+
 /** The closest existing directory at or above `path`, or a problem when it is a file or cannot be written. */
 async function writableAncestor(path: string): Promise<string | undefined> {
   let dir = resolve(path);
   for (;;) {
-    const info = await stat(dir).catch((err: unknown) => {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    });
+    const { info, problem } = await inspectPath(dir);
+    if (problem) return problem;
     if (info) {
       if (!info.isDirectory()) return `${dir} is a file, not a directory`;
       return access(dir, constants.W_OK).then(() => undefined, () => `${dir} is not writable`);
@@ -89,21 +120,25 @@ async function writableAncestor(path: string): Promise<string | undefined> {
   }
 }
 
-/** `run --out`: a directory (created when absent); an existing file is refused. */
+/**
+ * `run --out`: a directory (created when absent); an existing file is refused. Every failure is returned as a
+ * problem of the flag, never thrown: a bad `--out` is a usage error (exit 2), whatever the file system said.
+ */
 export async function checkOutDir(path: string): Promise<string | undefined> {
-  const info = await stat(path).catch(() => undefined);
-  if (info && !info.isDirectory()) return `${path} is a file; give a directory for the report files`;
-  const problem = await writableAncestor(path);
+  const { info, problem } = await inspectPath(path);
   if (problem) return problem;
-  await mkdir(path, { recursive: true });
-  return undefined;
+  if (info && !info.isDirectory()) return `${path} is a file; give a directory for the report files`;
+  const above = await writableAncestor(path);
+  if (above) return above;
+  return mkdir(path, { recursive: true }).then(() => undefined, (err: unknown) => fsProblem(path, err));
 }
 
-/** `backfill --out`: a .csv or .jsonl file whose directory can be written. */
+/** `backfill --out`: a .csv or .jsonl file whose directory can be written. Failures are returned, as for a run's. */
 export async function checkOutFile(path: string): Promise<string | undefined> {
   const ext = extname(path).toLowerCase();
   if (!(ANSWER_FILE_EXTENSIONS as readonly string[]).includes(ext)) return `${path}: use a .csv or .jsonl file name for the answers`;
-  const info = await stat(path).catch(() => undefined);
+  const { info, problem } = await inspectPath(path);
+  if (problem) return problem;
   if (info?.isDirectory()) return `${path} is a directory; give a file name ending in .csv or .jsonl`;
   if (info) return access(path, constants.W_OK).then(() => undefined, () => `${path} exists and is not writable`);
   return writableAncestor(dirname(resolve(path)));

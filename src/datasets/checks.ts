@@ -3,7 +3,7 @@
  * the row that opens a new session (the API requires one when no session_id is given).
  */
 import type { IssueCollector } from './issues';
-import { kib, RowLimit, slimBytes } from './limits';
+import { kib, RowLimit, sizeText, slimBytes } from './limits';
 import type { DatasetRow } from './types';
 
 /** Shown when a new session has no email: the fix names both ways to give one. */
@@ -46,6 +46,7 @@ export class DatasetChecker {
   /** A valid row, in file order. */
   add(row: DatasetRow): void {
     const bytes = this.checkSize(row);
+    this.checkMetadata(row);
     if (row.conversation === undefined) {
       this.singles += 1;
       if (this.requireEmail && row.email === undefined && row.session_id === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
@@ -67,6 +68,16 @@ export class DatasetChecker {
       this.issues.add(row.line, `the row is ${kib(bytes)} without its metadata columns; the limit is ${kib(RowLimit.rowBytes)} (question, references, rubric and assertions; put long context in a column of its own, which is kept as metadata)`);
     }
     return bytes;
+  }
+
+  /** Metadata columns stay out of Temporal, but not out of memory: each row's are held whole by every step. */
+  private checkMetadata(row: DatasetRow): void {
+    const columns = Object.entries(row.metadata);
+    if (columns.length === 0) return;
+    const bytes = Buffer.byteLength(JSON.stringify(row.metadata), 'utf8');
+    if (bytes <= RowLimit.metadataBytes) return;
+    const [largest] = columns.sort((a, b) => b[1].length - a[1].length)[0] as [string, string];
+    this.issues.add(row.line, `the row's metadata columns are ${sizeText(bytes)} as JSON (the largest is \`${largest}\`); the limit is ${sizeText(RowLimit.metadataBytes)}`, largest);
   }
 
   finish(): void {

@@ -4,9 +4,13 @@ import type { DatasetIssue } from './types';
 /** Issues shown in an error message before "… and N more". */
 const SHOWN_IN_MESSAGE = 20;
 
-/** `datasets/x.csv:14: \`question\` is empty` (the line is left out for whole-file problems). */
+/**
+ * `datasets/x.csv:14: \`question\` is empty`, `datasets/x.csv:14:3: …` when the problem is one character (the line is
+ * left out for whole-file problems).
+ */
 export function formatIssue(issue: DatasetIssue): string {
-  return issue.line > 0 ? `${issue.file}:${issue.line}: ${issue.message}` : `${issue.file}: ${issue.message}`;
+  if (issue.line <= 0) return `${issue.file}: ${issue.message}`;
+  return issue.character === undefined ? `${issue.file}:${issue.line}: ${issue.message}` : `${issue.file}:${issue.line}:${issue.character}: ${issue.message}`;
 }
 
 /** Collects issues up to `max` while counting them all. */
@@ -21,6 +25,12 @@ export class IssueCollector {
   add(line: number, message: string, column?: string): void {
     this.total += 1;
     if (this.issues.length < this.max) this.issues.push(column === undefined ? { file: this.file, line, message } : { file: this.file, line, column, message });
+  }
+
+  /** Records a problem with one character of a line (1-based `character`). */
+  addAt(line: number, character: number, message: string): void {
+    this.total += 1;
+    if (this.issues.length < this.max) this.issues.push({ file: this.file, line, character, message });
   }
 }
 

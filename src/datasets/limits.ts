@@ -3,8 +3,8 @@ import type { DatasetRow, WorkUnit } from './types';
 /**
  * What a row may weigh. Rows travel through Temporal (a page of the plan is one activity result, each question one
  * activity input), whose payloads must stay far under its limits (2 MB per payload, 4 MB per gRPC message). The
- * `metadata` columns never travel: activities read them from the plan when they record or grade a row, so they may
- * be as large as the disk allows.
+ * `metadata` columns never travel: activities read them from the plan when they record or grade a row, so their
+ * limit is a matter of memory, and far higher.
  */
 export const RowLimit = {
   /**
@@ -16,6 +16,22 @@ export const RowLimit = {
   rowBytes: 32 * 1024,
   /** A page of the plan without metadata; a conversation, which is never split across pages, must fit in one. */
   pageBytes: 256 * 1024,
+  /**
+   * A row's metadata columns, as JSON. They stay out of workflow payloads, but each one is kept whole in memory while
+   * the row is read, planned, recorded (results.jsonl, the results store) and graded: a RAG context or a transcript of
+   * a few megabytes is fine, a 100 MB cell would be held by every step that touches its row.
+   */
+  metadataBytes: 8 * 1024 * 1024,
+  /**
+   * One JSONL line or CSV record, in bytes, checked while it is read: a longer one is refused without being held
+   * whole or parsed. Twice `metadataBytes`, so that a row within the limits is never refused for its escapes.
+   */
+  recordBytes: 16 * 1024 * 1024,
+  /**
+   * Nesting of objects and arrays in a JSONL line, the row object being level 1 (`{"metadata": {"a": [1]}}` is 3).
+   * Checked on the bytes before the line is parsed: serializing a value nested 100,000 deep overflows the stack.
+   */
+  jsonDepth: 32,
 } as const;
 
 /** The row as the workflows see it: everything but its metadata. */
@@ -34,4 +50,13 @@ export function slimUnitBytes(unit: WorkUnit): number {
 
 export function kib(bytes: number): string {
   return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KiB`;
+}
+
+/**
+ * KiB below 1 MiB, else MiB to a tenth, rounded up: `8 MiB`, `8.1 MiB`. Rounded up, a size over a limit never reads
+ * as the limit itself.
+ */
+export function sizeText(bytes: number): string {
+  if (bytes < 1024 * 1024) return kib(bytes);
+  return `${(Math.ceil((bytes * 10) / (1024 * 1024)) / 10).toString()} MiB`;
 }

@@ -49,5 +49,10 @@ export interface DatasetIssue {
   line: number;
   /** Column name, when the problem is with one field. */
   column?: string;
+  /**
+   * 1-based character (code point) in the line, when the problem is one character: an invalid UTF-8 byte (counted as
+   * one character) or a control character. A byte order mark at the start of the file is not counted.
+   */
+  character?: number;
   message: string;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,24 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     await refused(['runz'], /unknown command 'runz'/);
   });
 
+  it('an unknown command is a usage error even with --help, at any level', async () => {
+    for (const args of [['nosuch', '--help'], ['help', 'nosuch'], ['schedule', 'nosuch', '--help']]) {
+      const ran = await refused(args, /^error: unknown command 'nosuch'\n/);
+      expect(ran.stdout, args.join(' ')).toBe('');
+    }
+  });
+
+  it('a dataset that is not UTF-8, or holds control characters, or nests too deep: line and character, exit 2, nothing sent', async () => {
+    writeFileSync(join(dir, 'latin1.csv'), Buffer.from('id,question\nq1,Où est la gare ?\nq2,Wie spät ist es?\n', 'latin1'));
+    await refused(['run', 'latin1.csv'], /^error: latin1\.csv:2:5: not valid UTF-8 \(byte 0xF9\): save the file as UTF-8/m);
+    writeFileSync(join(dir, 'nul.jsonl'), '{"question": "a NUL \u0000 here"}\n{"question": "escaped \\u0000"}\n');
+    const ran = await refused(['backfill', 'nul.jsonl'], /^error: nul\.jsonl:1:21: control character U\+0000 \(NUL\)/m);
+    expect(ran.stderr).toMatch(/^error: nul\.jsonl:2: `question` holds control character U\+0000 \(NUL\), escaped in the JSON/m);
+    writeFileSync(join(dir, 'deep.jsonl'), `{"question": "q", "metadata": ${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`);
+    const deep = await refused(['run', 'deep.jsonl'], /^error: deep\.jsonl:1: objects and arrays nest more than 32 levels deep/m);
+    expect(deep.stderr).not.toMatch(/call stack/);
+  });
+
   it('run: durations, rates, baseline, out, config (alias bomb, grader without grade)', async () => {
     await refused(['run', 'q.csv', '--answer-timeout', 'banana'], /--answer-timeout: invalid duration "banana"/);
     await refused(['run', 'q.csv', '--fail-under', '90'], /--fail-under: must be .* got "90" \(did you mean 90%\?\)/);
@@ -81,6 +99,17 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     await refused(['run', 'q.csv', '--config', 'nograde.yaml'], /`assertions\[0\]\.module` custom grader .*nograde\.js exports no grade/);
     await refused(['run', 'q.csv', '--config', 'cfg/escape.yaml'], /--config cfg\/escape\.yaml: `assertions\[0\]\.module` custom grader .*outside\.js resolves to .*outside\.js, outside the graders directory .*cfg \(SITECHAT_GRADERS_DIR\)/);
     await refused(['run', 'q.csv', '--concurrency', 'lots'], /--concurrency: must be a whole number >= 1, got "lots"/);
+  });
+
+  it('--out through a dangling symbolic link: run, backfill and grade name the flag and exit 2', async () => {
+    symlinkSync(join(dir, 'gone', 'reports'), join(dir, 'dangling'));
+    symlinkSync(join(dir, 'gone', 'answers.csv'), join(dir, 'dangling.csv'));
+    writeFileSync(join(dir, 'answers.csv'), 'id,question,expected,answer\nq1,Where?,Paris,In Paris\n');
+    const message = (link: string): RegExp => new RegExp(`--out: .*${link} is a symbolic link to .*gone/.*, which does not exist`);
+    await refused(['run', 'q.csv', '--out', 'dangling'], message('dangling'));
+    await refused(['backfill', 'q.csv', '--out', 'dangling.csv'], message('dangling\\.csv'));
+    await refused(['grade', 'answers.csv', '--out', 'dangling'], message('dangling'));
+    await refused(['run', 'q.csv', '--out', 'afile/reports'], /--out: .*afile is a file, not a directory/);
   });
 
   it('custom graders outside SITECHAT_GRADERS_DIR are refused before anything starts', async () => {
@@ -137,6 +166,18 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     await refused(['cancel', 'a/b'], /<run> must be a run id/);
     await refused(['check', '--timeout', 'banana'], /--timeout: invalid duration/);
     await refused(['runs', '--limit', '0'], /--limit must be a whole number >= 1/);
+  });
+
+  it('output into a closed pipe (`| head -1`) is dropped quietly: the command ends with its own exit code, no stack trace', async () => {
+    for (const args of [['sim', '--help'], ['--help'], ['runs'], ['runs', '--json']]) {
+      const ran = await sitechat(dir, args, env, { closedStdout: true });
+      expect(ran.code, `${args.join(' ')}\n${ran.stderr}`).toBe(0);
+      expect(ran.stderr, args.join(' ')).not.toMatch(/EPIPE|Error|at .*\(/);
+    }
+    // An error still goes to stderr, and keeps its exit code.
+    const failed = await sitechat(dir, ['runs', '--limit', '0'], env, { closedStdout: true });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/--limit must be a whole number >= 1/);
   });
 
   it('--help and --version exit 0; every command\'s help ends with examples and exit codes', async () => {

@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,31 @@ describe('output paths', () => {
       await chmod(locked, 0o500);
       expect(await checkOutFile(join(locked, 'a.csv'))).toMatch(/locked is not writable/);
     }
+  });
+});
+
+describe('output paths the file system refuses: a problem of the flag, never a thrown error', () => {
+  it('a dangling symbolic link, for a report directory and for an answers file', async () => {
+    await symlink(join(dir, 'gone', 'reports'), join(dir, 'link'));
+    expect(await checkOutDir(join(dir, 'link'))).toBe(`${join(dir, 'link')} is a symbolic link to ${join(dir, 'gone', 'reports')}, which does not exist: create it, or give another path`);
+    await symlink(join(dir, 'gone', 'a.csv'), join(dir, 'answers.csv'));
+    expect(await checkOutFile(join(dir, 'answers.csv'))).toMatch(/answers\.csv is a symbolic link to .*gone\/a\.csv, which does not exist/);
+    // A dangling link further up the path, too.
+    expect(await checkOutDir(join(dir, 'link', 'sub'))).toMatch(/link is a symbolic link to .*gone\/reports, which does not exist/);
+  });
+
+  it('a link loop, and a path under a file', async () => {
+    await symlink(join(dir, 'loop'), join(dir, 'loop'));
+    expect(await checkOutDir(join(dir, 'loop'))).toBe(`${join(dir, 'loop')}: too many levels of symbolic links (a link that points to itself?)`);
+    expect(await checkOutFile(join(dir, 'loop', 'a.csv'))).toMatch(/loop\/a\.csv: too many levels of symbolic links/);
+    await writeFile(join(dir, 'file'), 'x');
+    expect(await checkOutFile(join(dir, 'file', 'a.csv'))).toMatch(/file is a file, not a directory/);
+  });
+
+  it('a name the file system refuses', async () => {
+    const long = join(dir, 'x'.repeat(300));
+    expect(await checkOutDir(long)).toBe(`${long}: the name is too long`);
+    expect(await checkOutFile(`${long}.csv`)).toBe(`${long}.csv: the name is too long`);
   });
 });
 

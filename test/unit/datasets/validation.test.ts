@@ -92,7 +92,7 @@ describe('validation', () => {
     expect(scan.issues.map((i) => [i.line, i.column])).toEqual([[3, 'conversation']]);
   });
 
-  it('refuses rows too large to travel through Temporal, naming the line and the limit; metadata columns may be any size', async () => {
+  it('refuses rows too large to travel through Temporal, naming the line and the limit; metadata columns may be megabytes', async () => {
     const long = 'q'.repeat(16_001);
     const expected = 'e'.repeat(40_000);
     const turns = Array.from({ length: 12 }, (_, i) => `turn ${i},c,${i + 1},${'r'.repeat(24_000)},`).join('\n');
