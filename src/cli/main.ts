@@ -18,6 +18,8 @@ function version(): string {
 /** ExitCode.ok / ExitCode.usage of ./follow, which is not imported here: it loads the Temporal client, and --help stays fast. */
 const EXIT_OK = 0;
 const EXIT_USAGE = 2;
+/** ExitCode.runFailed: a command that crashed did not do what it was asked. */
+const EXIT_FAILED = 3;
 
 /** Commander's own exits (unknown option, missing argument, bad choice) throw instead, on every command. */
 function overrideExits(command: Command): void {
@@ -68,15 +70,26 @@ export function unknownCommandFirst(program: Command, args: readonly string[]): 
 
 /**
  * The exit code for an error thrown out of a command: `--help` and `--version` exit 0; every error commander
- * raises is a usage error (exit 2; commander has printed its message already); anything else is printed here.
+ * raises is a usage error (exit 2; commander has printed its message already); so is an input or settings error
+ * that a command let through (by class). Anything else is a crash: exit 3, a short message here, the stack in a
+ * file whose path the message names.
  */
-export function exitCodeFor(err: unknown, write: (text: string) => void): number {
+export async function exitCodeFor(err: unknown, write: (text: string) => void): Promise<number> {
   if (err instanceof CommanderError) {
     const shown = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code) && err.exitCode === 0;
     return shown ? EXIT_OK : EXIT_USAGE;
   }
-  write(`sitechat: ${err instanceof Error ? err.message : String(err)}\n`);
-  return EXIT_USAGE;
+  const message = err instanceof Error ? err.message : String(err);
+  // Loaded here, not at the top: they pull in most of the program, and --help stays fast.
+  const [{ isUsageError }, { writeCrashReport, scrubSecrets }] = await Promise.all([import('./usageErrors.js'), import('./crashReport.js')]);
+  if (isUsageError(err)) {
+    write(`sitechat: ${scrubSecrets(message, process.env)}\n`);
+    return EXIT_USAGE;
+  }
+  const report = writeCrashReport(err, process.argv.slice(2));
+  write(`sitechat: unexpected error: ${scrubSecrets(message, process.env)}\n`);
+  write(report ? `the stack trace is in ${report}; please include it when you report this\n` : 'the stack trace could not be written to the temp directory\n');
+  return EXIT_FAILED;
 }
 
 if (require.main === module) {
@@ -84,8 +97,8 @@ if (require.main === module) {
   const program = buildProgram();
   program
     .parseAsync(unknownCommandFirst(program, process.argv.slice(2)), { from: 'user' })
-    .catch((err: unknown) => {
-      const code = exitCodeFor(err, (text) => void process.stderr.write(text));
+    .catch(async (err: unknown) => {
+      const code = await exitCodeFor(err, (text) => void process.stderr.write(text));
       process.exitCode = process.exitCode || code;
     });
 }
