@@ -6,6 +6,7 @@ import { createServer as createTcp, type AddressInfo, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { assertMet, skippable } from '../../helpers/requirements';
 import { SiteChatClient } from '../../../src/api';
 import { CheckOutcome, runChecks, type CheckResult } from '../../../src/check';
 
@@ -67,7 +68,9 @@ describe('network failures against real sockets', () => {
     expect(r.diagnosis).toMatch(/does not speak TLS/);
   });
 
-  it.skipIf(!hasOpenssl())('a self-signed certificate is a TLS failure about trust', async () => {
+  const noOpenssl = hasOpenssl() ? undefined : 'openssl is not installed (apt-get install openssl)';
+  it.skipIf(skippable(noOpenssl))('a self-signed certificate is a TLS failure about trust', async () => {
+    assertMet(noOpenssl);
     const dir = mkdtempSync(join(tmpdir(), 'sitechat-tls-'));
     try {
       execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'),

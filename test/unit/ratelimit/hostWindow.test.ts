@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HostWindow } from '../../../src/ratelimit/hostWindow';
+import { assertMet, skippable } from '../../helpers/requirements';
 import { HostPacer, siteBudget, siteOfKey } from '../../../src/ratelimit/pacer';
 
 const built = join(__dirname, '..', '..', '..', 'dist', 'src', 'ratelimit', 'hostWindow.js');
@@ -51,7 +52,9 @@ describe('HostWindow', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.skipIf(!existsSync(built))('holds the budget across processes: never more than `limit` in a window, whoever sends', async () => {
+  const notBuilt = existsSync(built) ? undefined : `${built} is missing: run \`npm run build\` first (npm test does)`;
+  it.skipIf(skippable(notBuilt))('holds the budget across processes: never more than `limit` in a window, whoever sends', async () => {
+    assertMet(notBuilt);
     const spans = (await Promise.all([sender(dir, 8, 10), sender(dir, 8, 10), sender(dir, 8, 10)])).flat();
     expect(spans).toHaveLength(24);
     expect(new Set(spans.map((s) => s.pid)).size).toBe(3);
