@@ -21,9 +21,9 @@ const CHUNK_SLOTS = 2;
 
 /**
  * Chunks open at once: sending, or past their last question and still waiting for answers, feedback and closes.
- * Where questions are answered faster than feedback goes out (the engine's ceiling), unbounded hand-overs left
- * 72 chunks open in a 10,000-row run, each a workflow in the worker's cache (≈ 2 MiB: the heap grew by 135 MiB).
- * At the API's limit a chunk's tail (answers of up to 30 s, then its last settles) spans about three hand-overs.
+ * Where questions are answered faster than feedback goes out (the engine's ceiling), hand-overs would otherwise pile
+ * up open chunks, each a workflow of about 2 MiB in the worker's cache (BENCHMARKS.md, "Worker memory"). At the
+ * API's limit a chunk's tail (answers of up to 30 s, then its last settles) spans about three hand-overs.
  */
 const MAX_OPEN_CHUNKS = 8;
 

@@ -21,12 +21,12 @@ export const RowLimit = {
    * the row is read, planned, recorded (results.jsonl, the results store) and graded: a RAG context or a transcript of
    * a few megabytes is fine, a 100 MB cell would be held by every step that touches its row.
    */
-  metadataBytes: 8 * 1024 * 1024,
+  metadataBytes: 16 * 1024 * 1024,
   /**
    * One JSONL line or CSV record, in bytes, checked while it is read: a longer one is refused without being held
    * whole or parsed. Twice `metadataBytes`, so that a row within the limits is never refused for its escapes.
    */
-  recordBytes: 16 * 1024 * 1024,
+  recordBytes: 32 * 1024 * 1024,
   /**
    * Nesting of objects and arrays in a JSONL line, the row object being level 1 (`{"metadata": {"a": [1]}}` is 3).
    * Checked on the bytes before the line is parsed: serializing a value nested 100,000 deep overflows the stack.

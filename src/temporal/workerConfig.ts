@@ -72,7 +72,7 @@ export interface WorkerConfig {
 /** SITECHAT_STORE_OUTAGE_LIMIT's default: the same hour feedback and closes wait out an API outage. */
 export const DEFAULT_STORE_OUTAGE_LIMIT_MS = 3_600_000;
 
-/** Measured: the 10,000-row scale run at the same speed, peak RSS 750 → 366 MiB (BENCHMARKS.md). */
+/** Keeps a busy worker's heaps near what is alive, at the same speed (BENCHMARKS.md, "Worker memory"). */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
 
 export const PollScope = { path: 'path', route: 'route' } as const;

@@ -8,8 +8,7 @@ import { useStack, type Stack } from '../helpers/stack';
 
 /**
  * Rows stay out of workflow history: a RAG-context column of 42 KB on every row of a 100-row page (4 MB of metadata:
- * more than gRPC's 4 MiB message limit when a page carried it) and one row with 10 MB of metadata. Before, the run
- * hung at 20/120.
+ * more than gRPC's 4 MiB message limit if a page carried it) and one row with 10 MB of metadata.
  */
 describe('rows with large metadata columns (real Temporal + simulator)', () => {
   let stack: Stack;

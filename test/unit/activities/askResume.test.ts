@@ -12,7 +12,7 @@ import type { WorkerConfig } from '../../../src/temporal/workerConfig';
 /**
  * The request id lives in the results store, not only in the heartbeat: a retry whose heartbeat never reached the
  * server (a Temporal outage longer than the heartbeat timeout, a worker killed right after the submit) resumes
- * polling instead of asking again. Before, such a retry asked a second time.
+ * polling instead of asking again.
  */
 describe('ask: a retry without heartbeat details', () => {
   let sim: SimulatorHandle;

@@ -80,7 +80,7 @@ describe('StatusPoller', () => {
       watch(p, early, { firstPollAt: Date.now() }),
       watch(p, late, { firstPollAt: Date.now() + 300, deadline: Date.now() + 5_000 }),
     ]);
-    // Before the fix, a missing heartbeat option made the loop's next wake-up NaN and the late request waited forever.
+    // An option given as undefined must take its default: a NaN heartbeat time would leave the late request without a wake-up.
     expect(outcomes.map((o) => o.kind)).toEqual(['finished', 'finished']);
   });
 
