@@ -99,6 +99,7 @@ function headline(s: RunSummary): string {
     ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}${unobservedNote(s)}`],
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
+    ...(s.sessionsLeftOpen ? [['Sessions left open', `${s.sessionsLeftOpen.count} (the API accepted a question in them, no answer was recorded, so the run did not close them; \`sitechat cleanup\` closes them): ${s.sessionsLeftOpen.sessionIds.join(', ')}`]] : []),
     ...(s.askedTwice?.count ? [['Possibly asked twice', `${s.askedTwice.count} (a response was lost and the question sent again in its session): ${s.askedTwice.rowIds.join(', ')}`]] : []),
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],

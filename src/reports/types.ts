@@ -214,6 +214,12 @@ export interface RunSummary {
    * session). Up to 50 row ids are listed. Absent when the store has no submission records (runs before they existed).
    */
   askedTwice?: { count: number; rowIds: string[] };
+  /**
+   * Sessions the API has (a question in them was accepted) but the run never closed, because none of their turns got
+   * an answer recorded: the run was cancelled or failed while they waited. Up to 20 ids are listed; close them with
+   * `sitechat cleanup`. Absent when there is none, or when sessions were to be kept open.
+   */
+  sessionsLeftOpen?: { count: number; sessionIds: string[] };
   /** Nearest-rank percentiles over rows with a latency; null when there is none. */
   latencyMs: {
     p50: number | null; p95: number | null; max: number | null;

@@ -11,7 +11,7 @@ import { renderJUnit } from './junit';
 import { renderMarkdown, renderStepSummary } from './markdown';
 import type { ResultsStore } from './store';
 import { summarize, type SummarizeOptions } from './summary';
-import { RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from './types';
+import { Outcome, RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from './types';
 
 /** Where each report file was written. */
 export type ReportPaths = Record<keyof typeof ReportFile, string>;
@@ -90,7 +90,10 @@ export async function finalizeRun(
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
   const askedTwice = await countAskedTwice(store, runId);
-  const withSelection: RunSummary = { ...summarized, askedTwice, ...(baselineChoice && { baselineSelection: baselineChoice.selection }) };
+  const sessionsLeftOpen = meta.options?.closeSessions === false ? undefined : await findSessionsLeftOpen(store, runId);
+  const withSelection: RunSummary = {
+    ...summarized, askedTwice, ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
+  };
   let summary = withSelection;
   let gate: GateResult | undefined;
   if (meta.kind === RunKind.evaluation) {
@@ -120,4 +123,23 @@ async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunS
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
   return { count, rowIds: rowIds.sort() };
+}
+
+/** Sessions listed by id in `sessionsLeftOpen`; the count covers all of them. */
+const LEFT_OPEN_LISTED = 20;
+
+/**
+ * Sessions in which the API accepted a question (the store's submission records) but no row of the run has an
+ * answer: the run closes a conversation's session only once one of its turns was answered, so these stayed open
+ * (a cancel that abandoned them, a run that failed). Two streaming passes; memory bounded by the sessions' number.
+ */
+async function findSessionsLeftOpen(store: ResultsStore, runId: string): Promise<RunSummary['sessionsLeftOpen']> {
+  const accepted = new Set<string>();
+  for await (const s of store.readSubmissions(runId)) if (s.requestId && s.sessionId) accepted.add(s.sessionId);
+  if (accepted.size === 0) return undefined;
+  for await (const row of store.read(runId)) {
+    if (row.sessionId && row.requestId && row.outcome !== Outcome.skipped) accepted.delete(row.sessionId);
+  }
+  if (accepted.size === 0) return undefined;
+  return { count: accepted.size, sessionIds: [...accepted].sort().slice(0, LEFT_OPEN_LISTED) };
 }

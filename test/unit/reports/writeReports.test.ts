@@ -69,6 +69,27 @@ describe('writeReports / finalizeRun', () => {
 describe('finalizeRun: cancelled runs, side effects, follow-up turns, the CI step summary', () => {
   const ctx = useTempStore();
 
+  it('lists the sessions the API has but the run could not close: a question accepted, no answer recorded', async () => {
+    await ctx.store.init('open', meta({ runId: 'open', rowCount: 3 }));
+    // r0 answered in s0 (closed by the run); r1 accepted in s1 and abandoned by a cancel; r2 never sent.
+    await ctx.store.recordSubmission('open', { rowId: 'r0', sends: 1, requestId: 'q0', sessionId: 's0', submittedAtMs: 1 });
+    await ctx.store.recordSubmission('open', { rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 1 });
+    await ctx.store.append('open', [
+      row(0, { requestId: 'q0', sessionId: 's0' }),
+      row(1, { outcome: 'skipped', error: 'run cancelled while waiting for the answer (it may have been asked)' }),
+      row(2, { outcome: 'skipped', error: 'run cancelled before this row was sent' }),
+    ]);
+    const { summary, paths } = await finalizeRun(ctx.store, 'open', { outDir: ctx.store.runDir('open'), cancelled: true });
+    expect(summary.sessionsLeftOpen).toEqual({ count: 1, sessionIds: ['s1'] });
+    expect(await readFile(paths.markdown, 'utf8')).toContain('| Sessions left open | 1 (the API accepted a question in them');
+
+    // Sessions meant to stay open (a backfill with --keep-sessions) are not listed.
+    await ctx.store.init('kept', meta({ runId: 'kept', rowCount: 1, options: { closeSessions: false } }));
+    await ctx.store.recordSubmission('kept', { rowId: 'r0', sends: 1, requestId: 'q0', sessionId: 's0', submittedAtMs: 1 });
+    await ctx.store.append('kept', [row(0, { outcome: 'skipped' })]);
+    expect((await finalizeRun(ctx.store, 'kept', { outDir: ctx.store.runDir('kept') })).summary.sessionsLeftOpen).toBeUndefined();
+  });
+
   it('a cancelled run says CANCELLED in every report, never PASSED', async () => {
     await ctx.store.init('c', meta({ runId: 'c', rowCount: 3 }));
     await ctx.store.append('c', [row(0), row(1, { outcome: 'skipped', error: 'run cancelled before this row was sent' }), row(2, { outcome: 'skipped' })]);
