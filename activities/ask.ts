@@ -6,6 +6,7 @@ import type { Submission } from '../src/reports/types';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
 import { withStoreRetry } from './storeOutage';
+import { StoreUnavailableError } from '../src/reports/storeErrors';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
@@ -45,18 +46,28 @@ type Stored = <T>(op: () => Promise<T>, details?: AskHeartbeat) => Promise<T>;
 async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission | undefined, stored: Stored): Promise<AskHeartbeat | AskResult> {
   let sends = recorded?.sends ?? 0;
   let counted = false;
+  // One try inside the pacer's turn: waiting for a store that is down there would hold the path's place meanwhile.
   const countSend = async (): Promise<void> => {
-    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends + 1 }));
+    await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends + 1 });
     sends += 1;
     counted = true;
   };
   let res: AskHeartbeat | AskResult;
-  try {
-    res = await send(deps, input, countSend);
-  } catch (err) {
-    const refused = (err instanceof SiteChatError && err.status !== undefined) || isApplicationFailureWithStatus(err);
-    if (refused && counted) await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 }));
-    throw err;
+  for (;;) {
+    try {
+      res = await send(deps, input, countSend);
+      break;
+    } catch (err) {
+      if (err instanceof StoreUnavailableError && !counted) {
+        // Nothing was sent: wait (rewriting the count as it is) until the store takes writes again, outside the
+        // turn, then take a new turn.
+        await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends }));
+        continue;
+      }
+      const refused = (err instanceof SiteChatError && err.status !== undefined) || isApplicationFailureWithStatus(err);
+      if (refused && counted) await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 }));
+      throw err;
+    }
   }
   if ('requestId' in res && res.requestId && !('status' in res)) {
     // The API has the question: from here on a retry must poll, never ask. The first heartbeat goes out at once,
