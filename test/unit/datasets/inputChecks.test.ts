@@ -17,7 +17,7 @@ async function problems(file: string): Promise<string[]> {
   return scan.issues.map((i) => formatIssue({ ...i, file: basename(i.file) }));
 }
 
-/** Files of 8 to 16 MiB go through the parsers byte by byte: seconds on a loaded machine. Only a guard against hangs. */
+/** Files of 16 to 32 MiB go through the parsers byte by byte: seconds on a loaded machine. Only a guard against hangs. */
 const HUGE_FILE_TIMEOUT = 60_000;
 
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
@@ -98,17 +98,17 @@ describe('dataset size and depth limits', () => {
   it('metadata over the limit is refused with its line and largest column, in CSV and JSONL', async () => {
     const big = 'm'.repeat(RowLimit.metadataBytes);
     const csv = await tempFile('big.csv', `question,context,note\nsmall,${'m'.repeat(1000)},x\nlarge,${big},x\n`);
-    expect(await problems(csv)).toEqual(['big.csv:3: the row\'s metadata columns are 8.1 MiB as JSON (the largest is `context`); the limit is 8 MiB']);
+    expect(await problems(csv)).toEqual(['big.csv:3: the row\'s metadata columns are 16.1 MiB as JSON (the largest is `context`); the limit is 16 MiB']);
     const jsonl = await tempFile('big.jsonl', `${JSON.stringify({ question: 'q', metadata: { context: big } })}\n`);
     const scan = await scanDataset(jsonl);
-    expect(scan.issues.map((i) => [i.line, i.column, i.message])).toEqual([[1, 'metadata', expect.stringMatching(/^the row's metadata columns are 8.1 MiB as JSON .* the limit is 8 MiB$/)]]);
+    expect(scan.issues.map((i) => [i.line, i.column, i.message])).toEqual([[1, 'metadata', expect.stringMatching(/^the row's metadata columns are 16.1 MiB as JSON .* the limit is 16 MiB$/)]]);
   }, HUGE_FILE_TIMEOUT);
 
   it('a JSONL line over the record limit is refused unparsed, and the lines after it are read', async () => {
     const huge = `{"question": "q", "context": "${'x'.repeat(RowLimit.recordBytes)}"}`;
     const file = await tempFile('huge.jsonl', `${huge}\n{"question": ""}\n`);
     expect(await problems(file)).toEqual([
-      'huge.jsonl:1: the line is 16.1 MiB; the limit is 16 MiB for one row (metadata columns included)',
+      'huge.jsonl:1: the line is 32.1 MiB; the limit is 32 MiB for one row (metadata columns included)',
       'huge.jsonl:2: `question` is empty',
     ]);
   }, HUGE_FILE_TIMEOUT);
@@ -118,7 +118,7 @@ describe('dataset size and depth limits', () => {
     const scan = await scanDataset(file);
     expect(scan.issues.map((i) => [i.line, i.message])).toEqual([
       [2, '`question` is empty'],
-      [3, 'the record that starts here is over 16 MiB, the limit for one row (metadata columns included); reading stopped here'],
+      [3, 'the record that starts here is over 32 MiB, the limit for one row (metadata columns included); reading stopped here'],
     ]);
   }, HUGE_FILE_TIMEOUT);
 });
