@@ -8,7 +8,7 @@ import { meta, row, useTempStore } from './fixtures';
 
 function line(siteId: string, overrides: Partial<SiteLine>): SiteLine {
   return {
-    siteId, runId: `r-${siteId}`, workflowId: `w-${siteId}`, rows: 2, passed: 2, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
+    siteId, runId: `r-${siteId}`, workflowId: `w-${siteId}`, rows: 2, passed: 2, failed: 0, uncertain: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
     passRate: 1, errorRate: 0, durationMs: 1, verdict: 'passed', ...overrides,
   };
 }
