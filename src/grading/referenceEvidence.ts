@@ -83,6 +83,10 @@ function quantitiesOf(tokens: readonly string[]): Quantity[] {
   return out;
 }
 
+function written(quantities: readonly Quantity[]): string[] {
+  return [...new Set(quantities.map((q) => (q.unit === undefined ? String(q.value) : `${q.value} ${q.unit}`)))];
+}
+
 function agrees(a: number, b: number): boolean {
   return SCALES.some((s) => Math.abs(a * s - b) <= ROUNDING * Math.abs(b) || Math.abs(a - b * s) <= ROUNDING * Math.abs(b * s));
 }
@@ -159,8 +163,7 @@ function conflictingNumber(reference: readonly Quantity[], units: ReadonlySet<st
   // A number of another unit may be the same quantity converted ("40,075 km" for "24,900 miles"): no evidence.
   const comparable = given.filter((g) => g.unit === undefined || units.size === 0 || units.has(g.unit));
   if (comparable.length === 0) return undefined;
-  const shown = [...new Set(comparable.map((g) => (g.unit === undefined ? String(g.value) : `${g.value} ${g.unit}`)))];
-  return { evidence: 'conflicting-number', reason: `answer gives ${quoteList(shown, 3)}, not the reference's ${quoteList(values.map(String), 3)}` };
+  return { evidence: 'conflicting-number', reason: `answer gives ${quoteList(written(comparable), 3)}, not the reference's ${quoteList(written(reference), 3)}` };
 }
 
 /**
@@ -184,5 +187,7 @@ export function failEvidence(answer: string, references: readonly string[], ques
     findings.push(finding);
   }
   // A conflicting number says more than words in common; it is the reason shown when some reference gave it.
-  return findings.find((f) => f.evidence === 'conflicting-number') ?? findings[0];
+  const shown = findings.find((f) => f.evidence === 'conflicting-number') ?? findings[0];
+  if (shown === undefined || references.length === 1) return shown;
+  return { ...shown, reason: `${shown.reason} (so with each of the ${references.length} references)` };
 }
