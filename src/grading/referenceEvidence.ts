@@ -48,7 +48,7 @@ const REFUSAL = new RegExp(
 );
 
 /** References that are a polarity: an answer agrees with them in its own words ("Yes, …", "No, it is …"). */
-const POLAR = new Set(['true', 'false', 'yes', 'no']);
+const POLAR: ReadonlySet<string> = new Set(['true', 'false', 'yes', 'no'].flatMap((w) => referenceTokens(w)));
 
 /** Currency words stand before their number ("£50" → `pound 50`). */
 const UNITS_BEFORE = new Set(['dollar', 'pound', 'euro']);
