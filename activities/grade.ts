@@ -1,4 +1,5 @@
 import { CustomGraderError, loadCustomGrader, runCustomGrader, type CustomGraderOptions } from '../src/grading/custom';
+import { verdictOf } from '../src/grading/grade';
 import type { AssertionSpec, GradeResult } from '../src/grading/types';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
@@ -34,7 +35,7 @@ export function gradeActivities(deps: GraderDeps) {
       const row = metadata ? { ...given, metadata } : given;
       const assertions = [];
       for (const { module, threshold } of modules) assertions.push(await runCustomGrader(module, row, answer, threshold, graderOptions(deps, module)));
-      return { graded: assertions.length > 0, pass: assertions.every((a) => a.pass), assertions };
+      return { graded: assertions.length > 0, pass: assertions.every((a) => a.pass), verdict: verdictOf(assertions), assertions };
     },
   });
 }

@@ -20,6 +20,17 @@ export function judgeActivities(deps: ActivityDeps) {
       }));
     },
 
+    /**
+     * Escalation of an uncertain row: whether this worker has a judge, and its cached verdict (null when none). No
+     * judge means the row stays uncertain; a miss goes to `judge` on the judge queue.
+     */
+    async lookupEscalation({ request }: { request: JudgeRequest }): Promise<{ judge: boolean; cached: JudgeOutcome | null }> {
+      const judge = deps.judge;
+      if (!judge) return { judge: false, cached: null };
+      const hit = await deps.judgeCache.get(judge.model, request);
+      return { judge: true, cached: hit ? { ...hit, model: judge.model, cached: true } : null };
+    },
+
     /** One judgement: a cache hit (filled meanwhile) or one call, whose verdict is then cached. */
     async judge(request: JudgeRequest): Promise<JudgeOutcome> {
       const judge = deps.judge;

@@ -7,7 +7,7 @@ export interface PriorAnswer {
   sessionId?: string;
 }
 
-const ANSWERED: ReadonlySet<string> = new Set([Outcome.answered, Outcome.passed, Outcome.failed]);
+const ANSWERED: ReadonlySet<string> = new Set([Outcome.answered, Outcome.passed, Outcome.failed, Outcome.uncertain]);
 
 /**
  * Rows of a resumed run that already have an answer, so they are never sent again. Built once per run by

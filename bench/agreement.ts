@@ -1,7 +1,8 @@
 /**
- * Agreement of the reference graders with human judgments (issue 9), on EVOUNA's TriviaQA file: every
- * system's answer is graded against the question's references with the runner's grading code and the
- * verdict compared with the human one.
+ * Agreement of the reference graders with human judgments (issue 9), on EVOUNA's TriviaQA file (the development
+ * set): every system's answer is graded against the question's references with the runner's grading code and the
+ * verdict compared with the human one; for the three-way `reference` (issue 20), agreement of its decided grades
+ * and the share it decides, and the curve of the two as its band moves.
  *
  *   npm run bench:agreement -- --file TQ.json                 # print the tables
  *   npm run bench:agreement -- --file TQ.json --write-docs    # also replace the generated blocks of
@@ -18,6 +19,7 @@ import { projectRoot } from '../src/temporal/projectRoot';
 import { AgreementDataError, loadJudgedAnswers, SYSTEMS, wordCount, type JudgedAnswer } from './agreementData';
 import { agreementGraders, GRADER_NAMES } from './agreementGraders';
 import { renderAgreement, type AgreementTable, type Errors, type Slice } from './agreementReport';
+import { measureThreeWay, renderThreeWay } from './agreementThreeWay';
 
 const SWEEP = [0.4, 0.5, 0.6, 0.7, 0.8, 1] as const;
 
@@ -74,10 +76,10 @@ function showDisagreements(answers: readonly JudgedAnswer[], limit: number): str
   const lines: string[] = [];
   for (const a of answers) {
     if (lines.length >= limit) break;
-    const result = evaluateAssertion({ type: 'reference' }, { expected: a.expected }, { answer: a.answer });
-    if (result.pass === a.correct) continue;
+    const result = evaluateAssertion({ type: 'reference' }, { expected: a.expected, question: a.text }, { answer: a.answer });
+    if (result.pass === a.correct || result.uncertain) continue;
     lines.push(
-      `#${a.question} ${a.system} human=${a.correct} reference=${result.pass}: ${a.text}\n  answer: ${a.answer.replace(/\s+/gu, ' ')}\n`
+      `#${a.question} ${a.system} human=${a.correct} reference=${result.pass ? 'pass' : 'fail'}: ${a.text}\n  answer: ${a.answer.replace(/\s+/gu, ' ')}\n`
         + `  expected: ${a.expected.slice(0, 200)}\n  ${result.reason}`,
     );
   }
@@ -119,9 +121,9 @@ function main(): void {
     }),
     defaultThreshold: DEFAULT_THRESHOLDS.reference,
   };
-  const markdown = renderAgreement(table);
+  const markdown = `${renderAgreement(table)}\n\n${renderThreeWay(measureThreeWay(answers))}`;
   process.stdout.write(`${markdown}\n`);
-  if (args.show > 0) process.stdout.write(`\nDisagreements of \`reference\`:\n${showDisagreements(answers, args.show)}\n`);
+  if (args.show > 0) process.stdout.write(`\nDecided grades of \`reference\` the humans disagree with:\n${showDisagreements(answers, args.show)}\n`);
   if (args.writeDocs) {
     replaceBlock(join(projectRoot(), 'BENCHMARKS.md'), markdown);
     replaceBlock(join(projectRoot(), 'docs', 'grading.md'), markdown);

@@ -2,6 +2,7 @@ import {
   CancellationScope,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   setHandler,
   uuid4,
 } from '@temporalio/workflow';
@@ -12,7 +13,7 @@ import type { AskResult, CallOutcome, PlannedRow, PlannedUnit } from '../activit
 import { asking, local, localWork, settling } from './activities';
 import { Batcher } from './batcher';
 import { answeredResult, unansweredResult } from '../src/reports/rowResult';
-import { activityGrader } from './grading';
+import { activityEscalator, activityGrader } from './grading';
 import { describeFailure, isFatal } from './outcome';
 import { cancelSignal, chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
@@ -26,6 +27,11 @@ const BATCH = 10;
 const REPORT_EVERY = 20;
 /** Once the last question is sent, batches shrink so the chunk's tail finishes soon after its last answer. */
 const TAIL_BATCH = 3;
+/**
+ * Three-way grades: an uncertain row is escalated to the judge (new activities), gets no feedback (one activity less)
+ * and ends `uncertain`. Histories recorded before it grade two ways, as they did.
+ */
+export const UNCERTAIN_GRADES_PATCH = 'uncertain-grades';
 
 /**
  * One page of the work plan: its conversations run concurrently up to `window`, the turns of each in order in
@@ -173,7 +179,9 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
       let grade: GradeResult | undefined;
       if (input.kind === 'evaluation' && answer.status === 'completed') {
         const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
-        grade = await gradeRow(row, graded, options, activityGrader(row, graded, { runId: input.runId, page: input.page }));
+        const threeWay = patched(UNCERTAIN_GRADES_PATCH);
+        const external = activityGrader(row, graded, { runId: input.runId, page: input.page });
+        grade = await gradeRow(row, graded, { ...options, threeWay }, external, threeWay ? activityEscalator() : undefined);
         // Judging takes time: the row finished when its grade was in.
         result = { ...gradedResult(result, grade), finishedAt: new Date().toISOString() };
       }

@@ -1,4 +1,4 @@
-import type { ExternalGrader } from '../src/grading/gradeRow';
+import type { Escalator, ExternalGrader } from '../src/grading/gradeRow';
 import { GradingError } from '../src/grading/gradeRow';
 import { judgeRequestFor, judgeResult, unjudgeableResult } from '../src/grading/judge/request';
 import type { JudgeRequest } from '../src/grading/judge/types';
@@ -26,6 +26,19 @@ export function activityGrader(row: DatasetRow, answer: AnswerForGrading, source
       judged.length > 0 ? judge(row, answer, judged, results) : undefined,
     ]);
     return results;
+  };
+}
+
+/**
+ * The workflow's escalation of an uncertain row: the worker says whether it has a judge and gives a cached verdict
+ * (main queue, no call); a miss is one activity on the judge queue. Without a judge the row stays uncertain; a judge
+ * that fails after its retries leaves it uncertain with the reason (`gradeRow`).
+ */
+export function activityEscalator(): Escalator {
+  return async (request) => {
+    const found = await asGradingError(() => local.lookupEscalation({ request }));
+    if (!found.judge) return undefined;
+    return found.cached ?? (await asGradingError(() => judging.judge(request)));
   };
 }
 

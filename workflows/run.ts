@@ -52,7 +52,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   const input: RunInput = { ...given, runId: given.runId || runIdFromWorkflowId(workflowId) };
   const carry = input.carry;
   const progress: RunProgress = {
-    runId: input.runId, total: carry?.plan.rows ?? 0, counts: carry ? { ...carry.counts } : emptyCounts(), inFlight: 0,
+    runId: input.runId, total: carry?.plan.rows ?? 0, counts: carry ? { ...emptyCounts(), ...carry.counts } : emptyCounts(), inFlight: 0,
     chunksDone: carry?.nextPage ?? 0, chunks: carry?.plan.pages ?? 0, startedAt: carry?.startedAt ?? Date.now(),
     updatedAt: Date.now(), throughput: 0, cancelling: false, phase: carry ? 'running' : 'preparing',
   };

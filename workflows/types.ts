@@ -31,6 +31,8 @@ export interface RunOptions {
   failUnder?: number;
   /** Quality gate: most rows (0..1) that may end in `error` or `timed_out`. @default 0 */
   maxErrorRate?: number;
+  /** Quality gate: most graded rows (0..1) that may stay `uncertain` (needs review). @default 0.1 */
+  maxUncertainRate?: number;
   /** Quality gate: lost feedback and sessions left open warn instead of failing. @default false */
   allowSideEffectFailures?: boolean;
   /** Baseline run directory, or "latest" (resolved when the run finishes). */
@@ -125,17 +127,18 @@ export interface ChunkResult {
 }
 
 export function emptyCounts(): OutcomeCounts {
-  return { passed: 0, failed: 0, answered: 0, error: 0, timed_out: 0, skipped: 0 };
+  return { passed: 0, failed: 0, uncertain: 0, answered: 0, error: 0, timed_out: 0, skipped: 0 };
 }
 
 export function addCounts(into: OutcomeCounts, delta: Partial<OutcomeCounts>): void {
-  for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] += v;
+  // `?? 0`: counts carried by histories from before an outcome existed lack its key.
+  for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] = (into[k] ?? 0) + v;
 }
 
 /** Outcome counts of a finished run's summary. */
 export function countsOf(summary: RunSummary): OutcomeCounts {
   return {
-    passed: summary.passed, failed: summary.failed, answered: summary.answered,
+    passed: summary.passed, failed: summary.failed, uncertain: summary.uncertain ?? 0, answered: summary.answered,
     error: summary.error, timed_out: summary.timedOut, skipped: summary.skipped,
   };
 }

@@ -128,6 +128,26 @@ const judged: Scenario = {
     histories.some((h) => activityTypesIn(h.history).includes('judge')) ? undefined : 'no history scheduled a `judge` activity',
 };
 
+const uncertain: Scenario = {
+  name: 'evaluation-uncertain',
+  about: "evaluationRun with three-way grades (patched('uncertain-grades')): rows the `reference` grader is uncertain about are escalated to the judge (lookupEscalation, then judge), decided rows are not",
+  async run(ctx) {
+    const dataset = await ctx.dataset('uncertain', 'id,question,expected', [
+      `u1,${QUESTIONS.price},$9.99 per month`,
+      `u2,${QUESTIONS.payment},Only gold bars delivered by courier`,
+      `u3,${QUESTIONS.storage},"Five gigabytes, shared with your whole household"`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = (await handle.result()) as RunResult;
+    must(summary.escalated?.rows === 1 && summary.passed + summary.failed === 3, this.name, `expected 1 escalated row of 3 graded, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check: (histories) => {
+    const types = histories.flatMap((h) => activityTypesIn(h.history));
+    return types.includes('lookupEscalation') && types.includes('judge') ? undefined : 'no history escalated a row (lookupEscalation, then judge)';
+  },
+};
+
 const cancelled: Scenario = {
   name: 'evaluation-cancelled',
   about: 'evaluationRun cancelled (the cancel signal, as `sitechat watch` sends it) after its first questions: the rest `skipped`',
@@ -219,4 +239,4 @@ const openChunks: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, cancelled, backfill, multiSite, cleanup, openChunks];
+export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks];

@@ -9,7 +9,7 @@ function duration(ms: number): string {
   return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** "57/120 (48%) passed 40 failed 9 error 2 timed_out 1 skipped 0 | in flight 12 | 4.8 rows/s | ETA 13s" */
+/** "57/120 (48%) passed 40 failed 9 uncertain 3 error 2 timed_out 1 | in flight 12 | 4.8 rows/s | ETA 13s" */
 export function progressLine(p: RunProgress): string {
   const done = Object.values(p.counts).reduce((a, b) => a + b, 0);
   const pct = p.total > 0 ? Math.floor((done / p.total) * 100) : 0;

@@ -42,6 +42,7 @@ export async function resolveRunOptions(
   const answerTimeout = flags.answerTimeout ?? config?.answerTimeout ?? '5m';
   const failUnder = flags.failUnder !== undefined ? parseRate(flags.failUnder) : config?.failUnder;
   const maxErrorRate = flags.maxErrorRate !== undefined ? parseRate(flags.maxErrorRate, '--max-error-rate') : config?.maxErrorRate;
+  const maxUncertainRate = flags.maxUncertainRate !== undefined ? parseRate(flags.maxUncertainRate, '--max-uncertain-rate') : config?.maxUncertainRate;
   const allowSideEffectFailures = flags.allowSideEffectFailures ?? config?.allowSideEffectFailures;
   const feedback = (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
   return {
@@ -60,6 +61,7 @@ export async function resolveRunOptions(
       delimiter: flags.delimiter,
       failUnder,
       maxErrorRate,
+      maxUncertainRate,
       allowSideEffectFailures,
       baseline: flags.baseline,
       outDir: flags.out,

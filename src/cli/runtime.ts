@@ -152,7 +152,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (!judgeConfigured(process.env)) {
         // The simulator's judge route (a deterministic test double) stands in for a model, like the simulator for the API.
         overrides.judge = simulatorJudge(sim.judgeBaseUrl);
-        log.info(`no SITECHAT_JUDGE_BASE_URL: judge assertions use the embedded simulator's judge route (a test double, not a model)`);
+        log.info(`no SITECHAT_JUDGE_BASE_URL: judge assertions and uncertain rows use the embedded simulator's judge route (a test double, not a model)`);
       }
       defaultSiteId ??= DEMO.siteId;
       defaultEmail ??= 'demo.user@example.com';

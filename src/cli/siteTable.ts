@@ -19,6 +19,7 @@ export function siteLines(s: RunSummary): string[] {
     const verdict = x.verdict === SiteVerdict.runFailed ? 'RUN FAILED' : verdictLabel(x.verdict);
     const errors = x.error + x.timedOut;
     const where = x.reportDir ? ` — ${x.reportDir}` : x.failure ? ` — ${x.failure}` : '';
-    return `${i === 0 ? 'sites      ' : '           '}${x.siteId.padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}, errors ${errors}, ${verdict}${where}`;
+    const uncertain = x.uncertain ? `, uncertain ${x.uncertain}` : '';
+    return `${i === 0 ? 'sites      ' : '           '}${x.siteId.padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${where}`;
   });
 }

@@ -1,6 +1,6 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
-import { judgeLine } from '../reports/text';
+import { escalationLine, judgeLine } from '../reports/text';
 import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {
@@ -29,6 +29,7 @@ function verdictLines(s: RunSummary): string[] {
     const parts = [
       `fail-under ${t.failUnder === undefined ? 'none' : pct(t.failUnder)}`,
       `max-error-rate ${pct(t.maxErrorRate)}`,
+      ...(t.maxUncertainRate === undefined ? [] : [`max-uncertain-rate ${pct(t.maxUncertainRate)}`]),
       `side-effect failures ${t.allowSideEffectFailures ? 'allowed' : 'fail'}`,
       `baseline ${t.baseline ?? 'none'}`,
     ];
@@ -58,12 +59,16 @@ function baselineLines(s: RunSummary): string[] {
 export function summaryTable(s: RunSummary): string {
   const lines = [
     `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
-    `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
+    `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, uncertain ${s.uncertain ?? 0}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
   ];
-  if (s.kind === 'evaluation') lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded)`);
+  if (s.kind === 'evaluation') {
+    const review = s.uncertain ? `; ${s.uncertain} uncertain rows need review, not in the pass rate` : '';
+    lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded${review})`);
+  }
   lines.push(`latency    p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}, max ${ms(s.latencyMs.max)}`);
   if (s.kind === 'evaluation') lines.push(`feedback   good ${s.feedback.good}, bad ${s.feedback.bad}, failed ${s.feedback.failed}`);
   if (s.judge) lines.push(`judge      ${judgeLine(s.judge)}`);
+  if (s.escalated) lines.push(`escalated  ${escalationLine(s.escalated)}`);
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.sessionsLeftOpen) lines.push(`left open  ${s.sessionsLeftOpen.count} session(s) the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
   if (s.askedTwice?.count) lines.push(`asked twice ${s.askedTwice.count} row(s) may have been asked twice (a lost response): ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);

@@ -186,8 +186,8 @@ function checkSiteList(p: UsageProblems, kind: 'evaluation' | 'backfill', flags:
   if (flags.resume !== undefined) p.add('--resume', 'resume a multi-site run one site at a time: --site SITE --resume <runId>-SITE');
 }
 
-/** Flags of `run` and `backfill`; `maxErrorRate` is the quality gate's error-rate ceiling where the command has it. */
-export type ValidatedFlags = RunFlags & { maxErrorRate?: string };
+/** Flags of `run` and `backfill`; `maxErrorRate` and `maxUncertainRate` are the quality gate's ceilings where the command has them. */
+export type ValidatedFlags = RunFlags & { maxErrorRate?: string; maxUncertainRate?: string };
 
 export interface FlagCheck {
   problems: string[];
@@ -220,6 +220,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   }
   if (flags.failUnder !== undefined) p.try('--fail-under', () => parseRate(flags.failUnder as string, '--fail-under'));
   if (flags.maxErrorRate !== undefined) p.try('--max-error-rate', () => parseRate(flags.maxErrorRate as string, '--max-error-rate'));
+  if (flags.maxUncertainRate !== undefined) p.try('--max-uncertain-rate', () => parseRate(flags.maxUncertainRate as string, '--max-uncertain-rate'));
   if (flags.out !== undefined) {
     const problem = kind === 'evaluation' ? await checkOutDir(flags.out) : await checkOutFile(flags.out);
     if (problem) p.add('--out', problem);

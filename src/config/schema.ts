@@ -35,6 +35,8 @@ export interface RunConfig {
   failUnder?: number;
   /** The run fails when more rows than this (0..1) end in `error` or `timed_out`. @default 0 */
   maxErrorRate?: number;
+  /** The run fails when more of its graded rows than this (0..1) stay `uncertain` (needs review). @default 0.1 */
+  maxUncertainRate?: number;
   /** Lost feedback and sessions left open only warn instead of failing the gate. @default false */
   allowSideEffectFailures?: boolean;
   /** Model for rows without one. @default the site's configured model */
@@ -56,6 +58,7 @@ export const runConfigSchema = z
     email: z.string().regex(EMAIL, { error: 'must be an email address' }).optional(),
     failUnder: ratio.optional(),
     maxErrorRate: ratio.optional(),
+    maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

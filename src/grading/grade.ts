@@ -6,6 +6,7 @@ import type { DatasetRow } from '../datasets/types';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
 import { prepareAnswer, referenceAnswer } from './reference';
+import { failEvidence } from './referenceEvidence';
 import { bestOverReferences, parseReferences } from './references';
 import { levenshtein } from './similarity';
 import { describeRule } from './rule';
@@ -19,13 +20,13 @@ import type {
   GradeResult,
   GradingThresholds,
 } from './types';
-import { isExternalSpec } from './types';
+import { GradeVerdict, isExternalSpec } from './types';
 
 /** Thresholds used when neither the spec nor the run config gives one. */
 export const DEFAULT_THRESHOLDS = { reference: 0.6, f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
 
-/** What of the row the graders read: the reference answer. */
-export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'>;
+/** What of the row the graders read: the reference answer, and the question (`reference` ignores its words as evidence). */
+export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'> & Partial<Pick<DatasetRow, 'question'>>;
 
 /** Evaluates one built-in assertion. Never throws: a grader failure becomes a failed result. */
 export function evaluateAssertion(
@@ -45,8 +46,19 @@ export function evaluateAssertion(
 }
 
 /**
+ * The three-way verdict of assertion results: `fail` when any decidedly fails (an uncertain result does not hide a
+ * decided fail), else `uncertain` when any could not decide, else `pass`.
+ */
+export function verdictOf(assertions: readonly AssertionResult[]): GradeVerdict {
+  if (assertions.some((a) => !a.pass && !a.uncertain)) return GradeVerdict.fail;
+  // The judge's verdict on an uncertain row (escalation) settles every uncertain assertion of it.
+  const settled = assertions.some((a) => a.escalated);
+  return !settled && assertions.some((a) => a.uncertain) ? GradeVerdict.uncertain : GradeVerdict.pass;
+}
+
+/**
  * Grades an answer: `graded` is false when there are no specs (then `pass` is false and means
- * nothing); otherwise `pass` is true when every evaluated assertion passes.
+ * nothing); otherwise `pass` is true when every evaluated assertion passes, and `verdict` is three-way.
  */
 export function gradeAnswer(
   row: RowForGrading,
@@ -59,7 +71,8 @@ export function gradeAnswer(
     .filter((s): s is BuiltinAssertionSpec => !isExternalSpec(s))
     .map((s) => evaluateAssertion(s, row, answer, thresholds));
   const graded = specs.length > 0;
-  const result: GradeResult = { graded, pass: graded && assertions.every((a) => a.pass), assertions };
+  const verdict = verdictOf(assertions);
+  const result: GradeResult = { graded, pass: graded && verdict === GradeVerdict.pass, verdict, assertions };
   return pending.length > 0 ? { ...result, pending } : result;
 }
 
@@ -67,7 +80,8 @@ export function gradeAnswer(
 export function combineGrades(base: GradeResult, custom: readonly AssertionResult[]): GradeResult {
   const assertions = [...base.assertions, ...custom];
   const graded = base.graded || assertions.length > 0;
-  return { graded, pass: graded && assertions.every((a) => a.pass), assertions };
+  const verdict = verdictOf(assertions);
+  return { graded, pass: graded && verdict === GradeVerdict.pass, verdict, assertions };
 }
 
 function evaluate(
@@ -100,10 +114,13 @@ function evaluate(
       if (references.length === 0) {
         return { type: spec.type, pass: false, score: 0, reason: `nothing to compare with: \`${against}\` has no reference between its \`|\`` };
       }
-      const prepared = spec.type === 'reference' ? prepareAnswer(text) : text;
+      if (spec.type === 'reference') {
+        const prepared = prepareAnswer(text);
+        const threshold = spec.threshold ?? thresholds.reference;
+        return threeWay(bestOverReferences(references, (reference) => referenceAnswer(prepared, reference, threshold, against)), text, references, row);
+      }
       return bestOverReferences(references, (reference) => {
         switch (spec.type) {
-          case 'reference': return referenceAnswer(prepared, reference, spec.threshold ?? thresholds.reference, against);
           case 'f1': return tokenF1(text, reference, spec.threshold ?? thresholds.f1, against);
           case 'rouge-l': return rougeL(text, reference, spec.threshold ?? thresholds.rougeL, against);
           case 'levenshtein': return levenshtein(text, reference, spec.threshold ?? thresholds.levenshtein, against);
@@ -111,6 +128,17 @@ function evaluate(
       });
     }
   }
+}
+
+/**
+ * `reference` fails only on evidence (src/grading/referenceEvidence.ts); an answer that neither gives a reference's
+ * answer nor contradicts it is uncertain. The pass rules are unchanged, so `pass` reads as before three-way grading.
+ */
+function threeWay(result: AssertionResult, answer: string, references: readonly string[], row: RowForGrading): AssertionResult {
+  if (result.pass) return result;
+  const finding = failEvidence(answer, references, row.question);
+  if (finding) return { ...result, reason: `${finding.reason}; ${result.reason}` };
+  return { ...result, uncertain: true, reason: `uncertain: ${result.reason}, but no evidence that it is wrong (no refusal, no conflicting number, words in common)` };
 }
 
 function definedOnly(thresholds: GradingThresholds): GradingThresholds {

@@ -4,10 +4,22 @@
  * caller's `external` — activities in a workflow, direct calls offline. Pure and deterministic: no Node imports.
  */
 import type { DatasetRow } from '../datasets/types';
-import { Outcome, type RowResult } from '../reports/types';
+import { DecidedBy, Outcome, type GradeDecision, type RowResult } from '../reports/types';
 import { assertionsForRow } from './assertions';
+import { escalationRequest, escalationResult } from './escalation';
 import { combineGrades, gradeAnswer } from './grade';
-import type { AnswerForGrading, AssertionResult, AssertionSpec, ExternalAssertionSpec, GradeResult, GradingThresholds } from './types';
+import type { JudgeOutcome, JudgeRequest } from './judge/types';
+import {
+  GradeVerdict,
+  isExternalSpec,
+  type AnswerForGrading,
+  type AssertionResult,
+  type AssertionSpec,
+  type BuiltinAssertionSpec,
+  type ExternalAssertionSpec,
+  type GradeResult,
+  type GradingThresholds,
+} from './types';
 
 /** Runs the external specs of one row and returns one result per spec, in the same order. */
 export type ExternalGrader = (specs: ExternalAssertionSpec[]) => Promise<AssertionResult[]>;
@@ -17,7 +29,19 @@ export interface GradeRowOptions {
   /** Assertions applied to every row (the run config's). @default [] */
   assertions?: readonly AssertionSpec[];
   thresholds?: GradingThresholds;
+  /**
+   * Grade three ways: an assertion that cannot decide (`reference` without evidence) leaves the row `uncertain`. False
+   * grades two ways, an uncertain assertion failing the row: how rows were graded before, so that workflow histories
+   * recorded then replay the same. @default true
+   */
+  threeWay?: boolean;
 }
+
+/**
+ * Asks the judge to settle an uncertain row: its verdict, or undefined when no judge is configured (the row stays
+ * uncertain). Throws when the judge cannot answer (the row stays uncertain, with the reason).
+ */
+export type Escalator = (request: JudgeRequest) => Promise<JudgeOutcome | undefined>;
 
 /**
  * An external grader could not give a verdict (judge unreachable after retries, unparseable reply, a custom module
@@ -39,8 +63,22 @@ export async function gradeRow(
   answer: AnswerForGrading,
   options: GradeRowOptions,
   external: ExternalGrader,
+  escalate?: Escalator,
 ): Promise<GradeResult> {
   const specs = assertionsForRow(row, options.assertions ?? [], options.thresholds ?? {});
+  const grade = await gradeWith(row, answer, specs, options, external);
+  if (options.threeWay === false) return twoWay(grade);
+  if (!escalate || !grade.graded || grade.error || grade.verdict !== GradeVerdict.uncertain) return grade;
+  return escalated(grade, row, answer, specs, escalate);
+}
+
+async function gradeWith(
+  row: DatasetRow,
+  answer: AnswerForGrading,
+  specs: readonly AssertionSpec[],
+  options: GradeRowOptions,
+  external: ExternalGrader,
+): Promise<GradeResult> {
   const base = gradeAnswer(row, answer, specs, options.thresholds);
   if (!base.pending) return base;
   let results: AssertionResult[];
@@ -58,6 +96,37 @@ export async function gradeRow(
   return combineGrades(base, results);
 }
 
+/** The grade as before three-way grading: uncertain assertions fail. */
+function twoWay(grade: GradeResult): GradeResult {
+  return { ...grade, verdict: grade.pass ? GradeVerdict.pass : GradeVerdict.fail };
+}
+
+/**
+ * Settling order for an uncertain grade: the judge (`escalate`), on the references of the uncertain assertions. When
+ * there is no judge, or it cannot answer, the grade stays uncertain and says why.
+ */
+async function escalated(
+  grade: GradeResult,
+  row: DatasetRow,
+  answer: AnswerForGrading,
+  specs: readonly AssertionSpec[],
+  escalate: Escalator,
+): Promise<GradeResult> {
+  // Built-in results come first, in the order of the built-in specs (`gradeAnswer`).
+  const builtins = specs.filter((s): s is BuiltinAssertionSpec => !isExternalSpec(s));
+  const uncertainSpecs = builtins.filter((_, i) => grade.assertions[i]?.uncertain === true);
+  const request = escalationRequest(row, answer, uncertainSpecs);
+  if (request === undefined) return grade;
+  let outcome: JudgeOutcome | undefined;
+  try {
+    outcome = await escalate(request);
+  } catch (err) {
+    return { ...grade, escalation: { error: describe(err) } };
+  }
+  if (outcome === undefined) return { ...grade, escalation: { noJudge: true } };
+  return { ...combineGrades(grade, [escalationResult(outcome)]), escalation: {} };
+}
+
 /**
  * The row's outcome from its grade: `error` when an external grader failed, `answered` when nothing graded it,
  * else `passed` or `failed`, with the assertion results.
@@ -68,13 +137,40 @@ export function gradedResult(answered: RowResult, grade: GradeResult): RowResult
     return { ...answered, ...assertions, outcome: Outcome.error, error: `grading failed: ${grade.error.message}`, errorType: grade.error.type };
   }
   if (!grade.graded) return answered;
-  return { ...answered, outcome: grade.pass ? Outcome.passed : Outcome.failed, assertions: grade.assertions };
+  return { ...answered, outcome: OUTCOME_OF[grade.verdict], assertions: grade.assertions, decision: decisionOf(grade) };
 }
 
-/** The feedback a grade earns: `good`/`bad` for a graded row, none for an ungraded or errored one. */
+const OUTCOME_OF = {
+  [GradeVerdict.pass]: Outcome.passed,
+  [GradeVerdict.fail]: Outcome.failed,
+  [GradeVerdict.uncertain]: Outcome.uncertain,
+} as const satisfies Record<GradeVerdict, Outcome>;
+
+/** Who settled a grade and why, in the words of the assertion that decided it. */
+export function decisionOf(grade: GradeResult): GradeDecision {
+  const { verdict, assertions } = grade;
+  const judged = assertions.find((a) => a.escalated);
+  if (judged?.judge) return { verdict, by: DecidedBy.judge, reason: judged.judge.reason };
+  const deciding = verdict === GradeVerdict.fail
+    ? assertions.find((a) => !a.pass && !a.uncertain)
+    : verdict === GradeVerdict.uncertain ? assertions.find((a) => a.uncertain) : undefined;
+  const reason = deciding
+    ? `${deciding.type}: ${deciding.reason}`
+    : `${assertions.length === 1 ? 'its assertion passed' : `all ${assertions.length} assertions passed`}`;
+  if (verdict !== GradeVerdict.uncertain || !grade.escalation) return { verdict, by: DecidedBy.graders, reason };
+  const { error } = grade.escalation;
+  if (error) return { verdict, by: DecidedBy.graders, reason, judgeError: `${error.type}: ${error.message}` };
+  return { verdict, by: DecidedBy.graders, reason: `${reason}; no judge configured to settle it` };
+}
+
+/** The feedback a grade earns: `good`/`bad` for a decided grade, none for an ungraded, errored or uncertain one. */
 export function feedbackFor(grade: GradeResult | undefined): 'good' | 'bad' | undefined {
   if (!grade?.graded || grade.error) return undefined;
-  return grade.pass ? 'good' : 'bad';
+  switch (grade.verdict) {
+    case GradeVerdict.pass: return 'good';
+    case GradeVerdict.fail: return 'bad';
+    case GradeVerdict.uncertain: return undefined;
+  }
 }
 
 function describe(err: unknown): { message: string; type: string } {

@@ -4,7 +4,7 @@
  */
 export * from './types';
 export { assertionsForRow, comparesWithExpected, REFERENCE_BASED_TYPES, usesRowRubric, type RowAssertionColumns } from './assertions';
-export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, type RowForGrading } from './grade';
+export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, verdictOf, type RowForGrading } from './grade';
 export { maxLatency, minConfidence } from './metrics';
 export { collapseWhitespace, foldCase, normalizeForEquals, rougeTokens, squadTokens } from './normalize';
 export { lcsLength, rougeL, rougeLScore, tokenF1, tokenF1Score } from './overlap';
@@ -18,4 +18,6 @@ export { numberWordsToDigits } from './numberWords';
 export { compileRegex, parseRegexLiteral, type RegexSource } from './regex';
 export { levenshtein, levenshteinDistance, levenshteinSimilarity } from './similarity';
 export { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
-export { feedbackFor, gradedResult, gradeRow, GradingError, type ExternalGrader, type GradeRowOptions } from './gradeRow';
+export { decisionOf, feedbackFor, gradedResult, gradeRow, GradingError, type Escalator, type ExternalGrader, type GradeRowOptions } from './gradeRow';
+export { escalationRequest, escalationResult } from './escalation';
+export { FAIL_EVIDENCE, failEvidence, type EvidenceOptions, type FailEvidence, type FailFinding } from './referenceEvidence';

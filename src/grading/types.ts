@@ -42,9 +42,21 @@ export interface AnswerForGrading {
   latencyMs?: number;
 }
 
+/** What a grade says: the answer passes, fails, or the grader cannot tell (then it says why in `reason`). */
+export const GradeVerdict = { pass: 'pass', fail: 'fail', uncertain: 'uncertain' } as const;
+export type GradeVerdict = (typeof GradeVerdict)[keyof typeof GradeVerdict];
+
 export interface AssertionResult {
   type: AssertionType;
+  /** The two-way verdict: an uncertain result has `pass: false` (so graders before three-way grading read the same). */
   pass: boolean;
+  /**
+   * The grader found no evidence either way (`reference`: the answer neither gives the reference's answer nor
+   * contradicts it). `pass` is then false but is not a decided fail. Absent for decided results.
+   */
+  uncertain?: true;
+  /** Set on the judge's result for an uncertain row (escalation), not on judge assertions the row asked for. */
+  escalated?: true;
   /** 0..1 */
   score: number;
   reason: string;
@@ -72,7 +84,13 @@ export interface JudgeRecord {
 export interface GradeResult {
   /** false when the row had no assertion: answered but ungraded (and no feedback is sent). */
   graded: boolean;
+  /** Every assertion passed (a two-way grade: false for an uncertain grade too). */
   pass: boolean;
+  /**
+   * Three-way: `fail` when any assertion decidedly fails, else `uncertain` when any could not decide, else `pass`.
+   * Meaningless when `graded` is false.
+   */
+  verdict: GradeVerdict;
   assertions: AssertionResult[];
   /**
    * `custom` and judge specs that `gradeAnswer` did not run (they need I/O): `gradeRow` hands them to
@@ -85,6 +103,11 @@ export interface GradeResult {
    * reply, custom module missing): the row is then `error`, never a silent pass or fail.
    */
   error?: { message: string; type: string };
+  /**
+   * Set when the row was uncertain and escalation was tried: empty when the judge settled it (its result is the
+   * assertion marked `escalated`), `noJudge` when none is configured, `error` when the judge could not answer.
+   */
+  escalation?: { noJudge?: true; error?: { message: string; type: string } };
 }
 
 /** Assertions the pure graders evaluate (everything but `custom` and the judge types). */

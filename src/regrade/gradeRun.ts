@@ -21,6 +21,8 @@ export interface GradeRunOptions {
   failUnder?: number;
   /** Errored and timed-out rows allowed, as a share of all rows. @default 0 */
   maxErrorRate?: number;
+  /** Uncertain rows allowed, as a share of the graded rows. @default 0.1 */
+  maxUncertainRate?: number;
   /** A run directory, or `latest`: the newest compatible finished run in the store, picked once grading is done. */
   baseline?: string;
   /** @default the run's site for a run directory, else `offline` */
@@ -55,7 +57,7 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   await store.init(runId, {
     runId, workflowId: `sitechat-grade-${runId}`, kind: 'evaluation', dataset: input.dataset, datasetSha256: input.datasetSha256,
     siteId, model: source.kind === 'run' ? source.model : undefined, startedAt: new Date().toISOString(), rowCount: input.rows,
-    options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, baseline: options.baseline },
+    options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate, baseline: options.baseline },
   });
   const grader = createItemGrader({
     assertions: config?.assertions ?? [], thresholds: config?.thresholds, judge: options.judge, judgeCache: JudgeCache.inRunsDir(options.runsDir),
@@ -68,7 +70,7 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   const baselineChoice = ref === undefined ? undefined : ref === 'latest' ? await selectLatestBaseline(store, target) : await loadExplicitBaseline(ref, target);
   const outDir = resolve(options.outDir ?? join(options.runsDir, encodeURIComponent(runId)));
   const { summary } = await finalizeRun(store, runId, {
-    outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate },
+    outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate },
   });
   await writeHistory(store, options.runsDir);
   return { summary, outDir };

@@ -3,7 +3,7 @@
  * instead of through activities — custom modules loaded here, the LLM judge behind an in-process pacer and retry
  * (a run uses the judge queue's rate limit and the activity retry policy) and the same cache as the workers.
  */
-import { gradedResult, gradeRow, GradingError, type AssertionSpec, type ExternalGrader, type GradingThresholds } from '../grading';
+import { gradedResult, gradeRow, GradingError, type AssertionSpec, type Escalator, type ExternalGrader, type GradingThresholds } from '../grading';
 import { runCustomGrader } from '../grading/custom';
 import { createJudge, JudgeCache, judgeCached, judgeSettingsFromEnv, pacedJudge, judgeRequestFor, judgeResult, JudgeError, unjudgeableResult, type Judge } from '../grading/judge';
 import { answeredResult } from '../reports/rowResult';
@@ -41,6 +41,17 @@ function externalFor(item: GradeItem & { answer: NonNullable<GradeItem['answer']
   }));
 }
 
+/**
+ * Uncertain rows go to the judge when one is configured (the cache first, as for judge assertions); a judge error is
+ * thrown, so the row stays uncertain with the reason.
+ */
+function escalatorFor(options: ItemGraderOptions): Escalator {
+  return async (request) => {
+    if (!options.judge) return undefined;
+    return judgeCached(options.judge, options.judgeCache, request);
+  };
+}
+
 export function createItemGrader(options: ItemGraderOptions): ItemGrader {
   return async (item) => {
     const { row, answer, recorded } = item;
@@ -51,7 +62,7 @@ export function createItemGrader(options: ItemGraderOptions): ItemGrader {
     }, row.model ?? recorded?.model, new Date().toISOString());
     // An input without latency keeps none, rather than a made-up 0.
     if (answer.latencyMs === undefined) delete answered.latencyMs;
-    const grade = await gradeRow(row, answer, { assertions: options.assertions, thresholds: options.thresholds }, externalFor(item, options));
+    const grade = await gradeRow(row, answer, { assertions: options.assertions, thresholds: options.thresholds }, externalFor(item, options), escalatorFor(options));
     return gradedResult(answered, grade);
   };
 }

@@ -11,8 +11,8 @@ import { ReportFile } from '../reports/files';
 import { Outcome, type RowResult, type RunSummary } from '../reports/types';
 import type { GradeInput, GradeItem } from './types';
 
-/** Outcomes that carry an answer worth grading again; the others (error, timed_out, skipped) are kept as they were. */
-const ANSWERED = new Set<string>([Outcome.passed, Outcome.failed, Outcome.answered]);
+/** Outcomes that carry an answer worth grading again (uncertain ones too); the others (error, timed_out, skipped) are kept as they were. */
+const ANSWERED = new Set<string>([Outcome.passed, Outcome.failed, Outcome.uncertain, Outcome.answered]);
 
 async function datasetRows(summary: RunSummary, warnings: string[]): Promise<Map<string, DatasetRow> | undefined> {
   const sha = await sha256File(summary.dataset).catch(() => undefined);

@@ -26,7 +26,10 @@ export interface ReportContext {
 }
 
 function emptyDetails(): ReportContext['details'] {
-  return { regressed: { rows: [], total: 0 }, fixed: { rows: [], total: 0 }, failed: { rows: [], total: 0 }, errored: { rows: [], total: 0 } };
+  return {
+    regressed: { rows: [], total: 0 }, fixed: { rows: [], total: 0 }, failed: { rows: [], total: 0 }, uncertain: { rows: [], total: 0 },
+    errored: { rows: [], total: 0 },
+  };
 }
 
 export const EMPTY_CONTEXT: ReportContext = {
@@ -38,6 +41,8 @@ export const DetailSection = {
   regressed: 'regressed',
   fixed: 'fixed',
   failed: 'failed',
+  /** Needs review: the graders could not decide and nothing settled the grade. */
+  uncertain: 'uncertain',
   errored: 'errored',
 } as const;
 export type DetailSection = (typeof DetailSection)[keyof typeof DetailSection];
@@ -46,6 +51,7 @@ export function detailSectionOf(row: RowResult, regressed: ReadonlySet<string>, 
   if (regressed.has(row.id)) return DetailSection.regressed;
   if (fixed.has(row.id)) return DetailSection.fixed;
   if (row.outcome === Outcome.failed) return DetailSection.failed;
+  if (row.outcome === Outcome.uncertain) return DetailSection.uncertain;
   if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) return DetailSection.errored;
   return undefined;
 }

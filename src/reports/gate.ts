@@ -12,9 +12,22 @@ export interface GateOptions {
   baselineUnavailable?: boolean;
   /** Maximum share of rows ending in `error` or `timed_out`, in [0, 1]. @default 0 */
   maxErrorRate?: number;
+  /**
+   * Maximum share of the graded rows (passed + failed + uncertain) left `uncertain`, in [0, 1].
+   * @default {@link DEFAULT_MAX_UNCERTAIN_RATE}
+   */
+  maxUncertainRate?: number;
   /** Lost feedback and sessions left open warn instead of failing the gate. @default false */
   allowSideEffectFailures?: boolean;
 }
+
+/**
+ * Uncertain rows are not in the pass rate, so the pass rate of a run with many of them speaks for few rows: with
+ * a share `u` uncertain, the pass rate of all graded rows could lie anywhere within `u` of the one reported.
+ * 10 % keeps that within 10 points by default, and is about twice the share of uncertain answers of the
+ * development set (docs/reports.md): a run above it has references that do not fit its answers, or wants a judge.
+ */
+export const DEFAULT_MAX_UNCERTAIN_RATE = 0.1;
 
 /** Regressed ids quoted in one reason or warning before "… N more". */
 const MAX_IDS = 20;
@@ -24,6 +37,7 @@ export function gateSettingsOf(options: GateOptions & { baseline?: string }): Ga
   return {
     ...(options.failUnder !== undefined && { failUnder: options.failUnder }),
     maxErrorRate: options.maxErrorRate ?? 0,
+    maxUncertainRate: options.maxUncertainRate ?? DEFAULT_MAX_UNCERTAIN_RATE,
     allowSideEffectFailures: options.allowSideEffectFailures ?? false,
     ...(options.baseline !== undefined && { baseline: options.baseline }),
   };
@@ -35,6 +49,8 @@ export function gateSettingsOf(options: GateOptions & { baseline?: string }): Ga
  * - every dataset row has a result, and none was skipped;
  * - rows ending in `error`/`timed_out` are within `maxErrorRate` (default 0). They never count towards the pass
  *   rate, so a run whose questions could not be asked cannot pass on the few that were;
+ * - rows left `uncertain` (needs review) are within `maxUncertainRate` of the graded rows (default 10 %); they are not
+ *   in the pass rate either, and below the limit they only warn;
  * - every feedback and every session close succeeded (or `allowSideEffectFailures`);
  * - the pass rate meets `failUnder`, when set;
  * - there is no significant regression against the baseline, when one was given: exact McNemar p < α with more
@@ -48,6 +64,8 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   const maxErrorRate = options.maxErrorRate ?? 0;
   assertFraction('maxErrorRate', maxErrorRate);
   if (options.failUnder !== undefined) assertFraction('failUnder', options.failUnder);
+  const maxUncertainRate = options.maxUncertainRate ?? DEFAULT_MAX_UNCERTAIN_RATE;
+  assertFraction('maxUncertainRate', maxUncertainRate);
 
   if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
   if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
@@ -61,6 +79,15 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
     reasons.push(
       `${errored} of ${rows} rows errored or timed out (${pct(errorRate)}${types ? `: ${types}` : ''}), above the allowed ${pct(maxErrorRate)} (--max-error-rate); they are not in the pass rate`,
     );
+  }
+
+  // Summaries written before the outcome existed have no `uncertain`.
+  const uncertain = summary.uncertain ?? 0;
+  if (uncertain > 0) {
+    const uncertainRate = uncertain / (summary.graded + uncertain);
+    const text = `${uncertain} of ${summary.graded + uncertain} graded rows are uncertain (${pct(uncertainRate)}): the graders could not decide and nothing settled them; they need review and are not in the pass rate`;
+    if (uncertainRate > maxUncertainRate) reasons.push(`${text}; above the allowed ${pct(maxUncertainRate)} (--max-uncertain-rate)`);
+    else warnings.push(`${text} (within ${pct(maxUncertainRate)}, --max-uncertain-rate)`);
   }
 
   const sideEffects: string[] = [];
@@ -119,6 +146,7 @@ export function describeGateSettings(s: GateSettings): string[] {
   return [
     `pass rate: ${s.failUnder === undefined ? 'no minimum (--fail-under not set)' : `at least ${pct(s.failUnder)} of graded rows`}`,
     `errors and time-outs: at most ${pct(s.maxErrorRate)} of rows (--max-error-rate)`,
+    ...(s.maxUncertainRate === undefined ? [] : [`uncertain (needs review): at most ${pct(s.maxUncertainRate)} of graded rows (--max-uncertain-rate)`]),
     `lost feedback / unclosed sessions: ${s.allowSideEffectFailures ? 'allowed (--allow-side-effect-failures)' : 'fail the gate'}`,
     `baseline: ${s.baseline === undefined ? 'none' : `${s.baseline} (fails on a significant regression, McNemar p < 0.05)`}`,
     'every dataset row must have a result; a cancelled run is never a pass',

@@ -26,6 +26,8 @@ export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'datas
   rows: number;
   /** passed / graded; null when nothing was graded (backfills). */
   passRate: number | null;
+  /** Rows left `uncertain` (needs review); 0 for runs before the outcome existed. */
+  uncertain: number;
   /** Rows that ended in `error` or `timed_out`. */
   errors: number;
   /** errors / rows; null for a run without rows. */
@@ -83,6 +85,8 @@ function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefi
     finishedAt: summary.finishedAt ?? meta.finishedAt ?? null,
     rows: summary.total,
     passRate: summary.passRate,
+    // Summaries from before the outcome existed have none.
+    uncertain: summary.uncertain ?? 0,
     errors,
     errorRate: summary.total === 0 ? null : errors / summary.total,
     verdict: verdictOf(summary),

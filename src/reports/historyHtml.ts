@@ -56,11 +56,11 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
   const rows = runs.map((e) => {
     const href = options.href(e);
     const id = href ? `<a href="${a(href)}">${h(e.runId)}</a>` : h(e.runId);
-    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(e.kind)}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
+    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(e.kind)}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
   });
   return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${runs.length} run${runs.length === 1 ? '' : 's'}</p>
 ${chart}
-<table><thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>errors</th><th>verdict</th></tr></thead><tbody>
+<table><thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>\n`;
 }

@@ -18,7 +18,7 @@ export interface HtmlOptions {
   context?: ReportContext;
 }
 
-const PROBLEMS = new Set<string>([Outcome.failed, Outcome.error, Outcome.timedOut]);
+const PROBLEMS = new Set<string>([Outcome.failed, Outcome.uncertain, Outcome.error, Outcome.timedOut]);
 
 /**
  * `report.html`: one self-contained page (inline CSS, SVG and script; a CSP forbids anything
@@ -72,6 +72,7 @@ function header(s: RunSummary, title: string): string {
     card('pass rate', s.passRate === null ? 'n/a' : pct(s.passRate)),
     card('passed', s.passed),
     card('failed', s.failed),
+    card('uncertain (needs review)', s.uncertain ?? 0, (s.uncertain ?? 0) > 0),
     card('error', s.error),
     card('timed out', s.timedOut),
     card('skipped', s.skipped),
@@ -83,6 +84,7 @@ function header(s: RunSummary, title: string): string {
     card('feedback lost', s.feedback.failed, s.feedback.failed > 0),
     card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
     ...(s.judge ? [card('judge calls / cached', `${s.judge.calls}/${s.judge.cached}`), card('judge tokens', s.judge.tokens.toLocaleString('en-US'))] : []),
+    ...(s.escalated ? [card('escalated to the judge', `${s.escalated.rows} rows`), card('escalation calls / tokens', `${s.escalated.calls}/${s.escalated.tokens.toLocaleString('en-US')}`)] : []),
   ].join('')}</section>\n`;
 }
 
@@ -156,7 +158,7 @@ function latencyCell(row: RowResult): string {
 function tableRow(row: RowResult, regressed: boolean, maxText: number): string {
   const cell = (text: string | undefined, cls = 'text'): string => `<td class="${cls}">${h(truncate(text ?? '', maxText))}</td>`;
   const num = (v: number | undefined): string => `<td data-v="${a(String(v ?? ''))}">${v === undefined ? '' : h(String(Math.round(v)))}</td>`;
-  const reasons = (row.assertions ?? []).map((x) => `${x.pass ? '✓' : '✗'} ${x.type}${x.rule ? ` [${x.rule}]` : ''}: ${x.reason}`);
+  const reasons = (row.assertions ?? []).map((x) => `${x.pass ? '✓' : x.uncertain ? '?' : '✗'} ${x.type}${x.rule ? ` [${x.rule}]` : ''}: ${x.reason}`);
   if (row.error !== undefined) reasons.push(`${row.errorType ?? 'Error'}: ${row.error}`);
   if (row.feedbackError !== undefined) reasons.push(`feedback not recorded: ${row.feedbackError}`);
   const flags = `data-outcome="${a(row.outcome)}"${regressed ? ' data-regressed class="regressed"' : ''}`;

@@ -7,7 +7,7 @@ export const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 export const REPORT_CSS = `
-:root { --pass: #2da44e; --fail: #cf222e; --error: #bc4c00; --skip: #8c959f; --ink: #1f2328; --muted: #656d76; }
+:root { --pass: #2da44e; --fail: #cf222e; --error: #bc4c00; --skip: #8c959f; --unsure: #9a6700; --ink: #1f2328; --muted: #656d76; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); margin: 24px; }
 h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8px; }
 .meta, .note { color: var(--muted); }
@@ -27,7 +27,7 @@ article.review h3 { font-size: 15px; margin: 4px 0; } .id { font-family: ui-mono
 .compare { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
 .side h4 { margin: 6px 0 4px; font-size: 13px; }
 .side pre, .expected { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: 6px 8px; border-radius: 4px; font: 13px/1.4 system-ui, sans-serif; margin: 0; }
-ul.grades { padding-left: 18px; margin: 6px 0; } ul.grades li.ok b { color: var(--pass); } ul.grades li.ko b { color: var(--fail); }
+ul.grades { padding-left: 18px; margin: 6px 0; } ul.grades li.ok b { color: var(--pass); } ul.grades li.ko b { color: var(--fail); } ul.grades li.unsure b { color: var(--unsure); }
 .rule { color: var(--muted); font-size: 12px; }
 .turns { margin: 4px 0 8px; color: #424a53; } .turns ol { margin: 4px 0; }
 td.down { color: var(--fail); font-weight: 600; } td.up { color: var(--pass); font-weight: 600; }
@@ -39,7 +39,7 @@ th, td { border-bottom: 1px solid #d0d7de; padding: 4px 6px; text-align: left; v
 #rows th { cursor: pointer; user-select: none; white-space: nowrap; }
 #rows th[aria-sort=ascending]::after { content: " ▲"; } #rows th[aria-sort=descending]::after { content: " ▼"; }
 #rows td.text { max-width: 36em; white-space: pre-wrap; overflow-wrap: anywhere; }
-.o-passed { color: var(--pass); } .o-failed { color: var(--fail); font-weight: 600; }
+.o-passed { color: var(--pass); } .o-failed { color: var(--fail); font-weight: 600; } .o-uncertain { color: var(--unsure); font-weight: 600; }
 .o-error, .o-timed_out { color: var(--error); font-weight: 600; } .o-skipped, .o-answered { color: var(--skip); }
 .regressed { background: #fff8c5; }
 .stack { display: flex; height: 10px; width: 200px; background: #eaeef2; border-radius: 3px; overflow: hidden; }

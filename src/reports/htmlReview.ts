@@ -8,6 +8,7 @@ const REVIEW: { section: DetailSection; title: string; note: string }[] = [
   { section: DetailSection.regressed, title: 'Regressions', note: 'passed in the baseline, fail now' },
   { section: DetailSection.fixed, title: 'Fixed', note: 'failed in the baseline, pass now' },
   { section: DetailSection.failed, title: 'Failures', note: 'with the rules they were graded by' },
+  { section: DetailSection.uncertain, title: 'Needs review', note: 'uncertain: the graders could not decide and nothing settled the grade' },
   { section: DetailSection.errored, title: 'Errors and time-outs', note: 'no answer to grade' },
 ];
 
@@ -15,7 +16,8 @@ function grades(assertions: readonly AssertionResult[] | undefined): string {
   if (!assertions || assertions.length === 0) return '<p class="note">no assertion (not graded)</p>';
   const items = assertions.map((x) => {
     const rule = x.rule ? `<span class="rule">${h(truncate(x.rule, 400))}</span>` : '';
-    return `<li class="${x.pass ? 'ok' : 'ko'}"><b>${x.pass ? '✓' : '✗'} ${h(x.type)}</b> ${rule}<br>${h(truncate(x.reason, 600))}</li>`;
+    const [cls, mark] = x.pass ? ['ok', '✓'] : x.uncertain ? ['unsure', '?'] : ['ko', '✗'];
+    return `<li class="${cls}"><b>${mark} ${h(x.type)}</b> ${rule}<br>${h(truncate(x.reason, 600))}</li>`;
   });
   return `<ul class="grades">${items.join('')}</ul>`;
 }

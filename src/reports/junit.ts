@@ -30,7 +30,8 @@ export const GATE_CLASSNAME = 'sitechat.gate';
  * JUnit XML, streamed one test case per row: a single `<testsuite>` (inside `<testsuites>`) named
  * after the dataset; classname = the row's first tag, else the dataset file name. `failed` rows carry a
  * `<failure>` with the failing assertions (type `regression` for rows that passed in the baseline),
- * `error`/`timed_out` rows an `<error>` with the API error, `skipped` rows `<skipped/>`; answered (ungraded)
+ * `error`/`timed_out` rows an `<error>` with the API error, `skipped` and `uncertain` rows `<skipped/>` (an uncertain
+ * one with why: it needs a person, it is neither a pass nor a failure); answered (ungraded)
  * rows pass. The answer goes to `<system-out>`. Evaluation runs get one more test case, the quality gate itself
  * (classname `sitechat.gate`): a `<failure>` listing every reason when it failed, an `<error>` when the run was
  * cancelled, so CI never shows a cancelled or failed run green.
@@ -47,7 +48,8 @@ export async function* renderJUnit(
     tests: summary.total + (gate ? 1 : 0),
     failures: summary.failed + (gate?.verdict === GateVerdict.failed ? 1 : 0),
     errors: summary.error + summary.timedOut + (gate?.verdict === GateVerdict.cancelled ? 1 : 0),
-    skipped: summary.skipped,
+    // Uncertain rows await a person's review: neither passed nor failed, so JUnit's `skipped`.
+    skipped: summary.skipped + (summary.uncertain ?? 0),
     time: seconds(summary.durationMs),
   };
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -108,6 +110,9 @@ function testCase(row: RowResult, suite: string, maxText: number, regressedFrom?
     }
     case Outcome.skipped:
       body.push(`<skipped${attrs({ message: row.error === undefined ? undefined : oneLine(row.error, 300) })}/>`);
+      break;
+    case Outcome.uncertain:
+      body.push(`<skipped${attrs({ message: oneLine(`uncertain, needs review: ${row.decision?.reason ?? 'the graders could not decide'}`, 300) })}/>`);
       break;
     default:
       break;

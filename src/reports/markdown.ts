@@ -2,7 +2,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
-import { formatMs, judgeLine, mdInline, moreLine } from './text';
+import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './text';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -28,6 +28,7 @@ const SECTION_TITLES: Record<DetailSection, string> = {
   regressed: 'Regressions (passed in the baseline, fail now)',
   fixed: 'Fixed (failed in the baseline, pass now)',
   failed: 'Failures',
+  uncertain: 'Needs review (uncertain: the graders could not decide, nothing settled the grade)',
   errored: 'Errors and time-outs',
 };
 
@@ -94,8 +95,8 @@ function points(delta: number | null): string {
 function headline(s: RunSummary): string {
   const closeFailed = s.sessions.closeFailed ? `, **${s.sessions.closeFailed} could not be closed**` : '';
   const rows: string[][] = [
-    ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded; errors and time-outs are not graded)`],
-    ['Rows', `${s.total} total: ${s.passed} passed, ${s.failed} failed, ${s.error} error, ${s.timedOut} timed out, ${s.skipped} skipped, ${s.answered} answered (ungraded)`],
+    ['Pass rate', `**${rate(s.passRate)}** (${s.passed} / ${s.graded} graded; uncertain rows, errors and time-outs are not graded)`],
+    ['Rows', `${s.total} total: ${s.passed} passed, ${s.failed} failed, ${s.uncertain ?? 0} uncertain (needs review), ${s.error} error, ${s.timedOut} timed out, ${s.skipped} skipped, ${s.answered} answered (ungraded)`],
     ['Latency', `p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}, max ${formatMs(s.latencyMs.max)}${unobservedNote(s)}`],
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
@@ -105,6 +106,7 @@ function headline(s: RunSummary): string {
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];
   if (s.judge) rows.push(['LLM judge', judgeLine(s.judge)]);
+  if (s.escalated) rows.push(['Escalated to the judge', escalationLine(s.escalated)]);
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);

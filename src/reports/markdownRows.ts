@@ -7,7 +7,7 @@ import { Outcome, type RowResult } from './types';
 export function mdAssertions(assertions: readonly AssertionResult[] | undefined): string {
   if (!assertions || assertions.length === 0) return '- no assertion (not graded)';
   return assertions
-    .map((a) => `- ${a.pass ? '✅' : '❌'} ${mdInline(a.type)}${a.rule ? ` (rule: ${mdInline(a.rule, 300)})` : ''}: ${mdInline(a.reason, 500)}`)
+    .map((a) => `- ${a.pass ? '✅' : a.uncertain ? '❔' : '❌'} ${mdInline(a.type)}${a.rule ? ` (rule: ${mdInline(a.rule, 300)})` : ''}: ${mdInline(a.reason, 500)}`)
     .join('\n');
 }
 

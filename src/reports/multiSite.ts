@@ -10,7 +10,7 @@ import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMet
 export { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
 
 /** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
-export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
+export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
   siteId: string;
   runId: string;
   workflowId: string;
@@ -51,7 +51,7 @@ function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
   const base = { siteId: ref.siteId, runId: ref.runId, workflowId: ref.workflowId };
   if (!summary) {
     return {
-      ...base, rows: 0, passed: 0, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
+      ...base, rows: 0, passed: 0, failed: 0, uncertain: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
       passRate: null, errorRate: null, durationMs: null,
       verdict: ref.failure?.type === CANCELLED_BEFORE_START ? SiteVerdict.cancelled : SiteVerdict.runFailed,
       failure: ref.failure?.message ?? 'the run ended without a summary',
@@ -64,7 +64,7 @@ function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
     : (summary.gate?.verdict ?? (summary.cancelled ? SiteVerdict.cancelled : SiteVerdict.noThreshold));
   return {
     ...base,
-    rows, passed: summary.passed, failed: summary.failed, answered: summary.answered, error: summary.error,
+    rows, passed: summary.passed, failed: summary.failed, uncertain: summary.uncertain ?? 0, answered: summary.answered, error: summary.error,
     timedOut: summary.timedOut, skipped: summary.skipped, missing: summary.missing, passRate: summary.passRate,
     errorRate: rows === 0 ? null : (summary.error + summary.timedOut) / rows, durationMs: summary.durationMs, verdict,
     ...(summary.gate && { gate: summary.gate }),

@@ -35,12 +35,12 @@ function siteLink(outDir: string, site: SiteLine, file: string): string | undefi
 
 function siteCells(s: SiteLine): string[] {
   return [
-    String(s.rows), String(s.passed), String(s.failed), String(s.error + s.timedOut), String(s.skipped + s.missing),
+    String(s.rows), String(s.passed), String(s.failed), String(s.uncertain ?? 0), String(s.error + s.timedOut), String(s.skipped + s.missing),
     rate(s.passRate), rate(s.errorRate), formatMs(s.durationMs), siteVerdictLabel(s.verdict),
   ];
 }
 
-const SITE_HEADER = ['site', 'rows', 'passed', 'failed', 'errors', 'skipped/missing', 'pass rate', 'error rate', 'duration', 'verdict'];
+const SITE_HEADER = ['site', 'rows', 'passed', 'failed', 'uncertain', 'errors', 'skipped/missing', 'pass rate', 'error rate', 'duration', 'verdict'];
 
 export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;

@@ -63,5 +63,6 @@ export function addToTag(stats: TagStats, outcome: Outcome): void {
   stats.total++;
   if (outcome === Outcome.passed) stats.passed++;
   if (outcome === Outcome.failed) stats.failed++;
+  if (outcome === Outcome.uncertain) stats.uncertain = (stats.uncertain ?? 0) + 1;
   if (outcome === Outcome.passed || outcome === Outcome.failed) stats.graded++;
 }

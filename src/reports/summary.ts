@@ -27,6 +27,7 @@ const CONFIDENCE_BINS = 10;
 const counterKey = {
   [Outcome.passed]: 'passed',
   [Outcome.failed]: 'failed',
+  [Outcome.uncertain]: 'uncertain',
   [Outcome.answered]: 'answered',
   [Outcome.error]: 'error',
   [Outcome.timedOut]: 'timedOut',
@@ -45,7 +46,7 @@ export async function summarize(
   baseline?: BaselineInput,
   options: SummarizeOptions = {},
 ): Promise<RunSummary> {
-  const counts: Counts = { passed: 0, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0 };
+  const counts: Counts = { passed: 0, failed: 0, uncertain: 0, answered: 0, error: 0, timedOut: 0, skipped: 0 };
   const feedback = { good: 0, bad: 0, failed: 0 };
   const latencies: number[] = [];
   const confidences: number[] = [];
@@ -55,6 +56,7 @@ export async function summarize(
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
   const judge = { calls: 0, cached: 0, tokens: 0 };
+  const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
   let total = 0;
   let lastFinishedAt: string | undefined;
@@ -76,6 +78,7 @@ export async function summarize(
       lastFinishedAt = row.finishedAt;
     }
     for (const a of row.assertions ?? []) addJudged(judge, a.judge);
+    addEscalated(escalated, row);
     diff?.add(row);
   }
 
@@ -115,7 +118,22 @@ export async function summarize(
     cancelled: options.cancelled ?? false,
     ...(diff && { baseline: diff.result(passRate) }),
     ...(judge.calls + judge.cached > 0 && { judge }),
+    ...(escalated.rows > 0 && { escalated }),
   };
+}
+
+/** A row sent to the judge because the graders were uncertain: settled (its `escalated` result), or not (`judgeError`). */
+function addEscalated(into: NonNullable<RunSummary['escalated']>, row: RowResult): void {
+  const judged = row.assertions?.find((a) => a.escalated);
+  if (judged) {
+    into.rows++;
+    if (row.outcome === Outcome.passed) into.passed++;
+    if (row.outcome === Outcome.failed) into.failed++;
+    addJudged(into, judged.judge);
+  } else if (row.decision?.judgeError !== undefined) {
+    into.rows++;
+    into.unsettled++;
+  }
 }
 
 function addJudged(into: NonNullable<RunSummary['judge']>, judged: AssertionResult['judge']): void {

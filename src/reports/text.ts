@@ -2,6 +2,7 @@
  * Escaping and truncation for the hand-written report formats. Answers, questions and error
  * strings are untrusted text: everything that reaches XML, HTML or Markdown goes through here.
  */
+import type { RunSummary } from './types';
 
 /** Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
 const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -101,4 +102,10 @@ export function csvField(value: string | number | undefined): string {
 /** What the LLM judge did in a run: calls paid for, verdicts served from the cache, tokens used. */
 export function judgeLine(j: { calls: number; cached: number; tokens: number }): string {
   return `${j.calls} calls, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;
+}
+
+/** Rows escalated to the judge, how it settled them and what that cost: "12 rows: 9 passed, 2 failed, 1 still uncertain; 11 calls, …". */
+export function escalationLine(e: NonNullable<RunSummary['escalated']>): string {
+  const unsettled = e.unsettled > 0 ? `, ${e.unsettled} still uncertain (the judge could not answer)` : '';
+  return `${e.rows} uncertain rows: ${e.passed} passed, ${e.failed} failed${unsettled}; ${judgeLine(e)}`;
 }

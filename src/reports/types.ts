@@ -1,9 +1,14 @@
-import type { AssertionResult } from '../grading/types';
+import type { AssertionResult, GradeVerdict } from '../grading/types';
 
 /** Exactly one per dataset row. */
 export const Outcome = {
   passed: 'passed',
   failed: 'failed',
+  /**
+   * Needs review: the row's grade rests on a grader that could not decide (`reference` without evidence either way)
+   * and nothing settled it (no judge configured, or the judge could not answer). Not in the pass rate; no feedback.
+   */
+  uncertain: 'uncertain',
   /** Answered, no assertion to grade it with (backfills, or evaluation rows without assertions). */
   answered: 'answered',
   error: 'error',
@@ -38,6 +43,12 @@ export interface RowResult {
   latencyUnobservedMs?: number;
   sessionId?: string;
   requestId?: string;
+  /**
+   * Who or what settled the grade, and why: the graders (`pass`/`fail` on their own, or `uncertain` when they could
+   * not decide), or the judge an uncertain row was escalated to. Absent for rows without a grade (and runs before it
+   * existed). Human labels will settle uncertain rows here too.
+   */
+  decision?: GradeDecision;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
   feedback?: 'good' | 'bad' | 'failed';
   /** Why the feedback was not recorded (with `feedback: 'failed'`): HTTP status and the API's `error` string. */
@@ -48,6 +59,25 @@ export interface RowResult {
   errorType?: string;
   /** ISO time the row finished. */
   finishedAt?: string;
+}
+
+/** Who or what settled a row's grade. */
+export const DecidedBy = {
+  /** The row's own assertions (the deterministic graders, custom modules, judge assertions it asked for). */
+  graders: 'graders',
+  /** The LLM judge, asked because the graders were uncertain (escalation). */
+  judge: 'judge',
+} as const;
+export type DecidedBy = (typeof DecidedBy)[keyof typeof DecidedBy];
+
+/** A row's grade as settled, kept with the row (`RowResult.decision`). */
+export interface GradeDecision {
+  verdict: GradeVerdict;
+  by: DecidedBy;
+  /** Why, in words: the deciding assertion's reason, the judge's reason, or what left the row uncertain. */
+  reason: string;
+  /** The row was escalated and the judge could not answer (its error): the row stayed uncertain. */
+  judgeError?: string;
 }
 
 /** Which workflow produced a run. */
@@ -89,6 +119,8 @@ export interface TagStats {
   total: number;
   passed: number;
   failed: number;
+  /** Needs review: not in `graded`. @default 0 (summaries before the outcome existed) */
+  uncertain?: number;
   /** passed + failed */
   graded: number;
 }
@@ -160,6 +192,8 @@ export interface GateSettings {
   failUnder?: number;
   /** Maximum share of rows ending in `error` or `timed_out` (0..1). @default 0 */
   maxErrorRate: number;
+  /** Maximum share of rows left `uncertain` (0..1). Absent in summaries written before the setting existed. */
+  maxUncertainRate?: number;
   /** Lost feedback and sessions left open only warn instead of failing. @default false */
   allowSideEffectFailures: boolean;
   /** `--baseline` as given (`latest` or a directory); absent when none. */
@@ -195,11 +229,13 @@ export interface RunSummary {
   missing: number;
   passed: number;
   failed: number;
+  /** Rows whose grade nobody could settle (needs review); not in `graded` nor the pass rate. */
+  uncertain: number;
   answered: number;
   error: number;
   timedOut: number;
   skipped: number;
-  /** passed + failed */
+  /** passed + failed: rows with a settled grade. */
   graded: number;
   /** passed / graded; null when no row was graded. */
   passRate: number | null;
@@ -244,6 +280,12 @@ export interface RunSummary {
    * reused at no cost. Absent when no row was judged.
    */
   judge?: { calls: number; cached: number; tokens: number };
+  /**
+   * Rows the graders were uncertain about and sent to the judge (`rows`), how the judge settled them, and what that
+   * cost (`calls`, `cached`, `tokens`: already counted in `judge` too). `unsettled` rows stayed `uncertain` (the judge
+   * could not answer). Absent when no row was escalated.
+   */
+  escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */

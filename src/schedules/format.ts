@@ -26,6 +26,7 @@ function inputLines(d: ScheduleDetails): string[] {
     const parts = [`dataset ${dataset ?? '?'}`, `site ${String(options.siteId)}`, `concurrency ${String(options.concurrency)}`];
     if (options.baseline !== undefined) parts.push(`baseline ${String(options.baseline)}`);
     if (options.failUnder !== undefined) parts.push(`fail under ${String(options.failUnder)}`);
+    if (options.maxUncertainRate !== undefined) parts.push(`max uncertain ${String(options.maxUncertainRate)}`);
     return [`  runs         ${parts.join(', ')}`];
   }
   const rule = ['email', 'idleForMs', 'createdBefore', 'max', 'dryRun']

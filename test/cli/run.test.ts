@@ -45,7 +45,7 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
     const gate = await sitechat(dir, ['run', file, '--fail-under', '100%']);
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(/verdict\s+FAILED\n\s+- pass rate [\d.]+% \(\d \/ 3 graded\) is below 100\.0% \(--fail-under\)/);
-    expect(gate.stdout).toMatch(/gate\s+fail-under 100\.0%, max-error-rate 0\.0%, side-effect failures fail, baseline none/);
+    expect(gate.stdout).toMatch(/gate\s+fail-under 100\.0%, max-error-rate 0\.0%, max-uncertain-rate 10\.0%, side-effect failures fail, baseline none/);
 
     const bad = await sitechat(dir, ['run', file, '--max-error-rate', 'lots']);
     expect(bad.code).toBe(2);

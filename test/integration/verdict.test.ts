@@ -42,7 +42,7 @@ describe('the verdict tells the truth (real Temporal + simulator)', () => {
     expect(summary.errorsByType.RequestFailed).toBe(summary.error);
     expect(summary.gate?.verdict).toBe('failed');
     expect(summary.gate?.reasons[0]).toMatch(new RegExp(`^${summary.error} of 30 rows errored or timed out \\(\\d+\\.\\d%: RequestFailed ${summary.error}\\), above the allowed 0\\.0%`));
-    expect(summary.gateSettings).toEqual({ failUnder: 0.5, maxErrorRate: 0, allowSideEffectFailures: false });
+    expect(summary.gateSettings).toEqual({ failUnder: 0.5, maxErrorRate: 0, maxUncertainRate: 0.1, allowSideEffectFailures: false });
     const out = reports(reportDir);
     expect(out.md).toContain('**Quality gate: FAILED** ❌');
     expect(out.junit).toMatch(/<testcase classname="sitechat\.gate" name="quality gate: FAILED">\s*<failure message="\d+ of 30 rows errored/);

@@ -24,6 +24,7 @@ interface GradeSettings {
   config?: RunConfig;
   failUnder?: number;
   maxErrorRate?: number;
+  maxUncertainRate?: number;
   concurrency: number;
 }
 
@@ -35,6 +36,9 @@ async function checkFlags(flags: GradeFlags): Promise<{ settings: GradeSettings;
   const config = loaded?.config;
   const failUnder = flags.failUnder !== undefined ? problems.try('--fail-under', () => parseRate(flags.failUnder ?? '', '--fail-under')) : config?.failUnder;
   const maxErrorRate = flags.maxErrorRate !== undefined ? problems.try('--max-error-rate', () => parseRate(flags.maxErrorRate ?? '', '--max-error-rate')) : config?.maxErrorRate;
+  const maxUncertainRate = flags.maxUncertainRate !== undefined
+    ? problems.try('--max-uncertain-rate', () => parseRate(flags.maxUncertainRate ?? '', '--max-uncertain-rate'))
+    : config?.maxUncertainRate;
   const concurrency = flags.concurrency !== undefined ? problems.try('--concurrency', () => parsePositiveInt(flags.concurrency ?? '', '--concurrency')) : 8;
   const baseline = flags.baseline !== undefined ? await checkBaseline(flags.baseline) : undefined;
   if (baseline) problems.add('--baseline', baseline);
@@ -42,7 +46,7 @@ async function checkFlags(flags: GradeFlags): Promise<{ settings: GradeSettings;
   if (out) problems.add('--out', out);
   const store = storeUrlProblem();
   if (store) problems.lines.push(store);
-  return { settings: { config, failUnder, maxErrorRate, concurrency: concurrency ?? 8 }, problems: problems.lines };
+  return { settings: { config, failUnder, maxErrorRate, maxUncertainRate, concurrency: concurrency ?? 8 }, problems: problems.lines };
 }
 
 async function openInput(path: string, flags: GradeFlags): Promise<GradeInput> {
@@ -77,6 +81,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     log.info(`grading ${input.rows} recorded answers from ${inputPath} as run ${runId} (nothing is sent to the Site Chat API)`);
     const { summary, outDir } = await gradeRun(input, {
       runsDir: runsDir(), storeUrl: storeUrlFromEnv(), runId, config: settings.config, failUnder: settings.failUnder, maxErrorRate: settings.maxErrorRate,
+      maxUncertainRate: settings.maxUncertainRate,
       siteId: flags.site, concurrency: settings.concurrency, judge, baseline: flags.baseline, outDir: flags.out,
       onProgress: progress(log, input.rows),
     });

@@ -21,10 +21,10 @@ function pct(rate: number | null): string {
 
 /** A fixed-width table, one run a line, newest first. */
 export function formatRuns(entries: readonly HistoryEntry[]): string[] {
-  const header = ['run', 'started (UTC)', 'dataset', 'site', 'model', 'rows', 'pass rate', 'errors', 'verdict'];
+  const header = ['run', 'started (UTC)', 'dataset', 'site', 'model', 'rows', 'pass rate', 'uncertain', 'errors', 'verdict'];
   const rows = entries.map((e) => [
     e.runId, e.startedAt.slice(0, 16).replace('T', ' '), e.dataset.split(/[\\/]/u).pop() ?? e.dataset, e.siteId, e.model ?? '-',
-    String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), String(e.errors), e.verdict,
+    String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), e.kind === 'backfill' ? '-' : String(e.uncertain), String(e.errors), e.verdict,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());

@@ -6,6 +6,7 @@ export interface GradeFlags {
   baseline?: string;
   failUnder?: string;
   maxErrorRate?: string;
+  maxUncertainRate?: string;
   out?: string;
   site?: string;
   delimiter?: string;
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of the same dataset and site')
     .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
     .option('--max-error-rate <rate>', 'rows without an answer (error, timed_out) allowed before the gate fails, e.g. 0.05 or 5% (default 0)')
+    .option('--max-uncertain-rate <rate>', 'graded rows that stay uncertain (needs review) allowed before the gate fails, e.g. 0.05 or 5% (default 10%)')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--site <id>', 'site the answers came from, for labels and baselines (default: the run\'s site, else "offline")')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')

@@ -12,6 +12,7 @@ export interface RunFlags {
   baseline?: string;
   failUnder?: string;
   maxErrorRate?: string;
+  maxUncertainRate?: string;
   allowSideEffectFailures?: boolean;
   out?: string;
   delimiter?: string;
@@ -44,6 +45,7 @@ export function register(program: Command): void {
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of this dataset and site')
     .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
     .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
+    .option('--max-uncertain-rate <rate>', 'fail (exit 1) when more graded rows than this stay uncertain (needs review), e.g. 0.05 or 5% (default 10%)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')

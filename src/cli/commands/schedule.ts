@@ -9,6 +9,7 @@ export interface NightlyScheduleFlags extends SchedulePolicyFlags {
   site?: string;
   baseline?: string;
   failUnder?: string;
+  maxUncertainRate?: string;
   concurrency?: string;
   answerTimeout?: string;
   email?: string;
@@ -66,6 +67,7 @@ export function register(program: Command): void {
     .option('--site <id[,id…]>', 'site to ask, or several at once: a,b,c (one report per site plus a combined one; default: SITECHAT_SITE_ID, or the simulator demo site)')
     .option('--baseline <dir|latest>', 'compare each run with a run directory, or the latest finished run (resolved at run time)')
     .option('--fail-under <rate>', 'a run fails its gate below this pass rate, e.g. 0.9 or 90%')
+    .option('--max-uncertain-rate <rate>', 'a run fails its gate when more graded rows than this stay uncertain (needs review), e.g. 5% (default 10%)')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')
     .option('--answer-timeout <duration>', 'give up waiting for an answer after this long (default 5m)')
     .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')

@@ -137,12 +137,13 @@ describe('validateRunFlags', () => {
     await writeFile(join(dir, 'file'), 'x');
     const { problems } = await validateRunFlags('evaluation', {
       ...flags, concurrency: '0', answerTimeout: 'banana', email: 'notanemail', baseline: '/nonexistent', failUnder: '90',
-      maxErrorRate: '2', out: join(dir, 'file'), delimiter: 'ab',
+      maxErrorRate: '2', maxUncertainRate: 'lots', out: join(dir, 'file'), delimiter: 'ab',
     }, env, 'demo-site');
     expect(problems.map((p) => p.split(':')[0])).toEqual([
-      '--concurrency', '--answer-timeout', '--email', '--baseline', '--fail-under', '--max-error-rate', '--out', '--delimiter',
+      '--concurrency', '--answer-timeout', '--email', '--baseline', '--fail-under', '--max-error-rate', '--max-uncertain-rate', '--out', '--delimiter',
     ]);
     expect(problems[1]).toMatch(/invalid duration "banana"/);
+    expect(problems[6]).toBe('--max-uncertain-rate: must be a fraction from 0 to 1 (0.9) or a percentage with % (90%), got "lots"');
   });
 
   it('backfill: --out must be an answers file, --resume a safe id; a missing site is a problem', async () => {

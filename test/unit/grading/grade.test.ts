@@ -56,7 +56,7 @@ describe('assertionsForRow', () => {
 
 describe('gradeAnswer', () => {
   it('is ungraded without specs', () => {
-    expect(gradeAnswer(row(), { answer: 'x' }, [])).toEqual({ graded: false, pass: false, assertions: [] });
+    expect(gradeAnswer(row(), { answer: 'x' }, [])).toMatchObject({ graded: false, pass: false, assertions: [] });
   });
   it('passes only when every assertion passes', () => {
     const r = row({ expected: 'Paris is the capital of France' });
@@ -65,7 +65,14 @@ describe('gradeAnswer', () => {
     const failed = gradeAnswer(r, { answer: 'Sorry, Paris.' }, specs);
     expect(failed.pass).toBe(false);
     expect(failed.assertions.map((a) => a.pass)).toEqual([false, false]);
-    expect(failed.assertions[0]?.reason).toBe('answer has 1 of 3 content words of expected (0.33 < 0.60), missing "capital", "France"');
+    // `reference` alone could not decide ("Paris" is in it), `not-contains` decidedly fails: the row fails.
+    expect(failed.assertions[0]).toMatchObject({ uncertain: true });
+    expect(failed.assertions[0]?.reason).toBe(
+      'uncertain: answer has 1 of 3 content words of expected (0.33 < 0.60), missing "capital", "France", but no evidence that it is wrong (no refusal, no conflicting number, words in common)',
+    );
+    expect(failed.verdict).toBe('fail');
+    const unsure = gradeAnswer(r, { answer: 'Paris, I think.' }, specs);
+    expect(unsure).toMatchObject({ pass: false, verdict: 'uncertain' });
   });
   it('resolves thresholds: spec, then run config, then default', () => {
     const r = row({ expected: 'w x y z' });
@@ -94,7 +101,7 @@ describe('gradeAnswer', () => {
     const g = gradeAnswer(row(), { answer: 'ok' }, [{ type: 'contains', value: 'ok' }, custom]);
     expect(g).toMatchObject({ graded: true, pass: true, pending: [custom] });
     const merged = combineGrades(g, [{ type: 'custom', pass: false, score: 0.2, reason: 'meh' }]);
-    expect(merged).toEqual({ graded: true, pass: false, assertions: [g.assertions[0], expect.objectContaining({ type: 'custom' })] });
+    expect(merged).toEqual({ graded: true, pass: false, verdict: 'fail', assertions: [g.assertions[0], expect.objectContaining({ type: 'custom' })] });
     const onlyCustom = gradeAnswer(row(), { answer: 'ok' }, [custom]);
     expect(onlyCustom).toMatchObject({ graded: true, assertions: [], pending: [custom] });
   });

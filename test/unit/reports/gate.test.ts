@@ -48,6 +48,28 @@ describe('evaluateGate', () => {
     expect(evaluateGate(s, { failUnder: 0.85, baselineGiven: false, maxErrorRate: 0.7 }).verdict).toBe('passed');
   });
 
+  it('keeps uncertain rows out of the pass rate, warns within --max-uncertain-rate and fails above it', async () => {
+    const rows = [
+      ...Array.from({ length: 8 }, () => 'passed' as const), 'failed' as const, 'uncertain' as const, 'uncertain' as const,
+    ].map((outcome, i) => row(i, { outcome }));
+    const s = await summarize(meta(), iterate(rows));
+    expect(s).toMatchObject({ total: 11, passed: 8, failed: 1, uncertain: 2, graded: 9 });
+    expect(s.passRate).toBeCloseTo(8 / 9);
+    // 2 of 11 graded rows uncertain: 18.2%, above the default 10%.
+    const strict = evaluateGate(s, { failUnder: 0.85, baselineGiven: false });
+    expect(strict.verdict).toBe('failed');
+    expect(strict.reasons).toEqual([
+      '2 of 11 graded rows are uncertain (18.2%): the graders could not decide and nothing settled them; they need review and are not in the pass rate; above the allowed 10.0% (--max-uncertain-rate)',
+    ]);
+    const lenient = evaluateGate(s, { failUnder: 0.85, baselineGiven: false, maxUncertainRate: 0.2 });
+    expect(lenient).toMatchObject({ verdict: 'passed', reasons: [] });
+    expect(lenient.warnings).toEqual([expect.stringMatching(/^2 of 11 graded rows are uncertain \(18\.2%\).*\(within 20\.0%, --max-uncertain-rate\)$/)]);
+    expect(() => evaluateGate(s, { baselineGiven: false, maxUncertainRate: 1.5 })).toThrow(/`maxUncertainRate` must be a fraction/);
+    // A summary written before the outcome existed has no `uncertain`: nothing to count.
+    const { uncertain: _uncertain, ...old } = await summary(9, 1);
+    expect(evaluateGate(old as RunSummary, { failUnder: 0.85, baselineGiven: false })).toMatchObject({ verdict: 'passed', warnings: [] });
+  });
+
   it('fails on lost feedback and unclosed sessions unless they are allowed', async () => {
     const s = await summary(5, 0, { feedback: { good: 4, bad: 0, failed: 1 }, sessions: { opened: 5, closed: 3, closeFailed: 2 } });
     const gate = evaluateGate(s, { failUnder: 0.5, baselineGiven: false });
@@ -112,9 +134,9 @@ describe('evaluateGate', () => {
   });
 
   it('records the settings applied, defaults filled in', () => {
-    expect(gateSettingsOf({ baselineGiven: false })).toEqual({ maxErrorRate: 0, allowSideEffectFailures: false });
-    expect(gateSettingsOf({ baselineGiven: true, failUnder: 0.9, maxErrorRate: 0.05, baseline: 'latest' })).toEqual({
-      failUnder: 0.9, maxErrorRate: 0.05, allowSideEffectFailures: false, baseline: 'latest',
+    expect(gateSettingsOf({ baselineGiven: false })).toEqual({ maxErrorRate: 0, maxUncertainRate: 0.1, allowSideEffectFailures: false });
+    expect(gateSettingsOf({ baselineGiven: true, failUnder: 0.9, maxErrorRate: 0.05, maxUncertainRate: 0.02, baseline: 'latest' })).toEqual({
+      failUnder: 0.9, maxErrorRate: 0.05, maxUncertainRate: 0.02, allowSideEffectFailures: false, baseline: 'latest',
     });
   });
 });

@@ -8,7 +8,7 @@ import { meta, row, useTempStore } from './fixtures';
 
 function line(siteId: string, overrides: Partial<SiteLine>): SiteLine {
   return {
-    siteId, runId: `r-${siteId}`, workflowId: `w-${siteId}`, rows: 2, passed: 2, failed: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
+    siteId, runId: `r-${siteId}`, workflowId: `w-${siteId}`, rows: 2, passed: 2, failed: 0, uncertain: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
     passRate: 1, errorRate: 0, durationMs: 1, verdict: 'passed', ...overrides,
   };
 }
@@ -50,7 +50,7 @@ describe('summarizeMultiSite and the combined report files', () => {
     const paths = await writeMultiSiteReports(summary, out);
     expect(paths.map((p) => p.slice(out.length + 1))).toEqual(['summary.json', 'report.md', 'report.html', 'junit.xml']);
     const md = await readFile(join(out, 'report.md'), 'utf8');
-    expect(md).toContain('| [b](../p-b/report.md) | 2 | 1 | 1 | 0 | 0 | 50.0% | 0.0% |');
+    expect(md).toContain('| [b](../p-b/report.md) | 2 | 1 | 1 | 0 | 0 | 0 | 50.0% | 0.0% |');
     expect(md).toContain('**Overall: FAILED**');
     const junit = await readFile(join(out, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase classname="sitechat.gate" name="b"[^>]*><failure message="gate failed on site b">/);

@@ -105,7 +105,7 @@ describe('renderMarkdown', () => {
     expect(md).toContain('- ✅ min-confidence: ok');
     expect(md).toContain('**Error:** InternalServerError: HTTP 500: &lt;boom&gt; &amp; "bad"');
     expect(md).toContain('**Error:** TimedOut: no answer before the time-out');
-    expect(md).toContain('| Pass rate | **33.3%** (1 / 3 graded; errors and time-outs are not graded) |');
+    expect(md).toContain('| Pass rate | **33.3%** (1 / 3 graded; uncertain rows, errors and time-outs are not graded) |');
   });
 
   it('caps the rows listed with a "… N more" line', async () => {
@@ -168,5 +168,53 @@ describe('baseline detail', () => {
     const html = await text(renderHtml(summary, iterate(rows)));
     expect(html).toContain('<td class="down">-50.0 pts</td>');
     expect(html).toContain('Runs passed over (4), newest first');
+  });
+});
+
+describe('uncertain rows in every report', () => {
+  const unsure: RowResult = row(0, {
+    outcome: 'uncertain',
+    expected: 'Underwater',
+    answer: 'He explored the deep sea.',
+    requestId: 'req-0',
+    sessionId: 'ses-0',
+    assertions: [{ type: 'reference', pass: false, uncertain: true, score: 0, reason: 'uncertain: answer has 0 of 1 content words' }],
+    decision: { verdict: 'uncertain', by: 'graders', reason: 'reference: uncertain: answer has 0 of 1 content words; no judge configured to settle it' },
+  });
+  const settled: RowResult = row(1, {
+    outcome: 'passed',
+    assertions: [
+      { type: 'reference', pass: false, uncertain: true, score: 0, reason: 'uncertain: …' },
+      {
+        type: 'llm-correctness', pass: true, escalated: true, score: 1, reason: 'escalated: judge m: pass — same meaning',
+        judge: { model: 'm', verdict: 'pass', reason: 'same meaning', tokens: 120, cached: false },
+      },
+    ],
+    decision: { verdict: 'pass', by: 'judge', reason: 'same meaning' },
+  });
+  const list = [unsure, settled, row(2, { outcome: 'failed' })];
+
+  it('counts them apart from the graded rows and shows them as needing review, with the escalation cost', async () => {
+    const s = await summarize(meta(), iterate(list), undefined, { finishedAt: '2025-01-01T00:05:00.000Z' });
+    expect(s).toMatchObject({ total: 3, passed: 1, failed: 1, uncertain: 1, graded: 2, passRate: 0.5 });
+    expect(s.escalated).toEqual({ rows: 1, passed: 1, failed: 0, unsettled: 0, calls: 1, cached: 0, tokens: 120 });
+    expect(s.judge).toEqual({ calls: 1, cached: 0, tokens: 120 });
+
+    const md = await renderMarkdown(s, iterate(list));
+    expect(md).toContain('1 passed, 1 failed, 1 uncertain (needs review)');
+    expect(md).toContain('## Needs review (uncertain: the graders could not decide, nothing settled the grade) (1)');
+    expect(md).toContain('- ❔ reference: uncertain: answer has 0 of 1 content words');
+    expect(md).toContain('| Escalated to the judge | 1 uncertain rows: 1 passed, 0 failed; 1 calls, 0 cached, 120 tokens |');
+
+    const xml = await text(renderJUnit(s, iterate(list)));
+    checkWellFormedXml(xml);
+    expect(xml).toContain('skipped="1"');
+    expect(xml).toContain('<skipped message="uncertain, needs review: reference: uncertain: answer has 0 of 1 content words; no judge configured to settle it"/>');
+
+    const html = await text(renderHtml(s, iterate(list)));
+    expect(html).toContain('<b>1</b>uncertain (needs review)');
+    expect(html).toContain('<option>uncertain</option>');
+    expect(html).toContain('<td class="o-uncertain">uncertain</td>');
+    expect(html).toContain('escalated to the judge');
   });
 });

@@ -22,7 +22,7 @@ describe('writeReports / finalizeRun', () => {
     expect(lines.map((l) => (JSON.parse(l) as RowResult).id)).toEqual(['r0', 'r1', 'r2']);
     expect((JSON.parse(lines[0] ?? '') as RowResult).outcome).toBe('passed');
     expect(gate).toEqual({ verdict: 'passed', passed: true, reasons: [], warnings: [] });
-    expect(summary.gateSettings).toEqual({ failUnder: 0.9, maxErrorRate: 0, allowSideEffectFailures: false });
+    expect(summary.gateSettings).toEqual({ failUnder: 0.9, maxErrorRate: 0, maxUncertainRate: 0.1, allowSideEffectFailures: false });
     expect(JSON.parse(await readFile(paths.summary, 'utf8'))).toEqual(summary);
     expect(summary).toMatchObject({ total: 3, passed: 3, missing: 0, durationMs: 10_000, gate });
     expect((await ctx.store.getMeta('run-1'))?.finishedAt).toBe('2025-01-01T00:00:10.000Z');
