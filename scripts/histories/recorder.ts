@@ -44,7 +44,7 @@ export async function recordScenarios(scenarios: readonly Scenario[], log: (line
   const config: WorkerConfig = {
     baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, runsDir: join(dir, 'runs'), ratePerSecond: 0, pollIntervalMs: 50,
     maxConcurrentAsks: 200, pollScope: 'path', egressIps: 1, siteRates: {}, pacerDir: join(dir, 'pacer'),
-    judge: { baseUrl: sim.judgeBaseUrl, apiKey: new Secret(JUDGE_KEY), model: 'sim-judge', rpm: 0, timeoutMs: 5000, maxAttempts: 3, temperature: 0, jsonMode: true },
+    judge: { baseUrl: sim.judgeBaseUrl, apiKey: new Secret(JUDGE_KEY), model: 'sim-judge', rpm: 0, timeoutMs: 5000, maxAttempts: 3, maxRetryAfterMs: 1000, temperature: 0, jsonMode: true },
   };
   const workers = await startWorkers({ connection: workerConnection, config });
   const ctx: ScenarioContext = {
