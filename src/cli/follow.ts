@@ -41,6 +41,12 @@ export const DETACH_REFUSED = 'cannot detach: this command runs the embedded Tem
 /** Signals that interrupt a followed run. Ctrl-C asks what to do; the others (a service manager, a closed terminal) cancel gracefully. */
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/**
+ * The same signal again within this long is the same interrupt: `npx`/`npm exec` forward a signal sent to the
+ * process group (what CI runners and Ctrl-C send) to their child, which got it already.
+ */
+export const DUPLICATE_SIGNAL_MS = 500;
+
 /** Per progress query: a query waits for a worker, and must not outlive the poll it belongs to. */
 const QUERY_DEADLINE_MS = 2000;
 
@@ -70,6 +76,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   const storeOutage = new StoreOutageNotice(client, log);
   let detached = false;
   let interrupts = 0;
+  let last: { signal: NodeJS.Signals; at: number } | undefined;
   let stopWaiting: () => void = () => undefined;
   const detachedPromise = new Promise<void>((resolve) => (stopWaiting = resolve));
   // Aborted when the run ends or is left, so an open Ctrl-C question goes away by itself.
@@ -89,6 +96,9 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     stopWaiting();
   };
   const onInterrupt = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (last?.signal === signal && now - last.at < DUPLICATE_SIGNAL_MS) return;
+    last = { signal, at: now };
     interrupts += 1;
     if (interrupts > 1) return leave();
     const asked = signal === 'SIGINT' ? askInterrupt(view, runEnded.signal, undefined, { detach: !options.embedded }) : Promise.resolve('cancel' as const);
