@@ -1,6 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
 import { judgeLine } from '../reports/text';
+import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {
@@ -19,7 +20,9 @@ function verdictLines(s: RunSummary): string[] {
   if (s.kind !== 'evaluation') return s.cancelled ? ['verdict    CANCELLED (unsent rows are recorded as skipped)'] : [];
   if (!s.gate) return s.cancelled ? ['verdict    CANCELLED'] : [];
   const g = s.gate;
-  const lines = [`verdict    ${verdictLabel(g.verdict)}${g.verdict === GateVerdict.noThreshold ? ' (pass --fail-under or --baseline to judge the answers)' : ''}`];
+  const sites = (s as Partial<MultiSiteSummary>).sites;
+  const label = Array.isArray(sites) ? overallLabel(g.verdict, sites, verdictLabel) : verdictLabel(g.verdict);
+  const lines = [`verdict    ${label}${g.verdict === GateVerdict.noThreshold ? ' (pass --fail-under or --baseline to judge the answers)' : ''}`];
   for (const reason of g.reasons) lines.push(`${INDENT}- ${reason}`);
   for (const warning of g.warnings) {
     if (g.verdict !== GateVerdict.noThreshold || !warning.startsWith('no quality threshold set')) lines.push(`${INDENT}! ${warning}`);
