@@ -8,6 +8,7 @@ import { isUnreachable, OutageNotice } from './outage';
 import { ProgressView } from './progress';
 import { StoreOutageNotice } from './storeOutage';
 import { summaryTable } from './summaryTable';
+import { errorSamplesFor } from './errorSamples';
 
 /** Exit codes of run-like commands (documented in the README). */
 export const ExitCode = {
@@ -160,7 +161,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
       return options.embedded ? ExitCode.runFailed : ExitCode.ok;
     }
-    return report(result, options);
+    return await report(result, options);
   } catch (err) {
     view.end();
     log.error(failureText(err));
@@ -173,9 +174,9 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   }
 }
 
-function report(result: RunResult, { log, json }: FollowOptions): number {
+async function report(result: RunResult, { log, json }: FollowOptions): Promise<number> {
   if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
-  else log.out(summaryTable(result.summary));
+  else log.out(summaryTable(result.summary, await errorSamplesFor(result.summary)));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
   return exitCodeFor(result, log);

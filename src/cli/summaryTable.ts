@@ -57,8 +57,11 @@ function baselineLines(s: RunSummary): string[] {
   return lines;
 }
 
-/** The summary a person reads at the end of a run; the full detail is in the report files. */
-export function summaryTable(s: RunSummary): string {
+/**
+ * The summary a person reads at the end of a run; the full detail is in the report files.
+ * @param firstErrors the first row's message of each error type (see `errorSamplesFor`), when known
+ */
+export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
     `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
@@ -70,8 +73,12 @@ export function summaryTable(s: RunSummary): string {
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.askedTwice?.count) lines.push(`asked twice ${s.askedTwice.count} row(s) may have been asked twice (a lost response): ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
-  const errors = Object.entries(s.errorsByType);
-  if (errors.length > 0) lines.push(`errors     ${errors.map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  // Most frequent first; each type with its first row's message, so the cause is readable here, not only its class.
+  const errors = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
+  for (const [i, [type, n]] of errors.entries()) {
+    const first = firstErrors[type];
+    lines.push(`${i === 0 ? 'errors     ' : INDENT}${type} ${n}${first ? `: ${first}` : ''}`);
+  }
   lines.push(...siteLines(s), ...baselineLines(s), ...verdictLines(s));
   return lines.join('\n');
 }

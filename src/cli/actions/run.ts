@@ -12,6 +12,8 @@ import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
 import { isSiteList } from '../siteList';
+import { checkModels, modelSource } from '../modelCheck';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -55,6 +57,12 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const gradersDir = gradersDirFor(flags.config);
     runtime = await openRuntime({ log, worker: flags.worker, gradersDir });
     const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
+    const modelsUsed = {
+      flag: flags.model,
+      config: flags.model === undefined && config?.model !== undefined && flags.config ? { file: flags.config, model: config.model } : undefined,
+      dataset: { path: datasetPath, shown: dataset, hasModelColumn: scan.columns.includes('model'), delimiter: flags.delimiter, defaultEmail: resolved.options.defaultEmail },
+    };
+    if (!(await checkModels(modelsUsed, modelSource(runtime.simulator?.baseUrl), log))) return ExitCode.usage;
     const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
@@ -83,7 +91,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
     return code;
   } catch (err) {
-    log.error(err instanceof Error ? err.message : String(err));
+    log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));
     return err instanceof UsageError || (err instanceof Error && /config|dataset/i.test(err.name)) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     await runtime?.close();

@@ -10,6 +10,7 @@ import { UsageError } from '../runOptions';
 import { runsDir } from '../preflight';
 import { localRunDir, openCliStore, renderFromStore } from '../storeReports';
 import { checkRunRef, workflowIdCandidates } from '../runRef';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import { temporalConfigured } from '../../temporal/connect';
 
 /** The run named is on no workflow of this server and namespace (exit 3). */
@@ -93,7 +94,7 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
       return code;
     });
   } catch (err) {
-    log.error(err instanceof Error ? err.message : String(err));
+    log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));
     return err instanceof UsageError ? ExitCode.usage : ExitCode.runFailed;
   }
 }
