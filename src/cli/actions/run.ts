@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { TaskQueue } from '../../temporal/taskQueues';
 import type { RunInput, RunKind } from '../../../workflows/types';
-import { ExitCode, followRun } from '../follow';
+import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';
 import { startMultiSiteRun } from '../multiSite';
@@ -14,6 +14,7 @@ import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '.
 import { isSiteList } from '../siteList';
 import { checkModels, modelSource } from '../modelCheck';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
+import { finishedRun } from '../resumeCheck';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -53,6 +54,14 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (!checked) return ExitCode.usage;
     const { scan, config } = checked;
     opened = openCliStore();
+    if (flags.resume !== undefined) {
+      const done = await finishedRun(opened.store, flags.resume, scan.rows);
+      if (done) {
+        log.info(`nothing to resume: run ${flags.resume} has an answer for each of its ${done.rows} rows; its results and reports in ${opened.location} are left as they are`);
+        if (flags.json) log.out(JSON.stringify(done.summary, null, 2));
+        return exitCodeFor({ summary: done.summary, cancelled: false });
+      }
+    }
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
     const gradersDir = gradersDirFor(flags.config);
     runtime = await openRuntime({ log, worker: flags.worker, gradersDir });
