@@ -8,6 +8,7 @@ import { isUnreachable, OutageNotice } from './outage';
 import { ProgressView } from './progress';
 import { StoreOutageNotice } from './storeOutage';
 import { summaryTable } from './summaryTable';
+import { errorSamplesFor } from './errorSamples';
 
 /** Exit codes of run-like commands (documented in the README). */
 export const ExitCode = {
@@ -41,6 +42,12 @@ export const DETACH_REFUSED = 'cannot detach: this command runs the embedded Tem
 /** Signals that interrupt a followed run. Ctrl-C asks what to do; the others (a service manager, a closed terminal) cancel gracefully. */
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+/**
+ * The same signal again within this long is the same interrupt: `npx`/`npm exec` forward a signal sent to the
+ * process group (what CI runners and Ctrl-C send) to their child, which got it already.
+ */
+export const DUPLICATE_SIGNAL_MS = 500;
+
 /** Per progress query: a query waits for a worker, and must not outlive the poll it belongs to. */
 const QUERY_DEADLINE_MS = 2000;
 
@@ -70,6 +77,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   const storeOutage = new StoreOutageNotice(client, log);
   let detached = false;
   let interrupts = 0;
+  let last: { signal: NodeJS.Signals; at: number } | undefined;
   let stopWaiting: () => void = () => undefined;
   const detachedPromise = new Promise<void>((resolve) => (stopWaiting = resolve));
   // Aborted when the run ends or is left, so an open Ctrl-C question goes away by itself.
@@ -89,6 +97,9 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     stopWaiting();
   };
   const onInterrupt = (signal: NodeJS.Signals): void => {
+    const now = Date.now();
+    if (last?.signal === signal && now - last.at < DUPLICATE_SIGNAL_MS) return;
+    last = { signal, at: now };
     interrupts += 1;
     if (interrupts > 1) return leave();
     const asked = signal === 'SIGINT' ? askInterrupt(view, runEnded.signal, undefined, { detach: !options.embedded }) : Promise.resolve('cancel' as const);
@@ -150,7 +161,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
       return options.embedded ? ExitCode.runFailed : ExitCode.ok;
     }
-    return report(result, options);
+    return await report(result, options);
   } catch (err) {
     view.end();
     log.error(failureText(err));
@@ -163,9 +174,9 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   }
 }
 
-function report(result: RunResult, { log, json }: FollowOptions): number {
+async function report(result: RunResult, { log, json }: FollowOptions): Promise<number> {
   if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
-  else log.out(summaryTable(result.summary));
+  else log.out(summaryTable(result.summary, await errorSamplesFor(result.summary)));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
   return exitCodeFor(result, log);

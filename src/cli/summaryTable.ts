@@ -1,6 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
 import { escalationLine, judgeLine } from '../reports/text';
+import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {
@@ -19,7 +20,9 @@ function verdictLines(s: RunSummary): string[] {
   if (s.kind !== 'evaluation') return s.cancelled ? ['verdict    CANCELLED (unsent rows are recorded as skipped)'] : [];
   if (!s.gate) return s.cancelled ? ['verdict    CANCELLED'] : [];
   const g = s.gate;
-  const lines = [`verdict    ${verdictLabel(g.verdict)}${g.verdict === GateVerdict.noThreshold ? ' (pass --fail-under or --baseline to judge the answers)' : ''}`];
+  const sites = (s as Partial<MultiSiteSummary>).sites;
+  const label = Array.isArray(sites) ? overallLabel(g.verdict, sites, verdictLabel) : verdictLabel(g.verdict);
+  const lines = [`verdict    ${label}${g.verdict === GateVerdict.noThreshold ? ' (pass --fail-under or --baseline to judge the answers)' : ''}`];
   for (const reason of g.reasons) lines.push(`${INDENT}- ${reason}`);
   for (const warning of g.warnings) {
     if (g.verdict !== GateVerdict.noThreshold || !warning.startsWith('no quality threshold set')) lines.push(`${INDENT}! ${warning}`);
@@ -55,8 +58,11 @@ function baselineLines(s: RunSummary): string[] {
   return lines;
 }
 
-/** The summary a person reads at the end of a run; the full detail is in the report files. */
-export function summaryTable(s: RunSummary): string {
+/**
+ * The summary a person reads at the end of a run; the full detail is in the report files.
+ * @param firstErrors the first row's message of each error type (see `errorSamplesFor`), when known
+ */
+export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
     `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, uncertain ${s.uncertain ?? 0}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
@@ -73,8 +79,12 @@ export function summaryTable(s: RunSummary): string {
   if (s.sessionsLeftOpen) lines.push(`left open  ${s.sessionsLeftOpen.count} session(s) the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
   if (s.askedTwice?.count) lines.push(`asked twice ${s.askedTwice.count} row(s) may have been asked twice (a lost response): ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
-  const errors = Object.entries(s.errorsByType);
-  if (errors.length > 0) lines.push(`errors     ${errors.map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  // Most frequent first; each type with its first row's message, so the cause is readable here, not only its class.
+  const errors = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
+  for (const [i, [type, n]] of errors.entries()) {
+    const first = firstErrors[type];
+    lines.push(`${i === 0 ? 'errors     ' : INDENT}${type} ${n}${first ? `: ${first}` : ''}`);
+  }
   lines.push(...siteLines(s), ...baselineLines(s), ...verdictLines(s));
   return lines.join('\n');
 }

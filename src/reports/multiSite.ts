@@ -3,11 +3,11 @@
  * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
  */
 import type { ResultsStore } from './store';
-import { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
+import { CANCELLED_BEFORE_START, SiteVerdict, unjudgedSites } from './siteVerdict';
 import { summarize } from './summary';
 import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from './types';
 
-export { CANCELLED_BEFORE_START, SiteVerdict } from './siteVerdict';
+export { CANCELLED_BEFORE_START, overallLabel, SiteVerdict } from './siteVerdict';
 
 /** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
 export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
@@ -77,8 +77,10 @@ function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
 
 /**
  * The overall verdict: CANCELLED when any site was cancelled; FAILED when any site's gate failed or its run failed
- * (every site's reasons listed, prefixed with the site); PASSED when every site passed (sites without a threshold
- * count as passing); no threshold when no site had one.
+ * (every site's reasons listed, prefixed with the site); PASSED only when every site passed a gate that judged it.
+ * A site without a threshold (no `--fail-under`, and no baseline: e.g. `--baseline latest` on a site's first run) was
+ * not judged, so it is never counted as passing: with any such site the overall verdict is "no quality threshold set"
+ * (exit 0, as for a single run without one), and the warnings name the unjudged sites and those that passed.
  */
 export function combineGates(lines: readonly SiteLine[]): GateResult {
   const reasons: string[] = [];
@@ -90,12 +92,19 @@ export function combineGates(lines: readonly SiteLine[]): GateResult {
     for (const w of s.gate?.warnings ?? []) if (!w.startsWith('no quality threshold set')) warnings.push(`site ${s.siteId}: ${w}`);
   }
   const verdicts = new Set(lines.map((s) => s.verdict));
+  const { unjudged, passed } = unjudgedSites(lines);
   const verdict = verdicts.has(SiteVerdict.cancelled)
     ? GateVerdict.cancelled
     : reasons.length > 0
       ? GateVerdict.failed
-      : verdicts.has(SiteVerdict.passed) ? GateVerdict.passed : GateVerdict.noThreshold;
-  if (verdict === GateVerdict.noThreshold) warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
+      : unjudged.length === 0 && passed.length > 0 ? GateVerdict.passed : GateVerdict.noThreshold;
+  if (verdict === GateVerdict.noThreshold && passed.length > 0) {
+    warnings.unshift(`not judged: no quality threshold set on ${unjudged.length === 1 ? 'site' : 'sites'} ${unjudged.join(', ')} (no --fail-under, and no baseline ` +
+      `to compare with: with --baseline latest, no earlier run of that site), so the run is not called PASSED although ${passed.join(', ')} passed; ` +
+      'give --fail-under to judge every site');
+  } else if (verdict === GateVerdict.noThreshold) {
+    warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
+  }
   return { verdict, passed: verdict === GateVerdict.passed || verdict === GateVerdict.noThreshold, reasons, warnings };
 }
 

@@ -8,7 +8,7 @@ import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
+import { overallLabel, SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
 import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './text';
 import { GateVerdict } from './types';
 
@@ -55,7 +55,7 @@ export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): st
     '## Sites',
     table,
     '## Verdict',
-    s.gate ? `**Overall: ${verdictLabel(s.gate.verdict)}** (every site's gate must pass)` : 'No verdict.',
+    s.gate ? `**Overall: ${overallLabel(s.gate.verdict, s.sites, verdictLabel)}** (every site's gate must pass; a site without a threshold is not judged)` : 'No verdict.',
     [...(s.gate?.reasons ?? []).map((r) => `- ${mdInline(r, 2000)}`), ...(s.gate?.warnings ?? []).map((w) => `- ⚠️ ${mdInline(w, 2000)}`)].join('\n'),
     s.gateSettings ? `Gate settings, for every site:\n\n${describeGateSettings(s.gateSettings).map((l) => `- ${mdInline(l, 300)}`).join('\n')}` : '',
     ...baselineLines(s),
@@ -83,7 +83,7 @@ export function renderMultiSiteHtml(s: MultiSiteSummary, outDir: string): string
   });
   const list = (items: string[], cls: string): string => (items.length ? `<ul class="${cls}">${items.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '');
   const verdict = s.gate
-    ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(verdictLabel(s.gate.verdict))} (every site's gate must pass)</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
+    ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(overallLabel(s.gate.verdict, s.sites, verdictLabel))} (every site's gate must pass; a site without a threshold is not judged)</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
     : '';
   const meta = [`run ${s.runId}`, `${s.sites.length} sites`, `${s.total} rows`, `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">

@@ -47,7 +47,16 @@ export function formatScheduleDetails(d: ScheduleDetails): string[] {
     `  actions      ${d.actionsTaken} taken, ${d.skippedOverlap} skipped (overlap), ${d.missedCatchup} missed (catch-up window)`,
   ];
   for (const r of d.running) lines.push(`  running      ${r}`);
-  for (const r of d.recentRuns.slice(-5)) lines.push(`  recent       ${r.workflowId} (taken ${r.takenAt})`);
+  if (d.recentOutcomes) {
+    for (const o of d.recentOutcomes) {
+      const what = o.verdict === undefined ? o.status.toLowerCase() : o.verdict;
+      lines.push(`  recent       ${o.runId}  ${what}${o.report ? `  ${o.report}` : ''}`);
+    }
+    const last = d.recentOutcomes.at(-1);
+    if (last) lines.push(`  follow       npx sitechat watch ${last.runId}`);
+  } else {
+    for (const r of d.recentRuns.slice(-5)) lines.push(`  recent       ${r.workflowId} (taken ${r.takenAt})`);
+  }
   for (const t of d.nextRuns) lines.push(`  next         ${t}`);
   return lines;
 }

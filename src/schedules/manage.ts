@@ -3,6 +3,7 @@ import {
   type ScheduleOptions, type ScheduleOverlapPolicy, type ScheduleSummary,
 } from '@temporalio/client';
 import { MEMO_KEY, type ScheduleKind, type SitechatMemo } from './build';
+import { recentOutcomes, type RecentRunOutcome } from './outcomes';
 import { ScheduleUsageError } from './policy';
 
 /** gRPC INVALID_ARGUMENT: the server refused the schedule's definition (e.g. a cron minute of 99). */
@@ -43,7 +44,12 @@ export interface ScheduleDetails extends ScheduleView {
   missedCatchup: number;
   running: string[];
   createdAt: string;
+  /** The last runs' ids, statuses, verdicts and reports (by `describeWithOutcomes`), oldest first. */
+  recentOutcomes?: RecentRunOutcome[];
 }
+
+/** How many of a schedule's recent runs `describe` looks up. */
+const RECENT_SHOWN = 5;
 
 /** A schedule operation that failed for a reason the user can act on (exit code 3). */
 export class ScheduleOperationError extends Error {
@@ -111,6 +117,12 @@ export class Schedules {
       actionsTaken: d.info.numActionsTaken, skippedOverlap: d.info.numActionsSkippedOverlap, missedCatchup: d.info.numActionsMissedCatchupWindow,
       running: d.info.runningActions.map((a) => a.workflow.workflowId), createdAt: d.info.createdAt.toISOString(),
     };
+  }
+
+  /** {@link describe} plus what became of the last runs: what `sitechat schedule describe` shows. */
+  async describeWithOutcomes(id: string): Promise<ScheduleDetails> {
+    const details = await this.describe(id);
+    return { ...details, recentOutcomes: await recentOutcomes(this.client, details.recentRuns.slice(-RECENT_SHOWN).map((r) => r.workflowId)) };
   }
 
   async pause(id: string, note?: string): Promise<void> {

@@ -13,6 +13,8 @@ import { isUsageError } from '../usageErrors';
 import { runsDir, storeUrlProblem } from '../preflight';
 import { storeUrlFromEnv } from '../../reports/openStore';
 import { parsePositiveInt, parseRate } from '../runOptions';
+import { errorSamplesFor } from '../errorSamples';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import { summaryTable } from '../summaryTable';
 import { capLines, checkBaseline, checkConfig, checkOutDir, UsageProblems } from '../validate';
 import { newRunId } from './run';
@@ -87,10 +89,14 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     });
     for (const warning of input.warnings) log.warn(warning);
     if (flags.json) log.out(JSON.stringify({ ...summary, reportDir: outDir }, null, 2));
-    else log.out(summaryTable(summary));
+    else log.out(summaryTable(summary, await errorSamplesFor(summary)));
     log.info(`reports: ${outDir}`);
     return exitCodeFor({ summary, cancelled: false });
   } catch (err) {
+    if (isStoreConnectFailure(err)) {
+      log.error(storeFailureMessage(err));
+      return ExitCode.runFailed;
+    }
     log.error(err instanceof Error ? err.message : String(err));
     // The input or the settings (by class), not the grading.
     return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { TaskQueue } from '../../temporal/taskQueues';
 import type { RunInput, RunKind } from '../../../workflows/types';
-import { ExitCode, followRun } from '../follow';
+import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';
 import { startMultiSiteRun } from '../multiSite';
@@ -13,6 +13,9 @@ import { openRuntime } from '../runtime';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
 import { isSiteList } from '../siteList';
 import { isUsageError } from '../usageErrors';
+import { checkModels, modelSource } from '../modelCheck';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
+import { finishedRun } from '../resumeCheck';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -52,10 +55,24 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (!checked) return ExitCode.usage;
     const { scan, config } = checked;
     opened = openCliStore();
+    if (flags.resume !== undefined) {
+      const done = await finishedRun(opened.store, flags.resume, scan.rows);
+      if (done) {
+        log.info(`nothing to resume: run ${flags.resume} has an answer for each of its ${done.rows} rows; its results and reports in ${opened.location} are left as they are`);
+        if (flags.json) log.out(JSON.stringify(done.summary, null, 2));
+        return exitCodeFor({ summary: done.summary, cancelled: false });
+      }
+    }
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
     const gradersDir = gradersDirFor(flags.config);
     runtime = await openRuntime({ log, worker: flags.worker, gradersDir });
     const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
+    const modelsUsed = {
+      flag: flags.model,
+      config: flags.model === undefined && config?.model !== undefined && flags.config ? { file: flags.config, model: config.model } : undefined,
+      dataset: { path: datasetPath, shown: dataset, hasModelColumn: scan.columns.includes('model'), delimiter: flags.delimiter, defaultEmail: resolved.options.defaultEmail },
+    };
+    if (!(await checkModels(modelsUsed, modelSource(runtime.simulator?.baseUrl), log))) return ExitCode.usage;
     const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
@@ -84,7 +101,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
     return code;
   } catch (err) {
-    log.error(err instanceof Error ? err.message : String(err));
+    log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));
     return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     await runtime?.close();

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';
 import { parsePositiveInt, UsageError } from '../runOptions';
 import { openCliStore, renderMissingReports } from '../storeReports';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 
 /** ExitCode.ok / usage (./follow loads the Temporal client, which this command never needs). */
 const EXIT_OK = 0;
@@ -52,6 +53,10 @@ export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: Nod
   }
   try {
     return await listRuns(opened, dir, flags, limit, log);
+  } catch (err) {
+    if (!isStoreConnectFailure(err)) throw err;
+    log.error(storeFailureMessage(err));
+    return EXIT_FAILED;
   } finally {
     await opened.close();
   }

@@ -4,7 +4,7 @@ import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options
 import { isSiteList } from '../siteList';
 import {
   cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
-  Schedules,
+  runIdOf, Schedules,
 } from '../../schedules';
 import { temporalConfigured } from '../../temporal/connect';
 import type { NightlyScheduleFlags, ScheduleOp } from '../commands/schedule';
@@ -53,7 +53,7 @@ async function perform(request: ScheduleOp, schedules: Schedules, created: Sched
       return ExitCode.ok;
     }
     case 'describe': {
-      const details = await schedules.describe(request.id);
+      const details = await schedules.describeWithOutcomes(request.id);
       log.out(json ? JSON.stringify(details, null, 2) : formatScheduleDetails(details).join('\n'));
       return ExitCode.ok;
     }
@@ -67,7 +67,8 @@ async function perform(request: ScheduleOp, schedules: Schedules, created: Sched
       const result = await schedules.trigger(request.id, overlap);
       if (json) log.out(JSON.stringify({ scheduleId: request.id, ...result }));
       else if (result.skipped) log.out(`skipped: a run of ${request.id} is still going and its overlap policy skips (use --overlap allow-all to start one anyway)`);
-      else log.out(result.workflowId ? `started ${result.workflowId}` : `triggered ${request.id}; see sitechat schedule describe ${request.id}`);
+      else if (result.workflowId) log.out(`started ${result.workflowId}; follow it with: npx sitechat watch ${runIdOf(result.workflowId)}`);
+      else log.out(`triggered ${request.id}; see: npx sitechat schedule describe ${request.id}`);
       return ExitCode.ok;
     }
     case 'delete':

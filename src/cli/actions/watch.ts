@@ -9,13 +9,26 @@ import { openRuntime, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { runsDir } from '../preflight';
 import { localRunDir, openCliStore, renderFromStore } from '../storeReports';
-import { checkRunId } from '../validate';
+import { checkRunRef, workflowIdCandidates } from '../runRef';
+import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
+import { temporalConfigured } from '../../temporal/connect';
 
-/** Accepts a run id (20261122-0412-5f3a9c) or a full workflow id. */
+/** The run named is on no workflow of this server and namespace (exit 3). */
+export class RunNotFoundError extends Error {
+  override name = 'RunNotFoundError';
+}
+
+/** Where to look when a run is not found: only commands this installation has. */
+function notFoundHint(namespace: string): string {
+  const hints = ['finished runs: npx sitechat runs', 'scheduled runs: npx sitechat schedule describe <schedule id>'];
+  // The Temporal CLI reaches a server of its own only when one is configured; the embedded one lives only as long as a sitechat command.
+  if (temporalConfigured()) hints.push(`every workflow: npx sitechat temporal workflow list --namespace ${namespace} --query "WorkflowId STARTS_WITH 'sitechat-'"`);
+  return hints.join('; ');
+}
+
+/** Accepts a run id (20261122-0412-5f3a9c, a scheduled run's nightly-…-2026-11-23T170511Z) or a full workflow id. */
 async function findWorkflowId(client: Client, run: string): Promise<string> {
-  if (run.startsWith('sitechat-')) return run;
-  for (const kind of ['evaluation', 'backfill', 'cleanup']) {
-    const id = `sitechat-${kind}-${run}`;
+  for (const id of workflowIdCandidates(run)) {
     try {
       await client.workflow.getHandle(id).describe();
       return id;
@@ -23,7 +36,7 @@ async function findWorkflowId(client: Client, run: string): Promise<string> {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
     }
   }
-  throw new Error(`no run ${run} on this Temporal server; list runs with: temporal workflow list --query "WorkflowId STARTS_WITH 'sitechat-'"`);
+  throw new RunNotFoundError(`no run ${run} in namespace ${client.options.namespace} of this Temporal server; ${notFoundHint(client.options.namespace)}`);
 }
 
 async function withClient<T>(log: Logger, worker: boolean, fn: (client: Client, rt: Runtime) => Promise<T>): Promise<T> {
@@ -35,10 +48,10 @@ async function withClient<T>(log: Logger, worker: boolean, fn: (client: Client, 
   }
 }
 
-/** A run argument that cannot be a run id is a usage error, found before any server is started. */
+/** A run argument that cannot be a run or workflow id is a usage error, found before any server is started. */
 function badRunId(run: string, log: Logger): boolean {
   try {
-    checkRunId(run, '<run>');
+    checkRunRef(run, '<run>');
     return false;
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -55,7 +68,8 @@ async function renderHere(client: Client, workflowId: string, log: Logger): Prom
   const opened = openCliStore();
   try {
     if (!opened.remote) return;
-    const runId = workflowId.replace(/^sitechat-(evaluation|backfill)-/u, '');
+    // As the run engine names it: a scheduled run's time without its colons.
+    const runId = workflowId.replace(/^sitechat-(evaluation|backfill)-/u, '').replace(/:/gu, '');
     const handle = client.workflow.getHandle(workflowId);
     if ((await handle.describe()).type === MULTI_SITE_WORKFLOW_TYPE) {
       const state = await handle.query(multiSiteQuery);
@@ -80,7 +94,7 @@ export async function watchAction(run: string, flags: { json?: boolean; worker: 
       return code;
     });
   } catch (err) {
-    log.error(err instanceof Error ? err.message : String(err));
+    log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));
     return err instanceof UsageError ? ExitCode.usage : ExitCode.runFailed;
   }
 }

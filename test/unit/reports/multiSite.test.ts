@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { combineGates, summarizeMultiSite, type SiteLine } from '../../../src/reports/multiSite';
+import { verdictLabel } from '../../../src/reports/gate';
+import { combineGates, overallLabel, summarizeMultiSite, type SiteLine } from '../../../src/reports/multiSite';
 import { writeMultiSiteReports } from '../../../src/reports/multiSiteRender';
 import { finalizeRun } from '../../../src/reports/writeReports';
 import { meta, row, useTempStore } from './fixtures';
@@ -16,7 +17,12 @@ function line(siteId: string, overrides: Partial<SiteLine>): SiteLine {
 describe('combineGates', () => {
   it('passes only when every site passed; lists each failing site\'s reasons prefixed with the site', () => {
     expect(combineGates([line('a', {}), line('b', {})]).verdict).toBe('passed');
-    expect(combineGates([line('a', {}), line('b', { verdict: 'no_threshold' })]).verdict).toBe('passed');
+    // A site without a threshold was not judged: the run is not PASSED, and the warning says which site and why.
+    const unjudged = combineGates([line('a', {}), line('b', { verdict: 'no_threshold' }), line('c', {})]);
+    expect(unjudged).toMatchObject({ verdict: 'no_threshold', passed: true, reasons: [] });
+    expect(unjudged.warnings[0]).toMatch(/^not judged: no quality threshold set on site b \(.*--baseline latest, no earlier run of that site\), so the run is not called PASSED although a, c passed/u);
+    expect(overallLabel('no_threshold', [line('a', {}), line('b', { verdict: 'no_threshold' })], verdictLabel)).toBe('no quality threshold set on site b (passed: a)');
+    expect(overallLabel('passed', [line('a', {})], verdictLabel)).toBe('PASSED');
     expect(combineGates([line('a', { verdict: 'no_threshold' })]).verdict).toBe('no_threshold');
     const failed = combineGates([line('a', {}), line('b', { verdict: 'failed', gate: { verdict: 'failed', passed: false, reasons: ['pass rate 50.0% is below 90.0%'], warnings: [] } })]);
     expect(failed).toMatchObject({ verdict: 'failed', passed: false, reasons: ['site b: pass rate 50.0% is below 90.0%'] });
@@ -57,6 +63,30 @@ describe('summarizeMultiSite and the combined report files', () => {
     expect(junit).toContain('failures="1" errors="0"');
     const html = await readFile(join(out, 'report.html'), 'utf8');
     expect(html).toContain('<a href="../p-a/report.html">a</a>');
+  });
+
+  it('a site that was never judged (its first run under --baseline latest) keeps the combined reports from saying PASSED', async () => {
+    // Site a has a baseline and passes its gate; site b has no earlier run, so its gate has nothing to judge by.
+    await ctx.store.init('u-a', meta({ runId: 'u-a', siteId: 'a', rowCount: 2 }));
+    await ctx.store.append('u-a', [row(0), row(1)]);
+    await finalizeRun(ctx.store, 'u-a', { outDir: join(ctx.dir, 'u-a'), gate: { failUnder: 0.5 } });
+    await ctx.store.init('u-b', meta({ runId: 'u-b', siteId: 'b', rowCount: 2 }));
+    await ctx.store.append('u-b', [row(0), row(1)]);
+    await finalizeRun(ctx.store, 'u-b', { outDir: join(ctx.dir, 'u-b'), gate: {} });
+    const summary = await summarizeMultiSite(ctx.store, {
+      runId: 'u', workflowId: 'wu', kind: 'evaluation', dataset: 'd.csv', startedAt: '2025-01-01T00:00:00.000Z',
+      sites: ['a', 'b'].map((s) => ({ siteId: s, runId: `u-${s}`, workflowId: `wu-${s}`, reportDir: join(ctx.dir, `u-${s}`) })),
+    });
+    expect(summary.sites.map((s) => s.verdict)).toEqual(['passed', 'no_threshold']);
+    expect(summary.gate).toMatchObject({ verdict: 'no_threshold', passed: true });
+    const out = join(ctx.dir, 'u');
+    await writeMultiSiteReports(summary, out);
+    const md = await readFile(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('**Overall: no quality threshold set on site b (passed: a)**');
+    expect(md).toContain('not judged: no quality threshold set on site b');
+    expect(md).not.toContain('PASSED**');
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Overall: no quality threshold set on site b (passed: a)');
   });
 
   it('a site whose run left no summary is a failed site, with its reason', async () => {
