@@ -118,7 +118,7 @@ const pct = (x: number): string => (Number.isNaN(x) ? '–' : `${(x * 100).toFix
 export function renderThreeWay(t: ThreeWayTable): string {
   const byCoverage = [...t.curve].sort((x, y) => x.long.coverage - y.long.coverage);
   return [
-    '#### Three-way `reference`: agreement of decided grades, and coverage',
+    '#### Three-way `reference` on the development set: agreement of decided grades, and coverage',
     '',
     'The `reference` grader passes, fails on evidence, or is uncertain. Agreement here is over the answers it decides '
       + '(pass or fail); coverage is the share it decides. Uncertain answers go to the judge when one is configured, else '
