@@ -37,7 +37,7 @@ export interface FollowOptions {
 /** Why Ctrl-C → detach is refused in embedded mode, and what to do instead. */
 export const DETACH_REFUSED = 'cannot detach: this command runs the embedded Temporal server and simulator, which stop when it exits. ' +
   'Cancel (Ctrl-C, then c) or let the run finish; to leave runs running, use a persistent Temporal server ' +
-  '(TEMPORAL_ADDRESS, e.g. `temporal server start-dev --db-filename sitechat.db`) with `sitechat worker` processes';
+  '(`npx sitechat server`, then TEMPORAL_ADDRESS as it prints) with `npx sitechat worker` processes';
 
 /** Signals that interrupt a followed run. Ctrl-C asks what to do; the others (a service manager, a closed terminal) cancel gracefully. */
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
