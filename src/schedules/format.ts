@@ -11,7 +11,7 @@ export function formatScheduleList(views: ScheduleView[]): string[] {
   for (const v of views) {
     const kind = v.kind ?? v.workflowType ?? '?';
     const cron = v.cron === undefined ? '?' : `${v.cron}${v.timezone ? ` ${v.timezone}` : ''}`;
-    lines.push(`${pad(v.id, 28)}${pad(kind, 9)}${pad(cron, 16)}${pad(v.paused ? 'paused' : 'active', 8)}${pad(v.nextRuns[0] ?? '-', 26)}${v.recentRuns.at(-1)?.workflowId ?? '-'}`);
+    lines.push(`${pad(v.id, 28)}${pad(kind, 9)}${pad(cron, 16)}${pad(v.paused ? 'paused' : 'active', 8)}${pad(v.paused ? '- (paused)' : (v.nextRuns[0] ?? '-'), 26)}${v.recentRuns.at(-1)?.workflowId ?? '-'}`);
   }
   return lines;
 }
@@ -56,6 +56,7 @@ export function formatScheduleDetails(d: ScheduleDetails): string[] {
   } else {
     for (const r of d.recentRuns.slice(-5)) lines.push(`  recent       ${r.workflowId} (taken ${r.takenAt})`);
   }
+  if (d.paused) lines.push(`  next         none while paused (npx sitechat schedule unpause ${d.id})`);
   for (const t of d.nextRuns) lines.push(`  next         ${t}`);
   return lines;
 }

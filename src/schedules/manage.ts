@@ -65,7 +65,8 @@ function viewOf(s: ScheduleSummary | ScheduleDescription): ScheduleView {
   return {
     id: s.scheduleId, kind: memo?.kind, cron: memo?.cron, timezone: memo?.timezone, siteId: memo?.siteId, dataset: memo?.dataset,
     workflowType: s.action?.workflowType, paused: s.state.paused, note: s.state.note || undefined,
-    nextRuns: s.info.nextActionTimes.slice(0, 3).map((d) => d.toISOString()), recentRuns: recent(s.info.recentActions),
+    // A paused schedule starts nothing: the times Temporal still computes would mislead.
+    nextRuns: s.state.paused ? [] : s.info.nextActionTimes.slice(0, 3).map((d) => d.toISOString()), recentRuns: recent(s.info.recentActions),
   };
 }
 
