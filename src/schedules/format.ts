@@ -6,7 +6,7 @@ function pad(text: string, width: number): string {
 
 /** One line per schedule: id, kind, cron, state, next run, last run. */
 export function formatScheduleList(views: ScheduleView[]): string[] {
-  if (views.length === 0) return ['No schedules. Create one with: sitechat schedule create nightly --cron "0 2 * * *" --dataset FILE'];
+  if (views.length === 0) return ['No schedules. Create one with: npx sitechat schedule create nightly --cron "0 2 * * *" --dataset FILE'];
   const lines = [`${pad('ID', 28)}${pad('KIND', 9)}${pad('CRON', 16)}${pad('STATE', 8)}${pad('NEXT RUN', 26)}LAST RUN`];
   for (const v of views) {
     const kind = v.kind ?? v.workflowType ?? '?';

@@ -74,7 +74,7 @@ async function guard<T>(id: string, namespace: string, fn: () => Promise<T>): Pr
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ScheduleNotFoundError) throw new ScheduleOperationError(`no schedule "${id}" in namespace ${namespace} (see: sitechat schedule list)`);
+    if (err instanceof ScheduleNotFoundError) throw new ScheduleOperationError(`no schedule "${id}" in namespace ${namespace} (see: npx sitechat schedule list)`);
     if (err instanceof ScheduleAlreadyRunning) throw new ScheduleOperationError(`schedule "${id}" exists already: delete it first, or pick another --id`);
     if (invalidArgument(err)) throw new ScheduleUsageError(`Temporal refused schedule "${id}": ${err instanceof Error ? err.message : String(err)}`);
     throw err;
