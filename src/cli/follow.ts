@@ -37,7 +37,7 @@ export interface FollowOptions {
 /** Why Ctrl-C → detach is refused in embedded mode, and what to do instead. */
 export const DETACH_REFUSED = 'cannot detach: this command runs the embedded Temporal server and simulator, which stop when it exits. ' +
   'Cancel (Ctrl-C, then c) or let the run finish; to leave runs running, use a persistent Temporal server ' +
-  '(TEMPORAL_ADDRESS, e.g. `temporal server start-dev --db-filename sitechat.db`) with `sitechat worker` processes';
+  '(`npx sitechat server`, then TEMPORAL_ADDRESS as it prints) with `npx sitechat worker` processes';
 
 /** Signals that interrupt a followed run. Ctrl-C asks what to do; the others (a service manager, a closed terminal) cancel gracefully. */
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -88,10 +88,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     if (options.embedded) {
       // The server and simulator stop with this process: a run left behind could not go on, so it is cancelled;
       // the next `sitechat watch` (or run) starts the server again and finishes the cancel (reports, sessions).
-      log.warn('interrupted again: cancelling the run and stopping the embedded Temporal server and simulator; `sitechat watch` finishes the cancel');
+      log.warn('interrupted again: cancelling the run and stopping the embedded Temporal server and simulator; `npx sitechat watch` finishes the cancel');
       void cancelRun().catch((err: unknown) => log.debug(`cancel: ${String(err)}`));
     } else {
-      log.warn('interrupted again: leaving; the run goes on (sitechat watch / sitechat cancel)');
+      log.warn('interrupted again: leaving; the run goes on (npx sitechat watch / npx sitechat cancel)');
     }
     detached = true;
     stopWaiting();
@@ -109,7 +109,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       if (signal === 'SIGINT') interrupts = 0;
       if (choice === 'leave') leave();
       else if (choice === 'cancel') {
-        log.info('cancelling: nothing new is asked; questions in flight are waited for, then sessions are closed and reports written (sitechat cancel again abandons them) …');
+        log.info('cancelling: nothing new is asked; questions in flight are waited for, then sessions are closed and reports written (npx sitechat cancel again abandons them) …');
         await cancelRun();
       } else if (choice === 'detach' && options.embedded) {
         log.warn(DETACH_REFUSED);
@@ -158,7 +158,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     });
     view.end();
     if (detached || !result) {
-      if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: sitechat watch ${workflowId}`);
+      if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: npx sitechat watch ${workflowId}`);
       return options.embedded ? ExitCode.runFailed : ExitCode.ok;
     }
     return await report(result, options);

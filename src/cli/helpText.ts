@@ -9,6 +9,13 @@ const RUN_EXIT_CODES = [
   ['3', 'the run failed or was cancelled (API, Temporal, network)'],
 ] as const;
 
+/** A backfill has no quality gate: it finished, or it did not. */
+const BACKFILL_EXIT_CODES = [
+  ['0', 'the backfill finished: every row has a recorded outcome (rows the API refused are `error` rows in the answers file)'],
+  ['2', 'usage error: a flag, path or dataset problem; nothing was sent'],
+  ['3', 'the backfill failed or was cancelled (API, Temporal, network)'],
+] as const;
+
 const PLAIN_EXIT_CODES = [
   ['0', 'done'],
   ['2', 'usage error: a flag or value problem; nothing was sent'],
@@ -16,7 +23,7 @@ const PLAIN_EXIT_CODES = [
 ] as const;
 
 /** Which exit-code table a command's help shows. */
-export const ExitCodes = { run: RUN_EXIT_CODES, plain: PLAIN_EXIT_CODES } as const;
+export const ExitCodes = { run: RUN_EXIT_CODES, backfill: BACKFILL_EXIT_CODES, plain: PLAIN_EXIT_CODES } as const;
 
 /** The text after a command's options: two or three examples, then its exit codes. */
 export function helpFooter(examples: readonly (readonly [string, string])[], codes: keyof typeof ExitCodes = 'plain'): string {

@@ -100,7 +100,7 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
   await client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
   log.info(`started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {
-    if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `sitechat watch` starts them again');
+    if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch` starts them again');
     log.out(start.json ? JSON.stringify({ runId, workflowId, sites: sites.map((s) => ({ siteId: s, runId: siteRunId(runId, s), workflowId: `${workflowId}-${s}` })) }) : workflowId);
     return ExitCode.ok;
   }

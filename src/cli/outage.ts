@@ -33,7 +33,7 @@ export class OutageNotice {
     if (this.downSince !== undefined) return;
     this.downSince = Date.now();
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    this.log.warn(`Temporal is unreachable (${why}); the run goes on on its workers — reconnecting, Ctrl-C leaves (sitechat watch ${this.workflowId})`);
+    this.log.warn(`Temporal is unreachable (${why}); the run goes on on its workers — reconnecting, Ctrl-C leaves (npx sitechat watch ${this.workflowId})`);
   }
 
   back(): void {

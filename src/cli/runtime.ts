@@ -30,6 +30,8 @@ export interface RuntimeOptions {
   gradersDir?: string;
   /** Start the embedded simulator when SITECHAT_BASE_URL is unset. @default true */
   embeddedSimulator?: boolean;
+  /** Say that judge assertions use the simulator's judge route: only where rows are graded (evaluations). @default false */
+  judgeNotice?: boolean;
 }
 
 export interface Runtime {
@@ -152,7 +154,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (!judgeConfigured(process.env)) {
         // The simulator's judge route (a deterministic test double) stands in for a model, like the simulator for the API.
         overrides.judge = simulatorJudge(sim.judgeBaseUrl);
-        log.info(`no SITECHAT_JUDGE_BASE_URL: judge assertions and uncertain rows use the embedded simulator's judge route (a test double, not a model)`);
+        if (options.judgeNotice) log.info(`no SITECHAT_JUDGE_BASE_URL: judge assertions and uncertain rows use the embedded simulator's judge route (a test double, not a model)`);
       }
       defaultSiteId ??= DEMO.siteId;
       defaultEmail ??= 'demo.user@example.com';

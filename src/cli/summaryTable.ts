@@ -47,7 +47,7 @@ function baselineLines(s: RunSummary): string[] {
   if (s.baseline) {
     const b = s.baseline;
     const delta = b.delta === null ? 'n/a' : `${b.delta >= 0 ? '+' : ''}${(b.delta * 100).toFixed(1)} pts`;
-    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); regressed ${b.regressed.length}, fixed ${b.fixed.length}, McNemar p=${b.mcnemar.pValue.toFixed(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`);
+    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); regressed ${b.regressed.length}, fixed ${b.fixed.length}, McNemar p = ${b.mcnemar.pValue.toPrecision(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`);
     if (sel?.chosen && sel.requested === 'latest') lines.push(`${INDENT}chosen: ${sel.chosen.reason}`);
   } else if (sel?.message) {
     lines.push(`baseline   none: ${sel.message}`);

@@ -34,6 +34,8 @@ export interface GradeRunOptions {
   /** Rows graded at once. @default 8 */
   concurrency?: number;
   onProgress?: (done: number) => void;
+  /** A file the Markdown headline and verdict are appended to, as `run` does (`GITHUB_STEP_SUMMARY`). @default none */
+  stepSummaryFile?: string;
 }
 
 export interface GradeRunResult {
@@ -70,7 +72,7 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   const baselineChoice = ref === undefined ? undefined : ref === 'latest' ? await selectLatestBaseline(store, target) : await loadExplicitBaseline(ref, target);
   const outDir = resolve(options.outDir ?? join(options.runsDir, encodeURIComponent(runId)));
   const { summary } = await finalizeRun(store, runId, {
-    outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate },
+    outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate }, stepSummaryFile: options.stepSummaryFile,
   });
   await writeHistory(store, options.runsDir);
   return { summary, outDir };

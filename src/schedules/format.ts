@@ -6,12 +6,12 @@ function pad(text: string, width: number): string {
 
 /** One line per schedule: id, kind, cron, state, next run, last run. */
 export function formatScheduleList(views: ScheduleView[]): string[] {
-  if (views.length === 0) return ['No schedules. Create one with: sitechat schedule create nightly --cron "0 2 * * *" --dataset FILE'];
+  if (views.length === 0) return ['No schedules. Create one with: npx sitechat schedule create nightly --cron "0 2 * * *" --dataset FILE'];
   const lines = [`${pad('ID', 28)}${pad('KIND', 9)}${pad('CRON', 16)}${pad('STATE', 8)}${pad('NEXT RUN', 26)}LAST RUN`];
   for (const v of views) {
     const kind = v.kind ?? v.workflowType ?? '?';
     const cron = v.cron === undefined ? '?' : `${v.cron}${v.timezone ? ` ${v.timezone}` : ''}`;
-    lines.push(`${pad(v.id, 28)}${pad(kind, 9)}${pad(cron, 16)}${pad(v.paused ? 'paused' : 'active', 8)}${pad(v.nextRuns[0] ?? '-', 26)}${v.recentRuns.at(-1)?.workflowId ?? '-'}`);
+    lines.push(`${pad(v.id, 28)}${pad(kind, 9)}${pad(cron, 16)}${pad(v.paused ? 'paused' : 'active', 8)}${pad(v.paused ? '- (paused)' : (v.nextRuns[0] ?? '-'), 26)}${v.recentRuns.at(-1)?.workflowId ?? '-'}`);
   }
   return lines;
 }
@@ -57,6 +57,7 @@ export function formatScheduleDetails(d: ScheduleDetails): string[] {
   } else {
     for (const r of d.recentRuns.slice(-5)) lines.push(`  recent       ${r.workflowId} (taken ${r.takenAt})`);
   }
+  if (d.paused) lines.push(`  next         none while paused (npx sitechat schedule unpause ${d.id})`);
   for (const t of d.nextRuns) lines.push(`  next         ${t}`);
   return lines;
 }

@@ -65,7 +65,8 @@ function viewOf(s: ScheduleSummary | ScheduleDescription): ScheduleView {
   return {
     id: s.scheduleId, kind: memo?.kind, cron: memo?.cron, timezone: memo?.timezone, siteId: memo?.siteId, dataset: memo?.dataset,
     workflowType: s.action?.workflowType, paused: s.state.paused, note: s.state.note || undefined,
-    nextRuns: s.info.nextActionTimes.slice(0, 3).map((d) => d.toISOString()), recentRuns: recent(s.info.recentActions),
+    // A paused schedule starts nothing: the times Temporal still computes would mislead.
+    nextRuns: s.state.paused ? [] : s.info.nextActionTimes.slice(0, 3).map((d) => d.toISOString()), recentRuns: recent(s.info.recentActions),
   };
 }
 
@@ -73,7 +74,7 @@ async function guard<T>(id: string, namespace: string, fn: () => Promise<T>): Pr
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ScheduleNotFoundError) throw new ScheduleOperationError(`no schedule "${id}" in namespace ${namespace} (see: sitechat schedule list)`);
+    if (err instanceof ScheduleNotFoundError) throw new ScheduleOperationError(`no schedule "${id}" in namespace ${namespace} (see: npx sitechat schedule list)`);
     if (err instanceof ScheduleAlreadyRunning) throw new ScheduleOperationError(`schedule "${id}" exists already: delete it first, or pick another --id`);
     if (invalidArgument(err)) throw new ScheduleUsageError(`Temporal refused schedule "${id}": ${err instanceof Error ? err.message : String(err)}`);
     throw err;

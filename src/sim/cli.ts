@@ -71,6 +71,10 @@ export async function simAction(flags: SimFlags, log: Logger): Promise<number> {
     sim = await startSimulator(optionsFromFlags(flags));
   } catch (err) {
     // Bad flags, fixtures or state file: nothing is listening yet.
+    if ((err as { code?: unknown }).code === 'EADDRINUSE') {
+      log.error(`port ${flags.port} on ${flags.host} is taken (another simulator?): pick another with --port, or --port 0 for a free one (it is printed)`);
+      return 3;
+    }
     log.error(err instanceof Error ? err.message : String(err));
     return 2;
   }

@@ -21,6 +21,8 @@ describe('resuming a finished run (built CLI, real Temporal dev server, embedded
     writeFileSync(file, 'id,question\nb1,How much does the Personal plan cost?\nb2,How much storage do I get for free?\nb3,Which payment methods do you accept?\n');
     const first = await sitechat(dir, ['backfill', file], env);
     expect(first.code, first.stderr).toBe(0);
+    // A backfill grades nothing: no word about the judge.
+    expect(first.stderr).not.toContain('judge');
     const runId = /started backfill run (\S+)/u.exec(first.stderr)?.[1] as string;
     const runDir = join(dir, 'runs', runId);
     const files = ['summary.json', 'results.jsonl', 'answers.csv', 'report.md'].map((f) => join(runDir, f));

@@ -53,6 +53,12 @@ describe('following a scheduled run (built CLI, real Temporal dev server, embedd
     // The only Temporal CLI named is the one this project brings.
     expect(missing.stderr.replaceAll('npx sitechat temporal', '')).not.toMatch(/\btemporal workflow/u);
     expect((await sitechat(dir, ['watch', 'a/b'], env)).code).toBe(2);
+
+    // Paused: no next times (Temporal still computes them, but nothing starts).
+    expect((await sitechat(dir, ['schedule', 'pause', 'watch-me'], env)).code).toBe(0);
+    const paused = await sitechat(dir, ['schedule', 'describe', 'watch-me'], env);
+    expect(paused.stdout).toContain('next         none while paused (npx sitechat schedule unpause watch-me)');
+    expect(paused.stdout).not.toMatch(/next +\d{4}-/u);
     expect((await sitechat(dir, ['schedule', 'delete', 'watch-me'], env)).code).toBe(0);
   });
 

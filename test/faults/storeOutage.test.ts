@@ -51,8 +51,9 @@ describeWithPostgres('fault suite: the results store down for 30 s and for 90 s 
     const code = await run.exit;
     const summary = printedSummary<RunSummary>(run, code);
     const stderr = run.stderr();
-    expect(code, stderr).toBe(0);
-    expect(summary.gate?.verdict).toBe('passed');
+    const said = `gate ${JSON.stringify(summary.gate)}; counts ${JSON.stringify({ passed: summary.passed, failed: summary.failed, uncertain: summary.uncertain, error: summary.error, errorsByType: summary.errorsByType })}\n${stderr}`;
+    expect(code, said).toBe(0);
+    expect(summary.gate?.verdict, said).toBe('passed');
     // The CLI said what the run waited for, and when it went on.
     expect(stderr).toMatch(/cannot reach the results store/);
     expect(stderr).toMatch(/results store is reachable again/);

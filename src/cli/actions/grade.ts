@@ -85,7 +85,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
       runsDir: runsDir(), storeUrl: storeUrlFromEnv(), runId, config: settings.config, failUnder: settings.failUnder, maxErrorRate: settings.maxErrorRate,
       maxUncertainRate: settings.maxUncertainRate,
       siteId: flags.site, concurrency: settings.concurrency, judge, baseline: flags.baseline, outDir: flags.out,
-      onProgress: progress(log, input.rows),
+      onProgress: progress(log, input.rows), stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
     });
     for (const warning of input.warnings) log.warn(warning);
     if (flags.json) log.out(JSON.stringify({ ...summary, reportDir: outDir }, null, 2));

@@ -63,9 +63,9 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
         return exitCodeFor({ summary: done.summary, cancelled: false });
       }
     }
-    if (flags.detach && !flags.worker) log.info('detached run: make sure a `sitechat worker` is running against the same Temporal server');
+    if (flags.detach && !flags.worker) log.info('detached run: make sure a `npx sitechat worker` is running against the same Temporal server');
     const gradersDir = gradersDirFor(flags.config);
-    runtime = await openRuntime({ log, worker: flags.worker, gradersDir });
+    runtime = await openRuntime({ log, worker: flags.worker, gradersDir, judgeNotice: kind === 'evaluation' });
     const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
     const modelsUsed = {
       flag: flags.model,

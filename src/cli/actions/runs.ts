@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../reports/openStore';
 import { collectHistory, HISTORY_FILE, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
@@ -40,6 +41,11 @@ export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: Nod
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     log.error(err.message);
+    return EXIT_USAGE;
+  }
+  // A shorter prefix would match too many datasets by chance, so history.ts ignores it; say so instead of listing nothing.
+  if (flags.dataset !== undefined && /^[0-9a-f]{1,7}$/iu.test(flags.dataset) && !existsSync(flags.dataset)) {
+    log.error(`--dataset: a sha256 prefix needs at least 8 hex digits, got ${flags.dataset.length} (${JSON.stringify(flags.dataset)}); or give the dataset's path or file name`);
     return EXIT_USAGE;
   }
   const dir = runsDir(io.env);

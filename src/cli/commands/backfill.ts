@@ -15,11 +15,11 @@ export function register(program: Command): void {
     ['sitechat backfill questions.csv --site my-site --out answers.csv', 'ask everything, answers in dataset order in answers.csv'],
     ['sitechat backfill questions.csv --mode sync --keep-sessions', 'the blocking chat endpoint; sessions left open'],
     ['sitechat backfill questions.csv --resume 20261122-0412-5f3a9c', 'continue an interrupted backfill without asking twice'],
-  ], 'run')
+  ], 'backfill')
     .argument('<dataset>', 'CSV or JSONL file of questions (same columns as evaluation datasets)')
     .option('--site <id>', 'site to ask (default: SITECHAT_SITE_ID, or the simulator demo site)')
     .addOption(new Option('--mode <mode>', 'async submit + polling, or the blocking chat endpoint (60 s ceiling)').choices(['async', 'sync']).default('async'))
-    .option('--close-sessions', 'close each conversation\'s session after its last turn (default)', true)
+    .option('--close-sessions', 'close each conversation\'s session after its last turn', true)
     .option('--keep-sessions', 'leave the sessions open')
     .option('--out <file>', 'answers file, .csv or .jsonl (default: runs/<runId>/answers.csv)')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')

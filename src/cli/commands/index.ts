@@ -10,8 +10,9 @@ import { register as schedule } from './schedule';
 import { register as grade } from './grade';
 import { register as runs } from './runs';
 import { register as temporal } from './temporal';
+import { register as server } from './server';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, grade, runs, watch, worker, sim, check, cleanup, schedule, temporal];
+export const commands: RegisterCommand[] = [run, backfill, grade, runs, watch, worker, sim, check, cleanup, schedule, server, temporal];

@@ -7,8 +7,9 @@ export function register(program: Command): void {
     .description('Follow a run started earlier (or detached): progress, then its summary and exit code'), [
     ['sitechat watch 20261122-0412-5f3a9c', 'follow a detached run; exits with its verdict'],
     ['sitechat watch sitechat-evaluation-20261122-0412-5f3a9c --json', 'by workflow id; the summary as JSON'],
+    ['sitechat watch sitechat-evaluation-nightly-demo-site-demo-2026-11-23T17:05:11Z', 'a scheduled run, as `schedule trigger` prints it'],
   ], 'run')
-    .argument('<run>', 'run id or workflow id')
+    .argument('<run>', 'run id, or workflow id as `run` and `schedule trigger` print it')
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker')
     .action(async (run: string, flags: { json?: boolean; worker: boolean }) => {
@@ -21,7 +22,7 @@ export function register(program: Command): void {
     ['sitechat cancel 20261122-0412-5f3a9c', 'stop asking; sessions closed and reports written'],
     ['sitechat cancel 20261122-0412-5f3a9c && sitechat cancel 20261122-0412-5f3a9c', 'the second cancel abandons the questions in flight'],
   ])
-    .argument('<run>', 'run id or workflow id')
+    .argument('<run>', 'run id, or workflow id as `run` and `schedule trigger` print it')
     .action(async (run: string) => {
       const { cancelAction } = await import('../actions/watch.js');
       process.exitCode = await cancelAction(run);

@@ -39,3 +39,22 @@ describe("the CLI's printed verdict and exit code", () => {
     expect(summaryTable(s)).toContain('baseline   none: no compatible earlier run\n           passed over: old (another model)');
   });
 });
+
+describe('the summary table, item by item', () => {
+  it('prints the McNemar p-value as the gate reasons do (3 significant digits), not 0.000 beside 7.45e-9', async () => {
+    const s = await summary({
+      baseline: { runId: 'b', passRate: 1, delta: -0.5, compared: 40, regressed: ['r1'], fixed: [], mcnemar: { b: 30, c: 0, pValue: 7.45e-9, significant: true, alpha: 0.05 } },
+      gate: { verdict: 'failed', passed: false, reasons: ['significant regression against b (McNemar p = 7.45e-9): 30 rows regressed, 0 fixed: r1'], warnings: [] },
+    });
+    const text = summaryTable(s);
+    expect(text).toContain('McNemar p = 7.45e-9 (significant)');
+    expect(text).not.toContain('p=0.000');
+  });
+
+  it('lists each error type with its first message, most frequent first', async () => {
+    const s = { ...(await summary()), errorsByType: { TimedOut: 1, BadRequestError: 3 } };
+    const text = summaryTable(s, { BadRequestError: '400 invalid payload: unknown model (row q1)', TimedOut: 'no answer within 30s (row q4)' });
+    expect(text).toContain('errors     BadRequestError 3: 400 invalid payload: unknown model (row q1)\n           TimedOut 1: no answer within 30s (row q4)');
+    expect(summaryTable(s)).toContain('errors     BadRequestError 3\n           TimedOut 1');
+  });
+});

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { withExamples } from '../helpText';
+
+/** Flags of `sitechat server`, as commander hands them over (validated by the action). */
+export interface ServerFlags {
+  port: string;
+  uiPort: string;
+  headless?: boolean;
+  dbFilename: string;
+  logFile: string;
+  namespace: string;
+}
+
+export function register(program: Command): void {
+  withExamples(program
+    .command('server')
+    .description("A persistent local Temporal dev server with sitechat's settings (one partition per task queue, per-site fairness), until Ctrl-C; prints the TEMPORAL_ADDRESS to export"), [
+    ['npx sitechat server', 'on 127.0.0.1:7233, Web UI on :8233, state in .sitechat/server.db'],
+    ['npx sitechat server --port 7244 --headless --db-filename /var/lib/sitechat/temporal.db', 'another port, no UI, state elsewhere'],
+  ])
+    .option('--port <n>', 'gRPC port (TEMPORAL_ADDRESS)', '7233')
+    .option('--ui-port <n>', 'Web UI port', '8233')
+    .option('--headless', 'no Web UI')
+    .option('--db-filename <file>', 'SQLite file that keeps workflows, schedules and history across restarts', '.sitechat/server.db')
+    .option('--log-file <file>', "the server's own log", '.sitechat/server.log')
+    .option('--namespace <name>', 'namespace to create', 'default')
+    .action(async (flags: ServerFlags) => {
+      const { serverAction } = await import('../actions/server.js');
+      process.exitCode = await serverAction(flags);
+    });
+}
