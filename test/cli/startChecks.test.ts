@@ -46,6 +46,10 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
     const config = await sitechat(dir, ['run', plain, '--config', join(dir, 'sitechat.yaml')], env);
     expect(config.code, config.stderr).toBe(2);
     expect(config.stderr).toContain('sitechat.yaml: `model`: "gpt-4-classic" is not a model of the tenant');
+    // A nightly schedule is checked the same way when it is created.
+    const scheduled = await sitechat(dir, ['schedule', 'create', 'nightly', '--cron', '0 2 * * *', '--dataset', plain, '--model', 'gpt-4o-mni'], env);
+    expect(scheduled.code, scheduled.stderr).toBe(2);
+    expect(scheduled.stderr).toContain('--model: "gpt-4o-mni" is not a model of the tenant');
     expect(sim.stats().submitted).toBe(0);
 
     // A valid one runs.

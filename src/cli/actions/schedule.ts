@@ -14,6 +14,7 @@ import { isUsageError } from '../usageErrors';
 import { resolveRunOptions } from '../runOptions';
 import { openRuntime } from '../runtime';
 import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
+import { checkModels, modelSource } from '../modelCheck';
 
 async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise<ScheduleOptions | undefined> {
   const datasetPath = resolve(flags.dataset);
@@ -22,6 +23,13 @@ async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise
   const { scan, config } = checked;
   const email = flags.email ?? config?.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
   const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email, config });
+  // The models, as `run` checks them, when this shell can read the tenant's limits (SITECHAT_BASE_URL, key, tenant).
+  const modelsUsed = {
+    flag: flags.model,
+    config: flags.model === undefined && config?.model !== undefined && flags.config ? { file: flags.config, model: config.model } : undefined,
+    dataset: { path: datasetPath, shown: flags.dataset, hasModelColumn: scan.columns.includes('model'), delimiter: flags.delimiter, defaultEmail: options.defaultEmail },
+  };
+  if (!(await checkModels(modelsUsed, modelSource(undefined), log))) return undefined;
   const id = flags.id ?? defaultScheduleId('nightly', options.siteId, basename(datasetPath, extname(datasetPath)));
   log.info(`dataset ${datasetPath}: ${scan.rows} rows; the workers must see this path (the file is pinned when each run starts)`);
   return nightlySchedule(id, datasetPath, options, flags);
