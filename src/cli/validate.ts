@@ -236,7 +236,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   if (flags.resume !== undefined) p.try('--resume', () => checkRunId(flags.resume as string, '--resume'));
   if (flags.detach && (!temporalConfigured(env) || (flags.worker && !env.SITECHAT_BASE_URL))) {
     p.add('--detach', 'needs a Temporal server and an API that outlive this command, and here both are embedded in it: set TEMPORAL_ADDRESS ' +
-      '(e.g. `temporal server start-dev --db-filename sitechat.db`) and SITECHAT_BASE_URL, and run `sitechat worker`');
+      '(e.g. from `npx sitechat server`) and SITECHAT_BASE_URL, and run `npx sitechat worker`');
   }
   return { problems: p.lines, config };
 }
