@@ -1,15 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskHeartbeat, AskInput, AskResult } from '../../../activities/types';
 import { FileResultsStore } from '../../../src/reports';
 import { StoreUnavailableError } from '../../../src/reports/storeErrors';
 import type { Submission } from '../../../src/reports/types';
-import { DEMO, startSimulator, type SimulatorHandle } from '../../../src/sim';
+import { DEMO, type SimulatorHandle } from '../../../src/sim';
 import type { WorkerConfig } from '../../../src/temporal/workerConfig';
+import { useAskHarness } from './askHarness';
 
 /** A file store whose submission records fail as an unreachable database does, while `failures` lasts. */
 class FlakyStore extends FileResultsStore {
@@ -31,27 +31,12 @@ class FlakyStore extends FileResultsStore {
  * when it may have reached the API.
  */
 describe('ask: the results store unreachable', () => {
-  let sim: SimulatorHandle;
-  let dir: string;
-  beforeAll(async () => {
-    sim = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0 });
-    dir = mkdtempSync(join(tmpdir(), 'ask-store-'));
-  });
-  afterAll(async () => {
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const config = (): WorkerConfig => ({
-    baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, runsDir: dir, ratePerSecond: 0, pollIntervalMs: 20, maxConcurrentAsks: 1, pollScope: 'path',
-    egressIps: 1, siteRates: {}, pacerDir: join(dir, '.pacer'),
-  });
-  const input = (rowId: string): AskInput => ({
-    runId: 'run-1', rowId, siteId: DEMO.siteId, mode: 'async', message: 'How much does the Personal plan cost?',
-    sessionId: '7a0c8a0e-1d7b-4c53-9a57-3c2f1f0b9a12', answerTimeoutMs: 10_000,
-  });
+  const h = useAskHarness('ask-store-');
+  const input = (rowId: string): AskInput => h.input(rowId, '7a0c8a0e-1d7b-4c53-9a57-3c2f1f0b9a12');
+  const sim = (): SimulatorHandle => h.sim();
+  const config = (): WorkerConfig => h.config();
   const freshStore = async (): Promise<FlakyStore> => {
-    const store = new FlakyStore(mkdtempSync(join(dir, 'store-')));
+    const store = new FlakyStore(mkdtempSync(join(h.dir(), 'store-')));
     await store.init('run-1', { runId: 'run-1', workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString(), options: {} });
     return store;
   };
@@ -59,7 +44,7 @@ describe('ask: the results store unreachable', () => {
   it('heartbeats the request id at once and waits for the store instead of failing after the API accepted', async () => {
     const store = await freshStore();
     const { activities, close } = createActivities(config(), { store });
-    const before = sim.stats().submitted;
+    const before = sim().stats().submitted;
     try {
       const env = new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 });
       const beats: unknown[] = [];
@@ -74,7 +59,7 @@ describe('ask: the results store unreachable', () => {
       };
       const result: AskResult = await env.run(activities.ask, input('r1'));
       expect(result.status).toBe('completed');
-      expect(sim.stats().submitted - before).toBe(1);
+      expect(sim().stats().submitted - before).toBe(1);
       // The request id reached the heartbeat before the store, and the store once it was back.
       expect((beats.find((b) => (b as AskHeartbeat | undefined)?.requestId) as AskHeartbeat).requestId).toBe(result.requestId);
       expect(await store.getSubmission('run-1', 'r1')).toMatchObject({ sends: 1, requestId: result.requestId });
@@ -87,11 +72,11 @@ describe('ask: the results store unreachable', () => {
     const store = await freshStore();
     store.failures = 2;
     const { activities, close } = createActivities(config(), { store });
-    const before = sim.stats().submitted;
+    const before = sim().stats().submitted;
     try {
       const result: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r2'));
       expect(result.status).toBe('completed');
-      expect(sim.stats().submitted - before).toBe(1);
+      expect(sim().stats().submitted - before).toBe(1);
       // Waited outside the pacer's turn (rewriting the count of 0), then counted the one send and recorded its request id.
       expect(store.writes.map((w) => w.sends)).toEqual([0, 1, 1]);
     } finally {
@@ -103,10 +88,10 @@ describe('ask: the results store unreachable', () => {
     const store = await freshStore();
     store.failures = Number.POSITIVE_INFINITY;
     const { activities, close } = createActivities(config(), { store, storeOutageLimitMs: 1_500 });
-    const before = sim.stats().submitted;
+    const before = sim().stats().submitted;
     try {
       await expect(new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(activities.ask, input('r3'))).rejects.toMatchObject({ type: 'StoreUnavailableError', nonRetryable: true });
-      expect(sim.stats().submitted - before).toBe(0);
+      expect(sim().stats().submitted - before).toBe(0);
     } finally {
       await close();
     }
