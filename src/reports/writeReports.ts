@@ -90,7 +90,10 @@ export async function finalizeRun(
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
   const askedTwice = await countAskedTwice(store, runId);
-  const sessionsLeftOpen = meta.options?.closeSessions === false ? undefined : await findSessionsLeftOpen(store, runId);
+  // Only a row without an answer (skipped, or an ask that failed) can leave its session open: a run that has none
+  // skips the two extra reads.
+  const mayLeaveOpen = meta.options?.closeSessions !== false && summarized.skipped + summarized.error > 0;
+  const sessionsLeftOpen = mayLeaveOpen ? await findSessionsLeftOpen(store, runId) : undefined;
   const withSelection: RunSummary = {
     ...summarized, askedTwice, ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
   };
