@@ -1,0 +1,47 @@
+/**
+ * A person's grade of one answer: the thing `sitechat review` and `sitechat labels import` write, and every later
+ * run and `sitechat grade` of the same site applies before its graders and the judge ("settled by label").
+ *
+ * A label matches a row when the site, the question, the references (or rubric) and the normalized answer are the
+ * same (`labelKey`), so a person is never asked the same question twice, and a changed answer is asked again.
+ */
+export interface Label {
+  /** `labelKey(...)` of the fields below; the store's primary key (the last write of a key wins). */
+  key: string;
+  siteId: string;
+  question: string;
+  /** Every reference the row's graders compared against (`expected`, `include_any`, `must_include`), as given. */
+  references: string[];
+  rubric?: string;
+  /** The answer as normalized for matching (`normalizeAnswerForLabel`), not the raw text. */
+  answer: string;
+  verdict: LabelVerdict;
+  note?: string;
+  /** Who labelled it (free text: a name, an email, a git author). */
+  by?: string;
+  /** ISO time the label was given. */
+  at: string;
+  /** Where it came from: the review page (with its run id), an import (with the file name). */
+  source?: string;
+}
+
+export const LabelVerdict = { pass: 'pass', fail: 'fail' } as const;
+export type LabelVerdict = (typeof LabelVerdict)[keyof typeof LabelVerdict];
+
+/** Which labels `readLabels` returns; every given field must match. */
+export interface LabelFilter {
+  siteId?: string;
+}
+
+/**
+ * Where labels live: the results store, in both back ends (file and PostgreSQL), under the same contract tests.
+ * `ResultsStore` extends this.
+ */
+export interface LabelStore {
+  /** Records labels. Idempotent by `key`: the last write of a key wins (a person corrected their label). */
+  putLabels(labels: readonly Label[]): Promise<void>;
+  /** The labels of these keys that exist (absent keys are not in the map). */
+  getLabels(keys: readonly string[]): Promise<Map<string, Label>>;
+  /** Every label matching the filter, ordered by key. Streams; memory bounded by the page size. */
+  readLabels(filter?: LabelFilter): AsyncIterable<Label>;
+}
