@@ -23,14 +23,15 @@ export interface Logger {
 
 /**
  * The CLI's logger. SITECHAT_LOG_FORMAT=json writes each diagnostic as one JSON object per line on stderr (level,
- * time, message, the annotated fields), with the environment's secrets scrubbed; stdout stays as it is. An unknown
+ * time, `source` (`cli`, or `worker` for `sitechat worker`, whose SDK log lines say `worker` too), message, the
+ * annotated fields), with the environment's secrets scrubbed; stdout stays as it is. An unknown
  * format throws a `LogFormatError` (a usage error: exit 2).
  */
-export function createLogger(options: { quiet?: boolean; verbose?: boolean } = {}): Logger {
+export function createLogger(options: { quiet?: boolean; verbose?: boolean; source?: 'cli' | 'worker' } = {}): Logger {
   const format = logFormatFromEnv();
   const fields: LogFields = {};
   const err = format === 'json'
-    ? (level: string) => (line: string) => void process.stderr.write(jsonLogLine({ level, source: 'cli', msg: line, fields }))
+    ? (level: string) => (line: string) => void process.stderr.write(jsonLogLine({ level, source: options.source ?? 'cli', msg: line, fields }))
     : (level: string) => {
       const prefix = level === 'info' ? '' : `${level === 'warn' ? 'warning' : level}: `;
       return (line: string) => void process.stderr.write(`${prefix}${escapeControl(line)}\n`);

@@ -1,6 +1,6 @@
 import { scrubSecrets } from './scrubSecrets';
 
-/** Field values of a log line: strings, numbers and booleans (bigints become strings; objects are left out). */
+/** Field values of a log line: strings, numbers, booleans; bigints and errors become strings, other objects are left out. */
 export type LogFields = Record<string, unknown>;
 
 /**
@@ -20,6 +20,8 @@ export function jsonLogLine(entry: { time?: Date; level: string; source: string;
     if (typeof value === 'string') line[key] = scrubSecrets(value, env);
     else if (typeof value === 'number' || typeof value === 'boolean') line[key] = value;
     else if (typeof value === 'bigint') line[key] = value.toString();
+    // The SDK logs a failed activity with its error: the class and message say what went wrong.
+    else if (value instanceof Error) line[key] = scrubSecrets(`${value.name}: ${value.message}`, env);
   }
   return `${JSON.stringify(line)}\n`;
 }

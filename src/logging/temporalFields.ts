@@ -1,8 +1,12 @@
 import type { LogFields } from './jsonLine';
 
-/** `sitechat-evaluation-nightly-2026-11-22T02:00:00Z` → `nightly-2026-11-22T020000Z` (as `schedules/outcomes.runIdOf`). */
+/**
+ * `sitechat-evaluation-nightly-2026-11-22T02:00:00Z` → `nightly-2026-11-22T020000Z` (as `schedules/outcomes.runIdOf`);
+ * a run's child workflows (`<run's workflow id>/chunk-3`) belong to the same run.
+ */
 function sitechatRunId(workflowId: string): string | undefined {
-  return workflowId.startsWith('sitechat-') ? workflowId.replace(/^sitechat-[a-z]+-/u, '').replace(/:/gu, '') : undefined;
+  if (!workflowId.startsWith('sitechat-')) return undefined;
+  return workflowId.split('/')[0]?.replace(/^sitechat-[a-z]+-/u, '').replace(/:/gu, '');
 }
 
 /** Meta keys of the SDK's log entries that carry nothing for a reader (an opaque token) or repeat another field. */

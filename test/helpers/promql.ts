@@ -72,3 +72,27 @@ export function servedNames(exposition: string): Set<string> {
   }
   return names;
 }
+
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition (comments skipped). */
+export function samples(exposition: string): Sample[] {
+  const out: Sample[] = [];
+  for (const line of exposition.split('\n')) {
+    const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})? (\S+)/u.exec(line);
+    if (!m) continue;
+    const labels: Record<string, string> = {};
+    for (const l of (m[2] ?? '').matchAll(/([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"/gu)) labels[l[1] as string] = (l[2] as string).replace(/\\(.)/gu, '$1');
+    out.push({ name: m[1] as string, labels, value: Number(m[3]) });
+  }
+  return out;
+}
+
+/** The sum of the samples of `name` whose labels include `match`. */
+export function total(all: readonly Sample[], name: string, match: Record<string, string> = {}): number {
+  return all.filter((s) => s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);
+}

@@ -11,7 +11,7 @@ import { PgDatabase } from '../../reports/pgDatabase';
 
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
-  const log = createLogger();
+  const log = createLogger({ source: 'worker' });
   let metrics: WorkerMetrics | undefined;
   try {
     const config = workerConfigFromEnv();

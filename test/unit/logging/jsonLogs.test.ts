@@ -27,7 +27,7 @@ describe('JSON log lines', () => {
     const line = jsonLogLine({
       time: new Date('2026-11-23T10:00:00Z'), level: 'WARN', source: 'worker',
       msg: `401 for key ${API_KEY} (judge ${JUDGE_KEY}, store pg-PASSWORD-42x)`,
-      fields: { workflowId: 'sitechat-evaluation-r1', error: `echo ${encodeURIComponent(API_KEY)}`, attempt: 2, big: 10n, nested: { key: API_KEY } },
+      fields: { workflowId: 'sitechat-evaluation-r1', error: `echo ${encodeURIComponent(API_KEY)}`, attempt: 2, big: 10n, nested: { key: API_KEY }, failure: new TypeError(`bad ${JUDGE_KEY}`) },
     }, ENV);
     expect(line.endsWith('\n')).toBe(true);
     expect(line.trimEnd()).not.toContain('\n');
@@ -35,7 +35,7 @@ describe('JSON log lines', () => {
     expect(JSON.parse(line)).toEqual({
       time: '2026-11-23T10:00:00.000Z', level: 'warn', source: 'worker',
       msg: '401 for key [REDACTED] (judge [REDACTED], store [REDACTED])',
-      workflowId: 'sitechat-evaluation-r1', error: 'echo [REDACTED]', attempt: 2, big: '10',
+      workflowId: 'sitechat-evaluation-r1', error: 'echo [REDACTED]', attempt: 2, big: '10', failure: 'TypeError: bad [REDACTED]',
     });
   });
 
@@ -48,6 +48,8 @@ describe('JSON log lines', () => {
       runId: 'nightly-2026-11-22T020000Z', component: 'activity', temporalRunId: 'b7f1', workflow: 'evaluationRun', activity: 'ask', site: 'site-a',
       namespace: 'default', taskQueue: 'sitechat-submit', attempt: 3, workflowId: 'sitechat-evaluation-nightly-2026-11-22T02:00:00Z', activityId: '12',
     });
+    expect(temporalLogFields({ workflowId: 'sitechat-evaluation-r-7/chunk-2', runId: 'c9' })).toEqual({ runId: 'r-7', temporalRunId: 'c9', workflowId: 'sitechat-evaluation-r-7/chunk-2' });
+    expect(temporalLogFields({ workflowId: 'someone-else' })).toEqual({ workflowId: 'someone-else' });
     expect(temporalLogFields(undefined)).toEqual({});
   });
 
