@@ -66,8 +66,7 @@ function listen(server: Server, { host, port }: ListenAddress): Promise<void> {
 
 /**
  * A free loopback port for the Temporal SDK core's Prometheus exporter, which takes a fixed bind address and does not
- * say which port it got for 0. Another process could take the port before the core binds it; the core then logs its
- * error and the scrape says the SDK's metrics are unavailable.
+ * say which port it got for 0. Another process could take the port before the core binds it (`start.ts` tries again).
  */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -20,9 +20,31 @@ export async function installRuntimeWithMetrics(level: 'WARN' | 'ERROR', address
     installQuietRuntime(level);
     return undefined;
   }
-  const corePort = Runtime._instance === undefined ? await freeLoopbackPort() : undefined;
-  const core = corePort === undefined ? undefined : `127.0.0.1:${corePort}`;
-  const temporal = installQuietRuntime(level, { metricsBindAddress: core }) && core !== undefined;
-  const server = await serveMetrics(enableMetrics(), address, temporal ? `http://${core}/metrics` : undefined);
-  return { ...server, temporal };
+  const core = await installWithCoreExporter(level);
+  const server = await serveMetrics(enableMetrics(), address, core === undefined ? undefined : `http://${core}/metrics`);
+  return { ...server, temporal: core !== undefined };
+}
+
+/** Attempts at a free port for the SDK's exporter: another process may take the one found before the core binds it. */
+const CORE_BIND_ATTEMPTS = 3;
+
+/**
+ * Installs the runtime with the SDK core's exporter on a free loopback port and returns that address; undefined when
+ * a runtime was installed before (without it), or when no port could be bound (the runtime is then installed without
+ * the SDK's metrics: the worker runs, and its endpoint serves the runner's metrics).
+ */
+async function installWithCoreExporter(level: 'WARN' | 'ERROR'): Promise<string | undefined> {
+  if (Runtime._instance !== undefined) return undefined;
+  for (let attempt = 1; attempt <= CORE_BIND_ATTEMPTS; attempt++) {
+    const core = `127.0.0.1:${await freeLoopbackPort()}`;
+    try {
+      return installQuietRuntime(level, { metricsBindAddress: core }) ? core : undefined;
+    } catch (err) {
+      // The native runtime refuses to start when its exporter cannot bind ("Address already in use"); nothing is
+      // installed then, so the next attempt (or the plain runtime) can be.
+      if (Runtime._instance !== undefined) throw err;
+    }
+  }
+  installQuietRuntime(level);
+  return undefined;
 }
