@@ -149,7 +149,7 @@ describe('worker metrics and JSON logs (a `sitechat worker` process, real Tempor
     expect(stderr).not.toContain(DEMO.apiKey);
     expect(stderr).not.toContain(JUDGE_KEY);
     const runId = handle.workflowId.replace(/^sitechat-evaluation-/, '');
-    expect(entries).toContainEqual(expect.objectContaining({ source: 'worker', level: 'warn', runId, workflowId: expect.stringMatching(new RegExp(`^${handle.workflowId}/chunk-`)), activity: 'ask' }));
+    expect(entries).toContainEqual(expect.objectContaining({ source: 'worker', level: 'warn', runId, workflowId: expect.stringMatching(new RegExp(`^${handle.workflowId}/chunk-`)), activity: 'ask', site: DEMO.siteId }));
     expect(entries).toContainEqual(expect.objectContaining({ source: 'worker', level: 'info', msg: expect.stringMatching(/^worker polling /) }));
   });
 });
