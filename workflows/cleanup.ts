@@ -12,7 +12,7 @@ import { buildCleanupReport } from '../src/cleanup/report';
 import { cleanupSettings, validateCleanupInput } from '../src/cleanup/rule';
 import { StopReason, type CleanupInput, type CleanupReport } from '../src/cleanup/types';
 import { CLEANUP_FAILED, cleanupProgressQuery } from '../src/cleanup/workflow';
-import { closingBatches, listing, local } from './activities';
+import { closingBatches, listing, local } from './activityProxies';
 import { describeFailure } from './outcome';
 import { runIdFromWorkflowId } from './run';
 

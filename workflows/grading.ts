@@ -4,7 +4,7 @@ import { judgeRequestFor, judgeResult, unjudgeableResult } from '../src/grading/
 import type { JudgeRequest } from '../src/grading/judge/types';
 import type { AnswerForGrading, AssertionResult, CustomAssertionSpec, ExternalAssertionSpec, JudgeAssertionSpec } from '../src/grading/types';
 import type { DatasetRow } from '../src/datasets/types';
-import { judging, local, localWork } from './activities';
+import { judging, local, localWork } from './activityProxies';
 import { describeFailure } from './outcome';
 
 /**

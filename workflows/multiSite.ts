@@ -10,7 +10,7 @@ import {
 import type { SiteRunRef } from '../src/reports/multiSite';
 import { CANCELLED_BEFORE_START } from '../src/reports/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, local } from './activities';
+import { listing, local } from './activityProxies';
 import { multiSiteQuery, siteRunId } from './multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult, MultiSiteState } from './multiSiteTypes';
 import { describeFailure } from './outcome';

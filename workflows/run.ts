@@ -10,7 +10,7 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, localWork } from './activities';
+import { listing, localWork } from './activityProxies';
 import { runChunk } from './chunk';
 import { describeFailure } from './outcome';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
