@@ -12,7 +12,7 @@ import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalize';
-import { finishActivities } from './finish';
+import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { multiSiteActivities } from './multiSite';
@@ -32,7 +32,7 @@ function buildActivities(deps: ActivityDeps) {
     ask: askActivity(deps),
     ...planActivities(deps),
     ...sessionActivities(deps),
-    ...finishActivities(deps),
+    ...settleAndRecordActivities(deps),
     ...finalizeActivities(deps),
     ...gradeActivities(deps),
     ...judgeActivities(deps),
