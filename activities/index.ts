@@ -11,7 +11,7 @@ import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/tempora
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
-import { finalizeActivities } from './finalize';
+import { finalizeActivities } from './finalizeRun';
 import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
