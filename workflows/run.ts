@@ -12,7 +12,7 @@ import {
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { listing, localWork } from './activityProxies';
 import { runChunk } from './chunk';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
 import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
 
