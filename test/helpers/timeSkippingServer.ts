@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,8 @@ export async function installTestServer(target: string): Promise<void> {
       'open(sys.argv[2], "wb").write(z.read(name))',
     ].join('\n');
     mkdirSync(join(target, '..'), { recursive: true });
-    const partial = `${target}.partial`;
+    // Test files run in parallel and may both install: each writes its own file, and the rename is atomic.
+    const partial = `${target}.${randomUUID()}.partial`;
     await run(['-c', script, work, partial], 120_000);
     chmodSync(partial, 0o755);
     renameSync(partial, target);
