@@ -1,24 +1,18 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { evaluationRun } from '../../workflows';
 import { cancelSignal } from '../../workflows/signals';
-import { FakeRun, Gate, Outcome, WorkflowTestEnv, answered, outcomes, plannedRow, runInput, singleTurnUnits, until } from './harness';
+import { FakeRun, Gate, Outcome, useWorkflowTestEnv, answered, outcomes, plannedRow, runInput, singleTurnUnits, until } from './harness';
 
 /**
  * The chunk workflow's steps (ask, grade, settle, record; the follow-up turn; cancels) driven through a whole
  * evaluation run, with every activity mocked. The time-skipping server lets retry backoffs and activity timeouts
  * pass at once while a test waits for the run's result.
  */
-let t: WorkflowTestEnv;
-beforeAll(async () => {
-  t = await WorkflowTestEnv.start();
-});
-afterAll(async () => {
-  await t?.teardown();
-});
+const env = useWorkflowTestEnv();
 
 let runs = 0;
 function start(client: Client, options: Parameters<typeof runInput>[1] = {}) {
@@ -40,7 +34,8 @@ async function neverAnswers(): Promise<never> {
 }
 
 describe('an ask that times out', () => {
-  it('an answer that never came within the answer timeout: `timed_out`, not graded, no feedback, its session still closed', async () => {
+  it('an answer that never came within the answer timeout: `timed_out`, not graded, no feedback, its session still closed', async (ctx) => {
+    const t = env(ctx);
     const run = new FakeRun([singleTurnUnits(['r1', 'r2'])], {
       ask: async (input) => input.rowId === 'r1'
         ? { status: 'timed_out', sessionId: input.sessionId, requestId: 'req-r1', error: 'no answer within 300 s', latencyMs: 300_000 }
@@ -59,7 +54,8 @@ describe('an ask that times out', () => {
 });
 
 describe('a follow-up turn after a failed first turn', () => {
-  it('the first turn fails after its retries (`error`); the second is still asked in the same session, graded, and the session closed once', async () => {
+  it('the first turn fails after its retries (`error`); the second is still asked in the same session, graded, and the session closed once', async (ctx) => {
+    const t = env(ctx);
     const conversation = [
       plannedRow('t1', { conversation: 'c1', turn: 1 }),
       plannedRow('t2', { conversation: 'c1', turn: 2 }),
@@ -93,7 +89,8 @@ describe('a follow-up turn after a failed first turn', () => {
 });
 
 describe('a cancelled run', () => {
-  it('one cancel: the question in flight is answered, graded and its session closed; the rows not sent are `skipped`', async () => {
+  it('one cancel: the question in flight is answered, graded and its session closed; the rows not sent are `skipped`', async (ctx) => {
+    const t = env(ctx);
     const held = new Gate();
     const run = new FakeRun([singleTurnUnits(['r1', 'r2', 'r3'])], {
       ask: async (input) => {
@@ -122,7 +119,8 @@ describe('a cancelled run', () => {
     expect(result.summary).toMatchObject({ passed: 1, skipped: 2, total: 3, cancelled: true, sessions: { closed: 1 } });
   });
 
-  it('a second cancel abandons the question in flight: `skipped` with why, nothing closed for it, nothing else asked', async () => {
+  it('a second cancel abandons the question in flight: `skipped` with why, nothing closed for it, nothing else asked', async (ctx) => {
+    const t = env(ctx);
     const run = new FakeRun([singleTurnUnits(['r1', 'r2'])], { ask: () => neverAnswers() });
     const result = await t.withWorkers(run.activities(), async () => {
       const handle = await start(t.client, { concurrency: 1 });

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { afterAll, beforeAll, type TestContext } from 'vitest';
 import type { RunActivities } from '../../activities';
 import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult } from '../../activities/types';
 import { summarize } from '../../src/reports/summary';
@@ -9,6 +10,7 @@ import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { bundleWorkflows } from '../../src/temporal/worker';
 import type { RunInput, RunOptions } from '../../workflows/types';
+import { assertMet, skippable } from '../helpers/requirements';
 import { locateTestServer } from '../helpers/timeSkippingServer';
 
 /** The activities a run calls when nothing is judged or custom-graded: the ones these tests replace. */
@@ -150,9 +152,8 @@ export class WorkflowTestEnv {
     private readonly bundle: WorkflowBundleWithSourceMap,
   ) {}
 
-  static async start(): Promise<WorkflowTestEnv> {
+  static async start(path: string): Promise<WorkflowTestEnv> {
     installQuietRuntime();
-    const path = await locateTestServer();
     const [env, bundle] = await Promise.all([
       TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } }),
       bundleWorkflows(),
@@ -207,4 +208,32 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     if (Date.now() - started > limitMs) throw new Error(`gave up waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * One time-skipping environment for a test file, started before its tests and torn down after them. Each test takes
+ * it with `env(ctx)`: without a test server binary the tests skip, saying why, except in CI, where they fail.
+ */
+export function useWorkflowTestEnv(): (ctx: TestContext) => WorkflowTestEnv {
+  let started: WorkflowTestEnv | undefined;
+  let missing: string | undefined;
+  beforeAll(async () => {
+    let path: string;
+    try {
+      path = await locateTestServer();
+    } catch (err) {
+      missing = err instanceof Error ? err.message : String(err);
+      if (skippable(missing)) return;
+      assertMet(missing);
+      throw err;
+    }
+    started = await WorkflowTestEnv.start(path);
+  });
+  afterAll(async () => {
+    await started?.teardown();
+  });
+  return (ctx) => {
+    if (!started) ctx.skip(missing);
+    return started as WorkflowTestEnv;
+  };
 }

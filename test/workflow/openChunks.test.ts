@@ -1,18 +1,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { evaluationRun } from '../../workflows';
 import { progressQuery } from '../../workflows/signals';
-import { FakeRun, Gate, Outcome, WorkflowTestEnv, outcomes, runInput, settledOk, singleTurnUnits, until, type RunActivityMocks } from './harness';
+import { FakeRun, Gate, Outcome, useWorkflowTestEnv, outcomes, runInput, settledOk, singleTurnUnits, until, type RunActivityMocks } from './harness';
 
-let t: WorkflowTestEnv;
-beforeAll(async () => {
-  t = await WorkflowTestEnv.start();
-});
-afterAll(async () => {
-  await t?.teardown();
-});
+const env = useWorkflowTestEnv();
 
 /** The run's history once it has handled everything that reached it (no workflow task pending). */
 async function quietHistory(handle: WorkflowHandle): Promise<temporal.api.history.v1.IHistoryEvent[]> {
@@ -32,7 +26,8 @@ async function quietHistory(handle: WorkflowHandle): Promise<temporal.api.histor
  * chunks and no more, and the rest start once those finish.
  */
 describe('the open-chunks bound (mocked activities)', () => {
-  it('12 pages whose settles are held: 8 chunks start, the run waits, and every row is recorded once they go on', async () => {
+  it('12 pages whose settles are held: 8 chunks start, the run waits, and every row is recorded once they go on', async (ctx) => {
+    const t = env(ctx);
     const pages = Array.from({ length: 12 }, (_, p) => singleTurnUnits([`r${p + 1}`]));
     const held = new Gate();
     const run = new FakeRun(pages, {
