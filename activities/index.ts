@@ -12,8 +12,8 @@ import { measuredAsk } from '../src/metrics/activityMetrics';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
-import { finalizeActivities } from './finalize';
-import { finishActivities } from './finish';
+import { finalizeActivities } from './finalizeRun';
+import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { multiSiteActivities } from './multiSite';
@@ -33,7 +33,7 @@ function buildActivities(deps: ActivityDeps) {
     ask: measuredAsk(askActivity(deps)),
     ...planActivities(deps),
     ...sessionActivities(deps),
-    ...finishActivities(deps),
+    ...settleAndRecordActivities(deps),
     ...finalizeActivities(deps),
     ...gradeActivities(deps),
     ...judgeActivities(deps),

@@ -6,7 +6,7 @@ import { Outcome, type RowResult } from '../src/reports/types';
 import { gradeTurn } from './chunkGrade';
 import { settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
-import { describeFailure, isFatal } from './outcome';
+import { describeFailure, isFatal } from './activityFailure';
 
 /** An answered turn: its result (graded when the run grades) and the feedback to send for it, if any. */
 export interface AnsweredTurn {

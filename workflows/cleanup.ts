@@ -12,8 +12,8 @@ import { buildCleanupReport } from '../src/cleanup/report';
 import { cleanupSettings, validateCleanupInput } from '../src/cleanup/rule';
 import { StopReason, type CleanupInput, type CleanupReport } from '../src/cleanup/types';
 import { CLEANUP_FAILED, cleanupProgressQuery } from '../src/cleanup/workflow';
-import { closingBatches, listing, local } from './activities';
-import { describeFailure } from './outcome';
+import { closingBatches, listing, local } from './activityProxies';
+import { describeFailure } from './activityFailure';
 import { runIdFromWorkflowId } from './run';
 
 /**

@@ -10,10 +10,10 @@ import {
 import type { SiteRunRef } from '../src/reports/multiSite';
 import { CANCELLED_BEFORE_START } from '../src/reports/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, local } from './activities';
+import { listing, local } from './activityProxies';
 import { multiSiteQuery, siteRunId } from './multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult, MultiSiteState } from './multiSiteTypes';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
 import { runIdFromWorkflowId, type runDataset } from './run';
 import { cancelSignal, progressQuery } from './signals';
 import { emptyCounts, type RunInput, type RunProgress } from './types';

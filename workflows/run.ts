@@ -10,9 +10,9 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, localWork } from './activities';
+import { listing, localWork } from './activityProxies';
 import { runChunk } from './chunk';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
 import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
 

@@ -10,10 +10,11 @@ import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { DEMO } from '../../src/sim/constants';
 import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import { cancelSignal } from '../../workflows/signals';
-import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
+import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
@@ -65,10 +66,10 @@ function must(ok: boolean, scenario: string, problem: string): void {
 }
 
 /** Fixed ids, so a re-recording names its workflows (and fixture files) the same way. */
-async function startRun(ctx: ScenarioContext, scenario: string, kind: RunKind, dataset: RunInput['dataset'], options: Partial<RunOptions> = {}): Promise<WorkflowHandleWithFirstExecutionRunId> {
+async function startRun(ctx: ScenarioContext, scenario: string, kind: RunKind, dataset: RunInput['dataset'], options: Partial<RunOptions> = {}): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows['evaluationRun' | 'backfillRun']>> {
   const runId = `rec-${scenario}`;
   const input: RunInput = { kind, runId, dataset, options: { ...OPTIONS, ...options } };
-  return ctx.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
+  return startWorkflow(ctx.client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
     taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
   });
 }
@@ -89,7 +90,7 @@ const evaluation: Scenario = {
       'c1-2,share,2,Can I protect the link with a password?,password',
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.total === 5 && summary.passed > 0 && summary.failed > 0, this.name, `expected passes and failures of 5 rows, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -105,7 +106,7 @@ const apiError: Scenario = {
       `e3,${QUESTIONS.refund},,14 days`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.error === 1 && summary.passed === 2, this.name, `expected 1 error and 2 passes, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -120,7 +121,7 @@ const judged: Scenario = {
       `j2,${QUESTIONS.payment},Only gold bars delivered by courier,mentions PayPal`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset, { assertions: [{ type: 'llm-correctness' }] });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must((summary.judge?.calls ?? 0) > 0 && summary.error === 0, this.name, `expected judge calls and no errors, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -138,7 +139,7 @@ const uncertain: Scenario = {
       `u3,${QUESTIONS.storage},"Five gigabytes, shared with your whole household"`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.escalated?.rows === 1 && summary.passed + summary.failed === 3, this.name, `expected 1 escalated row of 3 graded, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -158,7 +159,7 @@ const cancelled: Scenario = {
     // The run's progress counts arrive 20 rows at a time; the simulator sees each question at once.
     while (ctx.sim.stats().submitted < 4) await new Promise((r) => setTimeout(r, 50));
     await handle.signal(cancelSignal);
-    const result = (await handle.result()) as RunResult;
+    const result = await handle.result();
     must(result.cancelled && result.summary.skipped > 0, this.name, `expected a cancelled run with skipped rows, got ${JSON.stringify(result.summary)}`);
     return ids(handle);
   },
@@ -172,7 +173,7 @@ const backfill: Scenario = {
     const handle = await startRun(ctx, this.name, 'backfill', await ctx.dataset('backfill', 'id,email,question', rows), {
       feedback: 'none', outFile: `${ctx.dir}/answers.csv`,
     });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.answered === 3, this.name, `expected 3 answered rows, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -185,8 +186,8 @@ const multiSite: Scenario = {
     const dataset = await ctx.dataset('multi-site', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`, `m2,${QUESTIONS.storage},5 GB`]);
     const runId = `rec-${this.name}`;
     const input: MultiSiteInput = { kind: 'evaluation', runId, sites: MULTI_SITES, dataset, options: { ...OPTIONS, siteId: MULTI_SITES.join(',') } };
-    const handle = await ctx.client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
-    const { summary } = (await handle.result()) as RunResult;
+    const handle = await startWorkflow(ctx.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+    const { summary } = await handle.result();
     must(summary.total === 4 && summary.passed === 4, this.name, `expected 4 passes (2 rows × 2 sites), got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -204,7 +205,7 @@ const cleanup: Scenario = {
       session.updatedAt = now - (idle.has(i) ? 10 : 1) * DAY;
     }
     const input: CleanupInput = { siteId: DEMO.siteId, idleForMs: 7 * DAY, pageSize: 1 };
-    const handle = await ctx.client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
+    const handle = await startWorkflow(ctx.client, CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
     const report = (await handle.result()) as CleanupReport;
     must(report.counts.closed === 3 && report.counts.listed === 41, this.name, `expected 41 listed and 3 closed, got ${JSON.stringify(report.counts)}`);
     return ids(handle);
@@ -224,7 +225,7 @@ const openChunks: Scenario = {
     const rows = Array.from({ length: 192 }, (_, i) => `o${i + 1},"${QUESTIONS.price}${padding}"`);
     ctx.sim.setFaults({ 'sessions.close': { extraLatencyMs: 8_000 } });
     const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('open-chunks', 'id,question', rows), { concurrency: 200, feedback: 'none' });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.total === 192 && summary.error === 0, this.name, `expected 192 rows without errors, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },

@@ -1,6 +1,6 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
-import { escalationLine, judgeLine } from '../reports/text';
+import { escalationLine, judgeLine } from '../reports/escape';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
 

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { pct } from './gate';
 import type { HistoryEntry } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a } from './escape';
 import { trendSvg } from './trendSvg';
 
 export interface HistoryHtmlOptions {

@@ -4,7 +4,7 @@ import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './escape';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { describeGateSettings, verdictLabel } from './gate';
-import { escapeXml, escapeXmlAttr, truncate } from './text';
+import { escapeXml, escapeXmlAttr, truncate } from './escape';
 import { GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
 
 export interface JUnitOptions {

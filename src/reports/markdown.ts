@@ -2,7 +2,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './text';
+import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {

@@ -9,7 +9,7 @@ import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { overallLabel, SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
-import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
 import { GateVerdict } from './types';
 
 /** The files of a combined report (no results.jsonl: the rows are in each site's directory). */

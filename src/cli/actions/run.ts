@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { TaskQueue } from '../../temporal/taskQueues';
+import { startWorkflow } from '../../temporal/workflowTypes';
 import type { RunInput, RunKind } from '../../../workflows/types';
 import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
@@ -91,7 +92,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       options: opened.remote ? { ...placed, outDir: undefined, outFile: undefined } : placed,
     };
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
-    await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    await startWorkflow(client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {

@@ -7,7 +7,7 @@
  *   ("mentions", "says", "should" …) are set aside.
  * Content words are the knowledge base's index terms (stop words dropped, light stemming, a few synonyms).
  */
-import { terms, toTerm } from '../kb/text';
+import { terms, toTerm } from '../kb/tokenize';
 
 /** Share of the criteria's content words the answer must contain. */
 export const SIM_JUDGE_PASS_SHARE = 0.6;

@@ -7,6 +7,7 @@ import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
 import type { FinalizeInput } from './types';
 
+/** The end of a run: `finalizeRun` (summary, baseline, gate, the report files, a backfill's answers file). */
 export function finalizeActivities(deps: ActivityDeps) {
   /**
    * `--baseline latest` is resolved here, when the run ends, so a scheduled run compares with the newest compatible
