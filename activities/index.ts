@@ -16,6 +16,7 @@ import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { multiSiteActivities } from './multiSite';
+import { notifyActivities } from './notify';
 import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
@@ -38,6 +39,7 @@ function buildActivities(deps: ActivityDeps) {
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
+    ...notifyActivities(deps),
   }, deps.storeOutageLimitMs);
 }
 
@@ -61,6 +63,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     api,
     store,
     plans,
+    notifyLedger: overrides.notifyLedger ?? opened.ledger,
+    notifyEnv: overrides.notifyEnv,
     planMetadata: overrides.planMetadata ?? new PlanMetadata(plans),
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),

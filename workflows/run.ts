@@ -12,6 +12,7 @@ import {
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { listing, localWork } from './activities';
 import { runChunk } from './chunk';
+import { notifyEnd } from './notifying';
 import { describeFailure } from './outcome';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
 import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
@@ -169,11 +170,12 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     }
     const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
+    const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });
     progress.phase = 'done';
     if (fatal) {
       throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted');
     }
-    return result;
+    return notifications ? { ...result, notifications } : result;
   });
 }
 
