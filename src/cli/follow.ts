@@ -1,3 +1,4 @@
+import { outcomeLine } from '../notify/spec';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
@@ -175,10 +176,12 @@ export async function followRun(client: Client, workflowId: string, options: Fol
 }
 
 async function report(result: RunResult, { log, json }: FollowOptions): Promise<number> {
-  if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
+  if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles, ...(result.notifications && { notifications: result.notifications }) }, null, 2));
   else log.out(summaryTable(result.summary, await errorSamplesFor(result.summary)));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
+  // Shown, never counted: a failed notification does not change the verdict or the exit code.
+  for (const o of result.notifications ?? []) (o.status === 'failed' ? log.warn : log.info)(`notification ${outcomeLine(o)}`);
   return exitCodeFor(result, log);
 }
 

@@ -8,16 +8,10 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../reports/fileIo';
 import { ReportFile } from '../reports/files';
 import { isNotFound } from '../reports/fileIo';
-import type { NotifyOutcome } from './spec';
+import { outcomeLine, type NotifyOutcome } from './spec';
 
 export const NOTIFICATIONS_FILE = 'notifications.json';
 const SECTION = '\n<!-- sitechat:notifications -->\n';
-
-export function outcomeLine(o: NotifyOutcome): string {
-  if (o.status === 'not_sent') return `${o.destination}: not sent (no trigger matched)`;
-  const how = o.status === 'delivered' ? `delivered (trigger ${o.trigger ?? '?'})` : `FAILED: ${o.error ?? 'unknown error'}`;
-  return `${o.destination}: ${how}${o.deliveryId ? `, delivery ${o.deliveryId}` : ''}`;
-}
 
 export async function writeReportNote(reportDir: string, outcomes: readonly NotifyOutcome[]): Promise<void> {
   await writeFileAtomic(join(reportDir, NOTIFICATIONS_FILE), `${JSON.stringify(outcomes, null, 2)}\n`);

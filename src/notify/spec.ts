@@ -120,3 +120,10 @@ export interface NotifyOutcome {
   /** Sends that may have reached the receiver (more than 1: a retry after a lost response; same delivery id). */
   attempts?: number;
 }
+
+/** One outcome in words, for the CLI summary and report.md: names and ids only. */
+export function outcomeLine(o: NotifyOutcome): string {
+  if (o.status === 'not_sent') return `${o.destination}: not sent (no trigger matched)`;
+  const how = o.status === 'delivered' ? `delivered (trigger ${o.trigger ?? '?'})` : `FAILED: ${o.error ?? 'unknown error'}`;
+  return `${o.destination}: ${how}${o.deliveryId ? `, delivery ${o.deliveryId}` : ''}`;
+}
