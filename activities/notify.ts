@@ -8,6 +8,7 @@ import { NOTIFY_HEARTBEAT_MS, NOTIFY_MAX_ATTEMPTS, NOTIFY_MAX_RETRY_AFTER_MS } f
 import { writeReportNote } from '../src/notify/reportNote';
 import { DEFAULT_TRIGGERS, destinationLabel, type NotifyOutcome, type NotifySpec } from '../src/notify/spec';
 import { firedTrigger } from '../src/notify/triggers';
+import { REPORT_BASE_URL_VARIABLE } from '../src/notify/message';
 import { readJsonIfExists } from '../src/reports/fileIo';
 import { previousCompatibleRun } from '../src/reports/baselinePrevious';
 import { summarizeMultiSite } from '../src/reports/multiSite';
@@ -26,9 +27,6 @@ export interface NotifyInput {
   spec: NotifySpec;
   subject: NotifySubject;
 }
-
-/** The worker variable that makes report links: `<base>/<runId>/report.html`. */
-export const REPORT_BASE_URL_VARIABLE = 'SITECHAT_REPORT_BASE_URL';
 
 export function notifyActivities(deps: ActivityDeps) {
   const env = deps.notifyEnv ?? process.env;

@@ -64,6 +64,9 @@ export interface NotificationMessage {
   finishedAt?: string;
 }
 
+/** The worker variable that makes report links: `<base>/<runId>/report.html`. */
+export const REPORT_BASE_URL_VARIABLE = 'SITECHAT_REPORT_BASE_URL';
+
 /** Rows listed in a message; the rest are counted ("and 12 more"). */
 export const MAX_REGRESSED_ROWS = 5;
 /** Characters of a question or answer kept in a message. */
