@@ -6,7 +6,10 @@
  * body, actions } }] }`. Version 1.4: what Teams renders on every client. Teams refuses messages over about 28 KB,
  * so texts are clipped (message.ts) and the rows capped. Shape pinned by test/unit/notify/teams.test.ts.
  */
-import { facts, verdictText, type NotificationMessage } from './message';
+import { clip, facts, verdictText, type NotificationMessage } from './message';
+
+/** Characters of one reason, warning or fact kept: a card is read on a phone too. */
+const MAX_LINE = 500;
 
 export const ADAPTIVE_CARD_CONTENT_TYPE = 'application/vnd.microsoft.card.adaptive';
 export const ADAPTIVE_CARD_VERSION = '1.4';
@@ -36,16 +39,16 @@ function colorOf(m: NotificationMessage): TextBlock['color'] {
 
 export function renderTeams(m: NotificationMessage): TeamsMessage {
   const body: Element[] = [
-    text(m.title, { weight: 'Bolder', size: 'Medium', color: colorOf(m) }),
-    { type: 'FactSet', facts: facts(m).map(([title, value]) => ({ title, value })) },
+    text(clip(m.title, 200) ?? '', { weight: 'Bolder', size: 'Medium', color: colorOf(m) }),
+    { type: 'FactSet', facts: facts(m).map(([title, value]) => ({ title, value: clip(value, MAX_LINE) ?? '' })) },
   ];
   if (m.reasons.length > 0) {
     body.push(text(`Why ${verdictText(m.verdict)}`, { weight: 'Bolder', spacing: 'Medium' }));
-    body.push(text(m.reasons.map((r) => `- ${r}`).join('\n')));
+    body.push(text(m.reasons.map((r) => `- ${clip(r, MAX_LINE) ?? ''}`).join('\n')));
   }
   if (m.warnings.length > 0) {
     body.push(text('Warnings', { weight: 'Bolder', spacing: 'Medium' }));
-    body.push(text(m.warnings.map((r) => `- ${r}`).join('\n')));
+    body.push(text(m.warnings.map((r) => `- ${clip(r, MAX_LINE) ?? ''}`).join('\n')));
   }
   if (m.regressed.length > 0) {
     const more = m.regressedTotal > m.regressed.length ? ` (first ${m.regressed.length} of ${m.regressedTotal})` : '';
