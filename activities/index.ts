@@ -29,7 +29,7 @@ export type { ActivityDeps } from './deps';
 const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(msg) };
 
 function buildActivities(deps: ActivityDeps) {
-  return waitingOutStoreOutages({
+  const wrapped = waitingOutStoreOutages({
     ask: askActivity(deps),
     ...planActivities(deps),
     ...sessionActivities(deps),
@@ -39,8 +39,10 @@ function buildActivities(deps: ActivityDeps) {
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
-    ...notifyActivities(deps),
   }, deps.storeOutageLimitMs);
+  // Not wrapped: the wrapper makes main-queue errors final from its 5th attempt and drops a Retry-After, while the
+  // notify activity keeps retrying a receiver's 429/5xx up to its own limit and records the last failure itself.
+  return { ...wrapped, ...notifyActivities(deps) };
 }
 
 /** Every activity of the runner; workflows import this *type* only. */

@@ -25,6 +25,7 @@ const TOKEN = 'hook-path-token-9b2d6e';
 const SITE_2 = 'demo-site-2';
 const HOOK = { kind: 'webhook' as const, urlEnv: 'SITECHAT_TEST_HOOK_URL', secretEnv: 'SITECHAT_TEST_HOOK_SECRET' };
 const SLACK = { kind: 'slack' as const, urlEnv: 'SITECHAT_TEST_SLACK_URL' };
+const TEAMS = { kind: 'teams' as const, urlEnv: 'SITECHAT_TEST_TEAMS_URL' };
 
 /** Two rows that pass and one that always fails: pass rate 2/3, so --fail-under 0.5 passes and 0.9 fails. */
 const ROWS = [
@@ -55,7 +56,7 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const base = await receiver.start();
     // The in-process workers read the URLs and the secret from this process's environment, as a worker does.
     Object.assign(process.env, {
-      [HOOK.urlEnv]: `${base}/hook/${TOKEN}`, [HOOK.secretEnv]: SECRET, [SLACK.urlEnv]: `${base}/slack/${TOKEN}`,
+      [HOOK.urlEnv]: `${base}/hook/${TOKEN}`, [HOOK.secretEnv]: SECRET, [SLACK.urlEnv]: `${base}/slack/${TOKEN}`, [TEAMS.urlEnv]: `${base}/teams/${TOKEN}`,
       SITECHAT_REPORT_BASE_URL: 'https://reports.example.com/runs/',
     });
     stack = await startStack(__filename, { fixtures: demoFixturesWithSites([DEMO.siteId, SITE_2]) });
@@ -124,6 +125,28 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const slack = result.notifications?.find((n) => n.kind === 'slack');
     expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403: invalid_token' });
     expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403: invalid_token');
+  });
+
+  it('429 and 5xx are retried after the Retry-After until delivered, or recorded as failed after the last attempt', async () => {
+    const teamsCalls = (): number => receiver.received.filter((r) => r.path.startsWith('/teams')).length;
+    const before = teamsCalls();
+    // Teams: 503 twice, then 200. Slack: 429 every time, so it runs out of attempts.
+    receiver.reply = (r) => {
+      if (r.path.startsWith('/slack')) return { status: 429, headers: { 'Retry-After': '1' }, body: 'rate_limited' };
+      if (r.path.startsWith('/teams') && teamsCalls() - before <= 2) return { status: 503, headers: { 'Retry-After': '1' } };
+      return { status: 200 };
+    };
+    const handle = await startRun(stack, dataset, { failUnder: 0.9, notify: { destinations: [TEAMS, SLACK], on: ['failed'] } });
+    workflowIds.push(handle.workflowId);
+    const result = (await handle.result()) as RunResult;
+    expect(result.summary.gate?.verdict).toBe('failed');
+    expect(result.notifications?.[0]).toMatchObject({ kind: 'teams', status: 'delivered', attempts: 3 });
+    expect(result.notifications?.[1]).toMatchObject({ kind: 'slack', status: 'failed', attempts: 8 });
+    expect(result.notifications?.[1]?.error).toBe('HTTP 429: rate_limited (gave up after 8 attempts)');
+    expect(teamsCalls() - before).toBe(3);
+    const card = receiver.received.filter((r) => r.path.startsWith('/teams')).at(-1)?.json as { type: string; attachments: { contentType: string }[] };
+    expect(card.type).toBe('message');
+    expect(card.attachments[0]?.contentType).toBe('application/vnd.microsoft.card.adaptive');
   });
 
   it('a multi-site run notifies once for all its sites; its sites do not notify', async () => {
