@@ -1,7 +1,7 @@
-import { outcomeLine } from '../notify/spec';
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
+import { outcomeLine } from '../notify/spec';
 import type { RunProgress, RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
@@ -181,7 +181,10 @@ async function report(result: RunResult, { log, json }: FollowOptions): Promise<
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
   // Shown, never counted: a failed notification does not change the verdict or the exit code.
-  for (const o of result.notifications ?? []) (o.status === 'failed' ? log.warn : log.info)(`notification ${outcomeLine(o)}`);
+  for (const o of result.notifications ?? []) {
+    if (o.status === 'failed') log.warn(`notification ${outcomeLine(o)}`);
+    else log.info(`notification ${outcomeLine(o)}`);
+  }
   return exitCodeFor(result, log);
 }
 
