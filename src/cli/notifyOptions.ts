@@ -25,7 +25,10 @@ export function resolveNotify(flags: NotifyFlags, config?: NotifyConfig, configF
  * Every problem of the notify settings, for the flag checks: malformed values, and (when this process runs the
  * worker that will send) variables that are not set here.
  */
-export function notifyProblems(flags: NotifyFlags, config: NotifyConfig | undefined, env: NodeJS.ProcessEnv, embeddedWorker: boolean, configFile?: string): string[] {
+export function notifyProblems(
+  flags: NotifyFlags, config: NotifyConfig | undefined, env: NodeJS.ProcessEnv, embeddedWorker: boolean, configFile?: string,
+  why = "this command's own worker sends the notification and reads it from its environment (or run with --no-worker when `sitechat worker` processes have it)",
+): string[] {
   let spec: NotifySpec | undefined;
   try {
     spec = resolveNotify(flags, config, configFile);
@@ -36,5 +39,5 @@ export function notifyProblems(flags: NotifyFlags, config: NotifyConfig | undefi
   if (!spec || !embeddedWorker) return [];
   const where = flags.notify !== undefined ? '--notify' : `${configFile ?? 'the config file'}: \`notify\``;
   return spec.destinations.flatMap((d) => missingEnv(d, env).map((name) =>
-    `${where} ${d.kind}: ${name} is not set; this command's own worker sends the notification and reads the URL${d.secretEnv ? ' and secret' : ''} from its environment (or run with --no-worker when \`sitechat worker\` processes have it)`));
+    `${where} ${d.kind}: ${name} is not set; ${why}`));
 }

@@ -42,6 +42,15 @@ describe('sitechat run --notify and sitechat notify test (the CLI, embedded Temp
     const unset = await sitechat(dir, ['run', dataset, '--notify', 'webhook:HOOK_URL:NOT_SET_ANYWHERE'], env);
     expect(unset.code).toBe(2);
     expect(unset.stderr).toContain('--notify webhook: NOT_SET_ANYWHERE is not set');
+    const config = join(dir, 'notify.yaml');
+    writeFileSync(config, `notify: ["slack:${env.SLACK_URL ?? ''}"]\nnotifyOn: [failed, monthly]\n`);
+    const fromConfig = await sitechat(dir, ['run', dataset, '--config', config], env);
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toContain(`--config ${config}: \`notify[0]\` takes the NAME of an environment variable`);
+    expect(fromConfig.stderr).toContain(`--config ${config}: \`notifyOn\` unknown trigger "monthly"`);
+    expect(fromConfig.stderr).not.toContain(TOKEN);
+    // It holds the URL itself: out of the directory the next test searches for it.
+    rmSync(config);
     expect(receiver.received).toHaveLength(0);
   });
 

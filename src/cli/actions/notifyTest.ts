@@ -25,7 +25,7 @@ export async function notifyTestAction(flags: NotifyTestFlags, io: { log?: Logge
   let spec;
   try {
     const config = flags.config !== undefined ? await loadRunConfig(flags.config) : undefined;
-    const problems = notifyProblems(flags, config, env, true, flags.config);
+    const problems = notifyProblems(flags, config, env, true, flags.config, 'this command sends the sample from this process and reads the URL and secret from its environment');
     if (problems.length > 0) throw new UsageError(problems.join('\n'));
     spec = resolveNotify(flags, config, flags.config);
     if (!spec) throw new UsageError('no destination: pass --notify slack:ENV (teams:ENV, webhook:URL_ENV:SECRET_ENV), or --config with `notify`');
