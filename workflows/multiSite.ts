@@ -105,7 +105,7 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
     const failed = ordered.filter((r) => r.failure && r.failure.type !== CANCELLED_BEFORE_START);
     if (failed.length > 0) {
       const why = failed.map((r) => `site ${r.siteId}: ${r.failure?.message ?? ''}`).join('; ');
-      throw ApplicationFailure.nonRetryable(`${why} (combined report written to ${result.reportDir})`, 'RunAborted');
+      throw ApplicationFailure.nonRetryable(`${why} (combined report written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
     }
     return result;
   });

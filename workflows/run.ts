@@ -173,7 +173,8 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });
     progress.phase = 'done';
     if (fatal) {
-      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted');
+      // The notifications ride along as details, for the CLI to show them with the failure.
+      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
     }
     return notifications ? { ...result, notifications } : result;
   });

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleAction } from '../../src/cli/actions/schedule';
 import type { Logger } from '../../src/cli/logger';
@@ -147,6 +149,21 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const card = receiver.received.filter((r) => r.path.startsWith('/teams')).at(-1)?.json as { type: string; attachments: { contentType: string }[] };
     expect(card.type).toBe('message');
     expect(card.attachments[0]?.contentType).toBe('application/vnd.microsoft.card.adaptive');
+  });
+
+  it('a run that stops on a fatal error (an unknown site) still notifies, and its failure carries the outcomes', async () => {
+    const mark = receiver.received.length;
+    const handle = await startRun(stack, dataset, { siteId: 'no-such-site', notify: { destinations: [HOOK], on: ['failed'] } });
+    workflowIds.push(handle.workflowId);
+    const err: unknown = await handle.result().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect(cause.type).toBe('RunAborted');
+    expect(cause.details?.[0]).toMatchObject({ notifications: [{ status: 'delivered', trigger: 'failed' }] });
+    const [payload] = webhookPayloads(receiver, mark);
+    expect(payload).toMatchObject({ verdict: 'failed', sites: ['no-such-site'] });
+    expect(payload?.counts.error).toBe(3);
+    expect(payload?.errors[0]?.count).toBe(3);
   });
 
   it('a multi-site run notifies once for all its sites; its sites do not notify', async () => {
