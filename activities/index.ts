@@ -17,6 +17,7 @@ import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { multiSiteActivities } from './multiSite';
+import { notifyActivities } from './notify';
 import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
@@ -29,7 +30,7 @@ export type { ActivityDeps } from './deps';
 const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(msg) };
 
 function buildActivities(deps: ActivityDeps) {
-  return waitingOutStoreOutages({
+  const wrapped = waitingOutStoreOutages({
     ask: measuredAsk(askActivity(deps)),
     ...planActivities(deps),
     ...sessionActivities(deps),
@@ -40,6 +41,9 @@ function buildActivities(deps: ActivityDeps) {
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
   }, deps.storeOutageLimitMs);
+  // Not wrapped: the wrapper makes main-queue errors final from its 5th attempt and drops a Retry-After, while the
+  // notify activity keeps retrying a receiver's 429/5xx up to its own limit and records the last failure itself.
+  return { ...wrapped, ...notifyActivities(deps) };
 }
 
 /** Every activity of the runner; workflows import this *type* only. */
@@ -62,6 +66,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     api,
     store,
     plans,
+    notifyLedger: overrides.notifyLedger ?? opened.ledger,
+    notifyEnv: overrides.notifyEnv,
     planMetadata: overrides.planMetadata ?? new PlanMetadata(plans),
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),

@@ -4,7 +4,10 @@
  * path it is meant to record (a cancel that came too late, a cleanup that never continued as new), so a fixture
  * always shows what its name says.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { DEMO } from '../../src/sim/constants';
@@ -240,4 +243,86 @@ const openChunks: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks];
+/**
+ * A local webhook receiver for the notify scenarios: answers 200 and counts. The in-process workers read its URL
+ * from this process's environment, by the name the run carries.
+ */
+async function withReceiver<T>(fn: (spec: NotifySpec, received: () => number) => Promise<T>): Promise<T> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.SITECHAT_REC_HOOK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  process.env.SITECHAT_REC_HOOK_SECRET = 'recording-secret';
+  try {
+    return await fn({ destinations: [{ kind: 'webhook', urlEnv: 'SITECHAT_REC_HOOK_URL', secretEnv: 'SITECHAT_REC_HOOK_SECRET' }], on: ['always'] }, () => count);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** The notify activity shows in the history of `workflowType`. */
+function notified(workflowType: string) {
+  return (histories: CollectedHistory[]): string | undefined =>
+    histories.some((h) => h.workflowType === workflowType && activityTypesIn(h.history).includes('notify')) ? undefined : `no ${workflowType} history scheduled a \`notify\` activity`;
+}
+
+const notifyRun: Scenario = {
+  name: 'evaluation-notify',
+  about: "evaluationRun with a webhook notification (patched('notify')): the notify activity after the reports, delivered to a local receiver",
+  async run(ctx) {
+    const dataset = await ctx.dataset('notify', 'id,question,must_include', [`n1,${QUESTIONS.price},$9.99`]);
+    return withReceiver(async (notify, received) => {
+      const handle = await startRun(ctx, this.name, 'evaluation', dataset, { notify });
+      const result = await handle.result();
+      must(result.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(result.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('evaluationRun'),
+};
+
+const notifyMultiSite: Scenario = {
+  name: 'multi-site-notify',
+  about: `multiSiteRun over ${MULTI_SITES.join(' and ')} with a webhook notification (patched('notify')): one notify activity in the parent, none in the sites' runs`,
+  async run(ctx) {
+    const dataset = await ctx.dataset('multi-site-notify', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`]);
+    const runId = `rec-${this.name}`;
+    return withReceiver(async (notify, received) => {
+      const input: MultiSiteInput = { kind: 'evaluation', runId, sites: MULTI_SITES, dataset, options: { ...OPTIONS, siteId: MULTI_SITES.join(','), notify } };
+      const handle = await startWorkflow(ctx.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+      const result = await handle.result();
+      must(result.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(result.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('multiSiteRun'),
+};
+
+const notifyCleanup: Scenario = {
+  name: 'cleanup-notify',
+  about: "sessionCleanup closing one idle session, with a webhook notification (patched('notify')): the notify activity after the report",
+  async run(ctx) {
+    const now = Date.now();
+    const session = ctx.sim.simulator.sessions.create(DEMO.siteId, 'rec-notify-session', 'user@example.com', now - 30 * DAY);
+    session.updatedAt = now - 10 * DAY;
+    return withReceiver(async (notify, received) => {
+      const input: CleanupInput = { siteId: DEMO.siteId, idleForMs: 7 * DAY, notify };
+      const handle = await startWorkflow(ctx.client, CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
+      const report = (await handle.result()) as CleanupReport;
+      must(report.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(report.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('sessionCleanup'),
+};
+
+export const SCENARIOS: readonly Scenario[] = [
+  evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks, notifyRun, notifyMultiSite, notifyCleanup,
+];

@@ -3,6 +3,8 @@
  * Workflow-safe: no Node imports here.
  */
 
+import type { NotifyOutcome, NotifySpec } from '../notify/spec';
+
 /** What `sitechat cleanup` and the cleanup schedule start `sessionCleanup` with. */
 export interface CleanupInput {
   siteId: string;
@@ -26,6 +28,8 @@ export interface CleanupInput {
   sampleSize?: number;
   /** Where the last run stopped; set only by the workflow itself when it continues as new. */
   cursor?: CleanupCursor;
+  /** Who to tell when the cleanup ends (env var names only; docs/notifications.md). @default none */
+  notify?: NotifySpec;
 }
 
 /** The rule with absolute cutoffs (epoch ms), fixed once when the cleanup starts. All given parts must hold. */
@@ -170,4 +174,6 @@ export interface CleanupReport {
   notes: string[];
   /** Where the worker wrote the report. */
   reportPath?: string;
+  /** What became of each notification, when the cleanup has destinations. */
+  notifications?: NotifyOutcome[];
 }

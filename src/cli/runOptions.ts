@@ -1,6 +1,7 @@
 import { loadRunConfig, parseDuration, type RunConfig } from '../config';
 import type { RunOptions } from '../../workflows/types';
 import type { RunFlags } from './commands/run';
+import { resolveNotify } from './notifyOptions';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -65,6 +66,7 @@ export async function resolveRunOptions(
       allowSideEffectFailures,
       baseline: flags.baseline,
       outDir: flags.out,
+      notify: resolveNotify(flags, config, flags.config),
     },
   };
 }

@@ -17,6 +17,7 @@ import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parsePositiveInt, parseRate, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
+import { notifyProblems } from './notifyOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */
 export const SHOWN_PROBLEMS = 20;
@@ -221,6 +222,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   if (flags.failUnder !== undefined) p.try('--fail-under', () => parseRate(flags.failUnder as string, '--fail-under'));
   if (flags.maxErrorRate !== undefined) p.try('--max-error-rate', () => parseRate(flags.maxErrorRate as string, '--max-error-rate'));
   if (flags.maxUncertainRate !== undefined) p.try('--max-uncertain-rate', () => parseRate(flags.maxUncertainRate as string, '--max-uncertain-rate'));
+  p.lines.push(...notifyProblems(flags, config, env, flags.worker, flags.config));
   if (flags.out !== undefined) {
     const problem = kind === 'evaluation' ? await checkOutDir(flags.out) : await checkOutFile(flags.out);
     if (problem) p.add('--out', problem);

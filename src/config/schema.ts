@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
 import { isDuration } from './duration';
+import { NotifySpecError, parseDestination, parseTriggers } from '../notify/spec';
 
 /** How feedback is sent for graded answers. */
 export const FeedbackMode = {
@@ -41,6 +42,22 @@ export interface RunConfig {
   allowSideEffectFailures?: boolean;
   /** Model for rows without one. @default the site's configured model */
   model?: string;
+  /** Notification destinations, as `--notify` takes them: `slack:ENV`, `teams:ENV`, `webhook:URL_ENV:SECRET_ENV`. */
+  notify?: string[];
+  /** When to notify, as `--notify-on` takes it: `failed,recovered` or a list. @default failed, recovered */
+  notifyOn?: string | string[];
+}
+
+/** A zod check from a parser that throws NotifySpecError: its message becomes the issue. */
+function parsedBy(parse: (value: never) => unknown) {
+  return (value: unknown, ctx: z.RefinementCtx): void => {
+    try {
+      parse(value as never);
+    } catch (err) {
+      if (!(err instanceof NotifySpecError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  };
 }
 
 const ratio = z.number().min(0).max(1);
@@ -61,4 +78,6 @@ export const runConfigSchema = z
     maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
+    notify: z.array(z.string().superRefine(parsedBy(parseDestination))).optional(),
+    notifyOn: z.union([z.string(), z.array(z.string())]).superRefine(parsedBy(parseTriggers)).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -8,6 +8,7 @@ import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkflow } from '../../temporal/workflowTypes';
 import type { CleanupCommandFlags } from '../commands/cleanup';
 import { ExitCode, failureText } from '../follow';
+import { notifyProblems } from '../notifyOptions';
 import { createLogger, type Logger } from '../logger';
 import { defaultSiteId } from '../preflight';
 import { openRuntime } from '../runtime';
@@ -35,6 +36,8 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
   try {
     input = cleanupInputFromFlags(flags, { siteId: defaultSiteId() });
     sites = isSiteList(input.siteId) ? parseSiteList(input.siteId, flags.site === undefined ? 'SITECHAT_SITE_ID' : '--site') : [input.siteId];
+    const unset = notifyProblems(flags, undefined, process.env, flags.worker);
+    if (unset.length > 0) throw new UsageError(unset.join('\n'));
   } catch (err) {
     if (!(err instanceof CleanupOptionError) && !(err instanceof UsageError)) throw err;
     log.error(err.message);

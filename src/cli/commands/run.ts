@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { withExamples } from '../helpText';
+import { collect, type NotifyFlags } from '../notifyOptions';
 
-export interface RunFlags {
+export interface RunFlags extends NotifyFlags {
   site?: string;
   config?: string;
   concurrency?: string;
@@ -33,6 +34,7 @@ export function register(program: Command): void {
     ['sitechat run questions.csv --site my-site --fail-under 90% --baseline latest', 'a CI gate: exit 1 below 90% or on a significant regression'],
     ['sitechat run questions.jsonl --config sitechat.config.yaml --out reports/', 'default assertions from a config file; reports in reports/'],
     ['sitechat run questions.csv --site shop-de,shop-fr,shop-it --fail-under 90%', 'three sites at once; passes when every site passes'],
+    ['sitechat run questions.csv --baseline latest --notify slack:SITECHAT_SLACK_WEBHOOK --notify-on failed,recovered', 'tell a Slack channel when the gate fails or recovers'],
   ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
     .option('--site <id[,id…]>', 'site to ask, or several at once: a,b,c (one report per site plus a combined one; default: SITECHAT_SITE_ID, or the simulator demo site)')
@@ -47,6 +49,8 @@ export function register(program: Command): void {
     .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
     .option('--max-uncertain-rate <rate>', 'fail (exit 1) when more graded rows than this stay uncertain (needs review), e.g. 0.05 or 5% (default 10%)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
+    .option('--notify <kind:ENV>', "notify when the run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the worker's environment variables that hold the URL and secret (repeatable; docs/notifications.md)", collect)
+    .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
     .option('--detach', 'start the run and return; follow it later with sitechat watch')
