@@ -27,15 +27,12 @@ export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult)
 }
 
 /**
- * Labels first: the ask activity looks up a person's label of the answer, and a labelled row is settled by it with no
- * grader and no judge (fewer activities than grading it). Runs that grade, from this patch on; histories without
- * the marker grade every row, as they did.
+ * Whether this turn's ask looks up the answer's label (called before the ask, so the marker precedes it). Labels
+ * first: a labelled row is settled by its label with no grader and no judge (fewer activities than grading it). Runs
+ * that grade, from this patch on; histories without the marker grade every row, as they did.
  */
-export const LABELS_FIRST_PATCH = 'labels-first';
-
-/** Whether this turn's ask looks up the answer's label. Called before the ask, so the marker precedes it. */
 export function looksUpLabels(state: ChunkState): boolean {
-  return state.input.kind === 'evaluation' && patched(LABELS_FIRST_PATCH);
+  return state.input.kind === 'evaluation' && patched('labels-first');
 }
 
 /**
