@@ -16,9 +16,13 @@ export interface LabelsAgreementFlags {
 }
 
 export function register(program: Command): void {
-  const labels = program
+  const labels = withExamples(program
     .command('labels')
-    .description("People's pass/fail labels of answers, kept in the results store: every later run and `sitechat grade` of the site applies them first");
+    .description("People's pass/fail labels of answers, kept in the results store: every later run and `sitechat grade` of the site applies them first"), [
+    ['sitechat labels import golden.csv', 'store the labels of a file kept in git'],
+    ['sitechat labels export golden.csv', 'write every label back out'],
+    ['sitechat labels agreement --run latest', "how often each grader agrees with the labels on the latest run's rows"],
+  ]);
 
   withExamples(labels
     .command('export')
