@@ -10,6 +10,7 @@ import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/
 import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
+import { FileResultsStore } from '../../src/reports/fileStore';
 import { DEMO } from '../../src/sim/constants';
 import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
@@ -17,7 +18,8 @@ import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes'
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import { cancelSignal } from '../../workflows/signals';
-import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
+import type { RowResult } from '../../src/reports/types';
+import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
@@ -25,6 +27,8 @@ export interface ScenarioContext {
   sim: SimulatorHandle;
   /** This recording's temporary folder: datasets, reports, answers files. */
   dir: string;
+  /** The workers' runs directory (their file results store). */
+  runsDir: string;
   /** Writes a CSV dataset into `dir` and returns the reference a run carries. */
   dataset(name: string, header: string, rows: string[]): Promise<RunInput['dataset']>;
 }
@@ -150,6 +154,36 @@ const uncertain: Scenario = {
     const types = histories.flatMap((h) => activityTypesIn(h.history));
     return types.includes('lookupEscalation') && types.includes('judge') ? undefined : 'no history escalated a row (lookupEscalation, then judge)';
   },
+};
+
+const labelled: Scenario = {
+  name: 'evaluation-labelled',
+  about: "evaluationRun with labels first (patched('labels-first')): a first run, a person's label of one of its rows, then this run of the same dataset settles that row by the label (no judge for it) and grades the others",
+  async run(ctx) {
+    const dataset = await ctx.dataset('labelled', 'id,question,expected', [
+      `l1,${QUESTIONS.price},$9.99 per month`,
+      `l2,${QUESTIONS.storage},"Five gigabytes, shared with your whole household"`,
+    ]);
+    const first = await startRun(ctx, `${this.name}-first`, 'evaluation', dataset);
+    await first.result();
+    const store = new FileResultsStore(ctx.runsDir);
+    const rows: RowResult[] = [];
+    for await (const row of store.read(`rec-${this.name}-first`)) rows.push(row);
+    const target = rows.find((r) => r.id === 'l2');
+    must(target?.labelKey !== undefined, this.name, 'the first run recorded no label key for row l2');
+    await store.putLabels([{
+      key: target?.labelKey as string, siteId: DEMO.siteId, question: target?.question ?? '', references: [target?.expected ?? ''],
+      answer: target?.answer ?? '', verdict: 'fail', note: 'recorded scenario', by: 'recorder', at: '2026-01-01T00:00:00.000Z',
+    }]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    await handle.result();
+    const decided: RowResult[] = [];
+    for await (const row of store.read(`rec-${this.name}`)) decided.push(row);
+    const byLabel = decided.filter((r) => r.decision?.by === 'label').map((r) => r.id);
+    must(byLabel.length === 1 && byLabel[0] === 'l2', this.name, `expected row l2 alone settled by its label, got ${JSON.stringify(byLabel)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('labels-first')) ? undefined : "no history has the patched('labels-first') marker"),
 };
 
 const cancelled: Scenario = {
@@ -324,5 +358,5 @@ const notifyCleanup: Scenario = {
 };
 
 export const SCENARIOS: readonly Scenario[] = [
-  evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks, notifyRun, notifyMultiSite, notifyCleanup,
+  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, notifyRun, notifyMultiSite, notifyCleanup,
 ];

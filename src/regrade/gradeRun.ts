@@ -63,6 +63,7 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   });
   const grader = createItemGrader({
     assertions: config?.assertions ?? [], thresholds: config?.thresholds, judge: options.judge, judgeCache: JudgeCache.inRunsDir(options.runsDir),
+    labels: { store, siteId },
   });
   await regrade(input.items(), store, runId, grader, { concurrency: options.concurrency, onProgress: options.onProgress });
 
