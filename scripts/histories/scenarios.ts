@@ -19,7 +19,7 @@ import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import { cancelSignal } from '../../workflows/signals';
 import type { RowResult } from '../../src/reports/types';
-import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
+import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
