@@ -67,6 +67,8 @@ export const DecidedBy = {
   graders: 'graders',
   /** The LLM judge, asked because the graders were uncertain (escalation). */
   judge: 'judge',
+  /** A person's label (`sitechat review`, or a matching label applied by a later run). */
+  label: 'label',
 } as const;
 export type DecidedBy = (typeof DecidedBy)[keyof typeof DecidedBy];
 
@@ -286,6 +288,8 @@ export interface RunSummary {
    * could not answer). Absent when no row was escalated.
    */
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
+  /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: N rows settled by labels". Absent when none. */
+  reviewed?: number;
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */
