@@ -15,6 +15,7 @@ import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
+import { labelFeedbackActivities } from './labelFeedback';
 import { multiSiteActivities } from './multiSite';
 import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
@@ -38,6 +39,7 @@ function buildActivities(deps: ActivityDeps) {
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
+    ...labelFeedbackActivities(deps),
   }, deps.storeOutageLimitMs);
 }
 

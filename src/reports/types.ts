@@ -80,6 +80,8 @@ export interface GradeDecision {
   reason: string;
   /** The row was escalated and the judge could not answer (its error): the row stayed uncertain. */
   judgeError?: string;
+  /** Set when a label settled the row afterwards (`sitechat review`): the outcome it had before, for its place in the review queue. */
+  was?: Outcome;
 }
 
 /** Which workflow produced a run. */
