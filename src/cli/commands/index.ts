@@ -11,8 +11,9 @@ import { register as grade } from './grade';
 import { register as runs } from './runs';
 import { register as temporal } from './temporal';
 import { register as server } from './server';
+import { register as review } from './review';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, grade, runs, watch, worker, sim, check, cleanup, schedule, server, temporal];
+export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, watch, worker, sim, check, cleanup, schedule, server, temporal];

@@ -1,0 +1,64 @@
+/**
+ * Saving a label from the review page, in an order that a crash at any point leaves repairable (`reconcileRun`):
+ * the label first, then the run's row settled by it, then its feedback workflow, then the reports.
+ */
+import type { Client } from '@temporalio/client';
+import { labelForRow } from '../labels/rowSubject';
+import { LabelVerdict, type LabelStore } from '../labels/types';
+import type { ResultsStore } from '../reports/store';
+import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary } from '../reports/types';
+import { readRow } from '../../activities/labelFeedback';
+import { ReviewRequestError } from './errors';
+import { startLabelFeedback } from './feedback';
+import { refreshRun } from './refresh';
+import type { FeedbackStart, SaveRequest } from './types';
+
+export interface ReviewDeps {
+  store: ResultsStore & LabelStore;
+  client: Client;
+  runsDir: string;
+  /** Who labels (`--by`, else the OS user name). */
+  by?: string;
+  now?: () => Date;
+}
+
+/** Where labels from this review of a run say they came from. */
+export function reviewSource(runId: string): string {
+  return `review ${runId}`;
+}
+
+const verdicts = new Set<string>(Object.values(LabelVerdict));
+
+/** The row as the label settles it: its outcome, and a decision that keeps the outcome it had before. */
+export function settledByLabel(row: RowResult, label: { verdict: LabelVerdict; note?: string; by?: string }): RowResult {
+  const was = row.decision?.by === DecidedBy.label ? (row.decision.was ?? row.outcome) : row.outcome;
+  const who = label.by ? ` by ${label.by}` : '';
+  return {
+    ...row,
+    outcome: label.verdict === LabelVerdict.pass ? Outcome.passed : Outcome.failed,
+    decision: { verdict: label.verdict, by: DecidedBy.label, reason: `labelled ${label.verdict}${who}${label.note ? `: ${label.note}` : ''}`, was },
+  };
+}
+
+export interface Saved {
+  row: RowResult;
+  feedback: FeedbackStart;
+  summary: RunSummary;
+}
+
+export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRequest): Promise<Saved> {
+  if (!verdicts.has(request.verdict)) throw new ReviewRequestError(`verdict must be one of ${[...verdicts].join(', ')}`);
+  const row = await readRow(deps.store, meta.runId, request.rowId);
+  if (!row) throw new ReviewRequestError(`run ${meta.runId} has no row ${request.rowId}`, 404);
+  if (row.answer === undefined) throw new ReviewRequestError(`row ${request.rowId} has no answer to label`);
+  const note = request.note?.trim() || undefined;
+  const label = labelForRow(meta.siteId, row, {
+    verdict: request.verdict, note, by: deps.by, at: (deps.now?.() ?? new Date()).toISOString(), source: reviewSource(meta.runId),
+  });
+  await deps.store.putLabels([label]);
+  const settled = settledByLabel(row, label);
+  await deps.store.append(meta.runId, [settled]);
+  const feedback = await startLabelFeedback(deps.client, meta, settled);
+  const summary = await refreshRun(deps.store, meta.runId, { runsDir: deps.runsDir });
+  return { row: settled, feedback, summary };
+}
