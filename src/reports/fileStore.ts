@@ -1,5 +1,7 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Label, LabelFilter } from '../labels/types';
+import { FileLabelStore } from './fileLabels';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
@@ -26,9 +28,12 @@ interface LogEntry {
  */
 export class FileResultsStore implements ResultsStore {
   private readonly appendQueues = new Map<string, Promise<void>>();
+  private readonly labels: FileLabelStore;
 
-  /** @param rootDir directory holding one sub-directory per run. @default 'runs' */
-  constructor(readonly rootDir = 'runs') {}
+  /** @param rootDir directory holding one sub-directory per run, and the labels file. @default 'runs' */
+  constructor(readonly rootDir = 'runs') {
+    this.labels = new FileLabelStore(rootDir);
+  }
 
   /** Directory of one run; also the default place for its report files. */
   runDir(runId: string): string {
@@ -148,6 +153,18 @@ export class FileResultsStore implements ResultsStore {
       const item = parseJson(text) as Partial<Submission> | undefined;
       if (typeof item?.rowId === 'string' && typeof item.sends === 'number') yield item as Submission;
     }
+  }
+
+  putLabels(labels: readonly Label[]): Promise<void> {
+    return this.labels.putLabels(labels);
+  }
+
+  getLabels(keys: readonly string[]): Promise<Map<string, Label>> {
+    return this.labels.getLabels(keys);
+  }
+
+  readLabels(filter?: LabelFilter): AsyncIterable<Label> {
+    return this.labels.readLabels(filter);
   }
 
   private path(runId: string, file: keyof typeof StoreFile): string {

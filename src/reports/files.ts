@@ -10,6 +10,9 @@ export const StoreFile = {
   submissions: 'submissions.jsonl',
 } as const;
 
+/** The file store's labels: one append-only file in `<rootDir>` itself (labels belong to a site, not to a run). */
+export const LABELS_FILE = 'labels.jsonl';
+
 /**
  * Report files written by `writeReports`. `summary.json` is the same document the store keeps,
  * so a run directory stays consistent when reports are written into it; no name clashes with the raw log.

@@ -80,6 +80,18 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (sha256, seq)
       );`,
   },
+  {
+    version: 3,
+    name: 'labels',
+    // Labels belong to a site, not a run: no foreign key to `runs` (an import may come before any run of the site).
+    sql: `
+      CREATE TABLE labels (
+        key text COLLATE "C" PRIMARY KEY,
+        site_id text COLLATE "C" NOT NULL,
+        data json NOT NULL
+      );
+      CREATE INDEX labels_by_site ON labels (site_id, key);`,
+  },
 ];
 
 /** Any fixed 64-bit number: the advisory lock every sitechat process takes while migrating. */

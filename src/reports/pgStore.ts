@@ -1,4 +1,6 @@
 import type { QueryResultRow } from 'pg';
+import type { Label, LabelFilter } from '../labels/types';
+import { PgLabelStore } from './pgLabels';
 import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
 import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, Submission } from './types';
@@ -16,8 +18,12 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * on first use (`pgSchema.ts`).
  */
 export class PgResultsStore implements ResultsStore {
+  private readonly labels: PgLabelStore;
+
   /** @param db the pool; `PgResultsStore.open(url)` makes one. Shared with `PgPlanStore`. */
-  constructor(readonly db: PgDatabase) {}
+  constructor(readonly db: PgDatabase) {
+    this.labels = new PgLabelStore(db);
+  }
 
   static open(url: string, options?: PgDatabaseOptions): PgResultsStore {
     return new PgResultsStore(new PgDatabase(url, options));
@@ -126,6 +132,18 @@ export class PgResultsStore implements ResultsStore {
 
   async *readSubmissions(runId: string): AsyncGenerator<Submission> {
     for await (const row of this.pagesBySeq<{ data: Submission }>('data', 'submissions', runId)) yield row.data;
+  }
+
+  putLabels(labels: readonly Label[]): Promise<void> {
+    return this.labels.putLabels(labels);
+  }
+
+  getLabels(keys: readonly string[]): Promise<Map<string, Label>> {
+    return this.labels.getLabels(keys);
+  }
+
+  readLabels(filter?: LabelFilter): AsyncIterable<Label> {
+    return this.labels.readLabels(filter);
   }
 
   /** Closes the connection pool. */

@@ -1,3 +1,4 @@
+import type { LabelStore } from '../labels/types';
 import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type Submission } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
@@ -13,9 +14,10 @@ export interface RunFilter {
 /**
  * Where results live between the activities that record them and the report that reads them.
  * Activities run on any worker, so a cluster needs a shared implementation (e.g. PostgreSQL);
- * `FileResultsStore` is the single-machine default. Workflows never see the store, only activities.
+ * `FileResultsStore` is the single-machine default. Workflows never see the store, only activities. The store also
+ * keeps the site's labels (`LabelStore`), which are not tied to a run.
  */
-export interface ResultsStore {
+export interface ResultsStore extends LabelStore {
   /** Records the run. Idempotent: when the run exists already, its meta is kept as it is. */
   init(runId: string, meta: RunMeta): Promise<void>;
   /**

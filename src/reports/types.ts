@@ -46,7 +46,7 @@ export interface RowResult {
   /**
    * Who or what settled the grade, and why: the graders (`pass`/`fail` on their own, or `uncertain` when they could
    * not decide), or the judge an uncertain row was escalated to. Absent for rows without a grade (and runs before it
-   * existed). Human labels will settle uncertain rows here too.
+   * existed), or a person's label (`by: 'label'`), applied before both.
    */
   decision?: GradeDecision;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
@@ -67,7 +67,7 @@ export const DecidedBy = {
   graders: 'graders',
   /** The LLM judge, asked because the graders were uncertain (escalation). */
   judge: 'judge',
-  /** A person's label (`sitechat review`, or a matching label applied by a later run). */
+  /** A person's label of the same site, question, references and answer, applied before graders and judge ("settled by label"). */
   label: 'label',
 } as const;
 export type DecidedBy = (typeof DecidedBy)[keyof typeof DecidedBy];

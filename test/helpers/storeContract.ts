@@ -3,9 +3,17 @@
  * cluster's store cannot drift from the single-machine one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { labelKey } from '../../src/labels/key';
+import type { Label } from '../../src/labels/types';
 import type { ResultsStore } from '../../src/reports/store';
 import { summarize } from '../../src/reports/summary';
 import { collect, meta, row } from '../unit/reports/fixtures';
+
+/** A label of `site-1` with its key computed from its fields. */
+export function label(question: string, overrides: Partial<Label> = {}): Label {
+  const fields = { siteId: 'site-1', question, references: ['Paris'], answer: 'paris is the capital', ...overrides };
+  return { key: labelKey(fields), verdict: 'pass', at: '2025-01-01T00:00:00.000Z', ...fields, ...overrides };
+}
 
 export interface StoreUnderTest {
   store: ResultsStore;
@@ -133,6 +141,47 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(await collect(other.readSubmissions('run-1'))).toEqual([{ rowId: 'r1', sends: 1, requestId: 'q1', sessionId: 's1', submittedAtMs: 5 }, { rowId: 'r2', sends: 1 }]);
       await expect(store().recordSubmission('run-1', { rowId: '', sends: 1 })).rejects.toThrow('submission: `rowId` must be a non-empty string');
       await expect(store().recordSubmission('nope', { rowId: 'r', sends: 1 })).rejects.toThrow(/was not initialised/);
+    });
+
+    it('keeps labels by key, the last write winning, across batches, inside one batch and for a second instance', async () => {
+      const a = label('Capital of France?');
+      const b = label('Capital of Spain?', { references: ['Madrid'], answer: 'madrid' });
+      expect(await collect(store().readLabels())).toEqual([]);
+      expect(await store().getLabels([a.key])).toEqual(new Map());
+      await store().putLabels([a, b]);
+      await store().putLabels([a, b]); // a retried batch
+      const corrected = { ...a, verdict: 'fail' as const, note: 'not in the source', by: 'ana', at: '2025-01-02T00:00:00.000Z' };
+      await store().putLabels([corrected]);
+      const other = ctx.other();
+      expect(await other.getLabels([a.key, b.key, 'missing'])).toEqual(new Map([[a.key, corrected], [b.key, b]]));
+      const both = [corrected, b].sort((x, y) => (x.key < y.key ? -1 : 1));
+      expect(await collect(other.readLabels())).toEqual(both);
+      // Inside one batch the last label of a key wins too.
+      await store().putLabels([{ ...b, note: 'first' }, { ...b, note: 'second' }]);
+      expect((await other.getLabels([b.key])).get(b.key)?.note).toBe('second');
+      await store().putLabels([]);
+    });
+
+    it('reads labels ordered by key, filtered by site, in bounded pages', async () => {
+      const many = Array.from({ length: 1203 }, (_, i) => label(`Question ${i}?`, { siteId: i % 3 === 0 ? 'site-2' : 'site-1', answer: `answer ${i}` }));
+      await Promise.all([store().putLabels(many.slice(0, 600)), store().putLabels(many.slice(600))]);
+      const all = await collect(ctx.other().readLabels());
+      expect(all.map((l) => l.key)).toEqual(many.map((l) => l.key).sort());
+      const site2 = await collect(store().readLabels({ siteId: 'site-2' }));
+      expect(site2).toHaveLength(401);
+      expect(site2.every((l) => l.siteId === 'site-2')).toBe(true);
+      expect(site2.map((l) => l.key)).toEqual([...site2.map((l) => l.key)].sort());
+      expect(await collect(store().readLabels({ siteId: 'nope' }))).toEqual([]);
+      expect((await store().getLabels(many.map((l) => l.key))).size).toBe(1203);
+    });
+
+    it('refuses invalid labels and writes none of their batch', async () => {
+      const good = label('Q?');
+      await expect(store().putLabels([good, { ...label('R?'), key: '' }])).rejects.toThrow('labels batch item 1: `key` must be a non-empty string');
+      await expect(store().putLabels([{ ...good, verdict: 'maybe' as 'pass' }])).rejects.toThrow(/labels batch item 0 \(key [0-9a-f]+\): `verdict` must be one of pass, fail/);
+      await expect(store().putLabels([{ ...good, references: 'Paris' as unknown as string[] }])).rejects.toThrow(/`references` must be an array of strings/);
+      await expect(store().putLabels([{ ...good, siteId: '' }])).rejects.toThrow(/`siteId` must be a non-empty string/);
+      expect(await collect(store().readLabels())).toEqual([]);
     });
   });
 }

@@ -2,8 +2,8 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FileResultsStore } from '../../../src/reports/fileStore';
-import { StoreFile } from '../../../src/reports/files';
-import { storeContract } from '../../helpers/storeContract';
+import { LABELS_FILE, StoreFile } from '../../../src/reports/files';
+import { label, storeContract } from '../../helpers/storeContract';
 import { collect, meta, row, tempDir, useTempStore } from './fixtures';
 
 storeContract('FileResultsStore', async () => {
@@ -50,5 +50,21 @@ describe('FileResultsStore on disk', () => {
     await mkdir(join(ctx.dir, 'broken'));
     await writeFile(join(ctx.dir, 'broken', 'meta.json'), '{"runId": "bro');
     expect((await ctx.store.listRuns()).map((m) => m.runId)).toEqual(['run-1']);
+  });
+
+  it('keeps labels in one file of the root, skips a torn label line, and lists runs beside it', async () => {
+    const a = label('A?');
+    const b = label('B?');
+    await ctx.store.putLabels([a]);
+    await appendFile(join(ctx.dir, LABELS_FILE), '{"key":"torn","siteId":"site-1","verd');
+    await ctx.store.putLabels([b]);
+    expect((await collect(ctx.store.readLabels())).map((l) => l.key)).toEqual([a.key, b.key].sort());
+    expect((await ctx.store.listRuns()).map((m) => m.runId)).toEqual(['run-1']);
+  });
+
+  it('creates the root directory for the first label', async () => {
+    const store = new FileResultsStore(join(ctx.dir, 'fresh'));
+    await store.putLabels([label('A?')]);
+    expect(await collect(store.readLabels())).toHaveLength(1);
   });
 });

@@ -1,0 +1,152 @@
+import { CancellationScope, getExternalWorkflowHandle, type ExternalWorkflowHandle } from '@temporalio/workflow';
+import type { RunActivities } from '../activities';
+import type { CallOutcome } from '../activities/types';
+import type { Outcome, RowResult, SessionCloseFailure } from '../src/reports/types';
+import { asking, local, settling } from './activities';
+import { Batcher } from './batcher';
+import { chunkProgressSignal } from './signals';
+import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
+
+/**
+ * Rows per record activity. Recording is local (no API path), so a batch costs one activity instead of ten; 10 keeps
+ * the results store at most a few seconds behind the answers.
+ */
+const BATCH = 10;
+/** Finished rows between two progress signals to the run (each costs the run's history ~4 events). */
+const REPORT_EVERY = 20;
+/** Once the last question is sent, batches shrink so the chunk's tail finishes soon after its last answer. */
+const TAIL_BATCH = 3;
+
+/** An error no row can recover from (bad key, plan, site), in the API's words. */
+export type ChunkFailure = { message: string; type: string };
+
+/**
+ * Everything a chunk's steps share: counts, what is in flight, whether it is stopping and why, the sessions it
+ * closed, and the side effects still running. The steps (chunkTurn, chunkGrade, chunkSettle, chunkConversation) read
+ * and change it only through this object, so what a step touches is visible in its signature.
+ *
+ * Nothing here issues a command on construction: the activity proxies and the parent's handle are plain objects.
+ */
+export class ChunkState {
+  readonly counts: OutcomeCounts = emptyCounts();
+  /** Conversations whose question is out and not yet answered. */
+  inFlight = 0;
+  /** Nothing new is asked (a cancel, or a fatal error). */
+  cancelled = false;
+  /** The error that stopped the chunk, if one did. */
+  fatal: ChunkFailure | undefined;
+  sessionsClosed = 0;
+  readonly closeFailures: SessionCloseFailure[] = [];
+  /** Sessions already given to a settle to close: each is closed once. */
+  readonly sessionsToClose = new Set<string>();
+  /** Feedback and closes still running; the chunk waits for all of them before it ends. */
+  readonly background = new Set<Promise<void>>();
+  /** Finished rows, recorded in batches. */
+  readonly recorder: Batcher<RowResult>;
+  /** The ask activity (submit + poll), with this run's answer timeout. */
+  readonly ask: RunActivities;
+  /** The settle activity (feedback and close) on the feedback queue. */
+  readonly settle: RunActivities;
+
+  /** Rows finished since the last progress signal. */
+  private unreported: Partial<OutcomeCounts> = {};
+  private readonly askScopes = new Set<CancellationScope>();
+  private readonly parent: ExternalWorkflowHandle;
+
+  constructor(readonly input: ChunkInput) {
+    this.parent = getExternalWorkflowHandle(input.parentWorkflowId);
+    this.recorder = new Batcher<RowResult>(BATCH, async (results) => {
+      await local.recordRows({ runId: input.runId, page: input.page, results });
+      if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
+    });
+    this.ask = asking(input.options.answerTimeoutMs, input.options.siteId);
+    this.settle = settling(input.options.siteId);
+  }
+
+  // --- cancellation ---------------------------------------------------------------------------------------------
+
+  /**
+   * A cancel is graceful: nothing new is asked, and questions already sent are waited for (at most the answer
+   * timeout) so their answers are recorded and their sessions known and closed. A second cancel abandons the
+   * questions in flight too.
+   */
+  stop(): void {
+    if (this.cancelled) this.abandonInFlight();
+    this.cancelled = true;
+  }
+
+  /** A fatal API error, or a second cancel: nothing new is asked and the questions in flight are abandoned. */
+  abandonInFlight(): void {
+    this.cancelled = true;
+    for (const scope of this.askScopes) scope.cancel();
+  }
+
+  /** A question goes out in its own scope, so that abandoning it cancels that ask alone. */
+  openAsk(): CancellationScope {
+    const scope = new CancellationScope();
+    this.askScopes.add(scope);
+    this.inFlight += 1;
+    return scope;
+  }
+
+  closeAsk(scope: CancellationScope): void {
+    this.inFlight -= 1;
+    this.askScopes.delete(scope);
+  }
+
+  // --- rows and progress ----------------------------------------------------------------------------------------
+
+  /** A finished row: counted, and queued for the next record batch. */
+  record(result: RowResult): void {
+    this.count(result.outcome);
+    this.recorder.add(result);
+  }
+
+  /** A row answered by an earlier attempt of this run: counted only (it is in the store already). */
+  count(outcome: Outcome): void {
+    this.counts[outcome] += 1;
+    this.unreported[outcome] = (this.unreported[outcome] ?? 0) + 1;
+  }
+
+  /** The last conversation has started: the run may start the next chunk, and record batches shrink. */
+  lastStarted(): void {
+    this.recorder.resize(TAIL_BATCH);
+    void this.report(true).catch(() => undefined);
+  }
+
+  /** Tells the run what finished since the last report, and how many questions are in flight. */
+  async report(drained?: boolean): Promise<void> {
+    const delta = this.unreported;
+    this.unreported = {};
+    await this.parent.signal(chunkProgressSignal, { page: this.input.page, counts: delta, inFlight: this.inFlight, drained });
+  }
+
+  /** Rows counted but not yet reported to the run (a resumed run's earlier answers are counted without a batch). */
+  hasUnreported(): boolean {
+    return Object.keys(this.unreported).length > 0;
+  }
+
+  // --- sessions and side effects --------------------------------------------------------------------------------
+
+  /** Runs a side effect in the background; the chunk waits for all of them before it ends. */
+  inBackground(work: Promise<void>): void {
+    const p = work.finally(() => this.background.delete(p));
+    this.background.add(p);
+  }
+
+  /** What became of closing a session. */
+  closed(sessionId: string, outcome: CallOutcome): void {
+    if (outcome.ok) this.sessionsClosed += 1;
+    else this.closeFailures.push({ sessionId, error: outcome.error });
+  }
+
+  result(): ChunkResult {
+    return {
+      counts: this.counts,
+      sessionsClosed: this.sessionsClosed,
+      sessionsCloseFailed: this.closeFailures.length,
+      cancelled: this.cancelled && !this.fatal,
+      fatal: this.fatal,
+    };
+  }
+}

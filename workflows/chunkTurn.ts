@@ -1,0 +1,77 @@
+import { isCancellation } from '@temporalio/workflow';
+import type { AskInput, AskResult, PlannedRow } from '../activities/types';
+import { feedbackFor, gradedResult } from '../src/grading/gradeRow';
+import { answeredResult, unansweredResult } from '../src/reports/rowResult';
+import { Outcome, type RowResult } from '../src/reports/types';
+import { gradeTurn } from './chunkGrade';
+import { settleRow } from './chunkSettle';
+import type { ChunkState } from './chunkState';
+import { describeFailure, isFatal } from './outcome';
+
+/** An answered turn: its result (graded when the run grades) and the feedback to send for it, if any. */
+export interface AnsweredTurn {
+  result: RowResult;
+  verdict?: 'good' | 'bad';
+}
+
+/**
+ * One turn of a conversation: ask the question in the conversation's session, then grade the answer.
+ * Returns the answered row to settle; undefined when the row got no answer (it is settled here, as `error` or
+ * `skipped`), so the conversation goes on with its next turn.
+ */
+export async function askTurn(state: ChunkState, row: PlannedRow, sessionId: string): Promise<AnsweredTurn | undefined> {
+  const scope = state.openAsk();
+  let answer: AskResult;
+  try {
+    answer = await scope.run(() => state.ask.ask(askInput(state, row, sessionId)));
+  } catch (err) {
+    settleUnanswered(state, row, sessionId, err);
+    return undefined;
+  } finally {
+    state.closeAsk(scope);
+  }
+  const { options } = state.input;
+  const answered = answeredResult(row, answer, row.model ?? options.model, new Date().toISOString());
+  const grading = gradeTurn(state, row, answer);
+  const grade = grading === undefined ? undefined : await grading;
+  // Judging takes time: a graded row finished when its grade was in.
+  const result = grade ? { ...gradedResult(answered, grade), finishedAt: new Date().toISOString() } : answered;
+  const verdict = feedbackFor(grade);
+  return { result, verdict: options.feedback === 'graded' && answer.requestId ? verdict : undefined };
+}
+
+function askInput(state: ChunkState, row: PlannedRow, sessionId: string): AskInput {
+  const { input } = state;
+  const { options } = input;
+  return {
+    runId: input.runId,
+    rowId: row.id,
+    siteId: options.siteId,
+    mode: options.mode,
+    message: row.question,
+    sessionId,
+    email: row.email ?? options.defaultEmail,
+    model: row.model ?? options.model,
+    responseLanguage: row.response_language,
+    uiLocale: row.ui_locale,
+    answerTimeoutMs: options.answerTimeoutMs,
+  };
+}
+
+/**
+ * A question that got no answer. Abandoned (a second cancel, or another conversation's fatal error): `skipped`.
+ * Failed on its own: `error`, even during a cancel, since it may have been asked; a failure no row can recover from
+ * (bad key, plan, site) stops the chunk and abandons the other questions in flight.
+ */
+function settleUnanswered(state: ChunkState, row: PlannedRow, sessionId: string, err: unknown): void {
+  if (isCancellation(err)) {
+    settleRow(state, unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer (it may have been asked)', new Date().toISOString()));
+    return;
+  }
+  const failure = describeFailure(err);
+  if (!state.cancelled && isFatal(failure)) {
+    state.fatal ??= failure;
+    state.abandonInFlight();
+  }
+  settleRow(state, unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { errorType: failure.type, sessionId }));
+}
