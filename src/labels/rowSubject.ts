@@ -11,6 +11,14 @@ export function labelSubjectOfRow(siteId: string, row: Pick<RowResult, 'question
   return { siteId, question: row.question, references: parseReferences(row.expected ?? ''), answer: row.answer ?? '' };
 }
 
+/**
+ * The key a run recorded with the row (it knew the dataset row's `include_any`, `must_include` and rubric), else the
+ * key of what the row itself carries (rows of runs before labels).
+ */
+export function rowLabelKey(siteId: string, row: Pick<RowResult, 'question' | 'expected' | 'answer' | 'labelKey'>): string {
+  return row.labelKey ?? labelKey(labelSubjectOfRow(siteId, row));
+}
+
 export interface LabelGiven {
   verdict: LabelVerdict;
   note?: string;
@@ -21,10 +29,10 @@ export interface LabelGiven {
 }
 
 /** The label of a row as a person gave it. */
-export function labelForRow(siteId: string, row: Pick<RowResult, 'question' | 'expected' | 'answer'>, given: LabelGiven): Label {
+export function labelForRow(siteId: string, row: Pick<RowResult, 'question' | 'expected' | 'answer' | 'labelKey'>, given: LabelGiven): Label {
   const subject = labelSubjectOfRow(siteId, row);
   return {
-    key: labelKey(subject),
+    key: rowLabelKey(siteId, row),
     siteId,
     question: subject.question,
     references: [...subject.references],

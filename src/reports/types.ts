@@ -49,6 +49,11 @@ export interface RowResult {
    * existed), or a person's label (`by: 'label'`), applied before both.
    */
   decision?: GradeDecision;
+  /**
+   * The row's label key (`labelKey` of site, question, references, rubric and answer), computed by the run that asked
+   * it, so a label given for this row (`sitechat review`) is the one later runs look up. Absent before labels existed.
+   */
+  labelKey?: string;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
   feedback?: 'good' | 'bad' | 'failed';
   /** Why the feedback was not recorded (with `feedback: 'failed'`): HTTP status and the API's `error` string. */

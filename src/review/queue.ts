@@ -3,9 +3,7 @@
  * then a seeded random sample of passed rows for spot checks. Rows already labelled (a label of the same key exists)
  * stay in the queue, shown as settled. Streams the run; memory holds the queued rows only (capped by `limit`).
  */
-import { labelSubjectOfRow } from '../labels/rowSubject';
-import { labelKey } from '../labels/key';
-import type { LabelStore } from '../labels/types';
+import { rowLabelKey } from '../labels/rowSubject';
 import { loadBaselineFromStore, baselineRowsFor } from '../reports/baseline';
 import type { PriorTurn } from '../reports/context';
 import type { ResultsStore } from '../reports/store';
@@ -50,7 +48,7 @@ export function toItem(runId: string, siteId: string, reason: ReviewItem['reason
   return {
     runId, siteId, rowId: id, reason,
     row: { id, question, expected, answer, assertions, decision, outcome, feedback, feedbackError, conversation, turn, tags, error },
-    priorTurns: [], labelKey: labelKey(labelSubjectOfRow(siteId, row)),
+    priorTurns: [], labelKey: rowLabelKey(siteId, row),
   };
 }
 
@@ -60,7 +58,7 @@ export interface RunQueue {
 }
 
 /** The queue of one (single-site) run. */
-export async function buildRunQueue(store: ResultsStore & LabelStore, runId: string, summary: RunSummary | undefined, options: QueueOptions = {}): Promise<RunQueue> {
+export async function buildRunQueue(store: ResultsStore, runId: string, summary: RunSummary | undefined, options: QueueOptions = {}): Promise<RunQueue> {
   const { sample = DEFAULT_SAMPLE, seed = runId, limit = DEFAULT_LIMIT, maxTurns = 10, maxText = 2000 } = options;
   const meta = await store.getMeta(runId);
   const siteId = meta?.siteId ?? summary?.siteId ?? '';

@@ -5,8 +5,7 @@
  */
 import type { RowResult, RunMeta } from '../reports/types';
 import { DecidedBy } from '../reports/types';
-import { labelKey } from '../labels/key';
-import { labelSubjectOfRow } from '../labels/rowSubject';
+import { rowLabelKey } from '../labels/rowSubject';
 import { feedbackNotDue, startLabelFeedback } from './feedback';
 import { refreshRun } from './refresh';
 import { reviewSource, settledByLabel, type ReviewDeps } from './save';
@@ -45,7 +44,7 @@ export async function reconcileRun(deps: ReviewDeps, meta: RunMeta): Promise<Rec
   };
   for await (const row of deps.store.read(meta.runId)) {
     if (row.answer === undefined) continue;
-    batch.push({ key: labelKey(labelSubjectOfRow(meta.siteId, row)), row });
+    batch.push({ key: rowLabelKey(meta.siteId, row), row });
     if (batch.length >= BATCH) await flush();
   }
   if (batch.length > 0) await flush();

@@ -4,7 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { labelForRow } from '../labels/rowSubject';
-import { LabelVerdict, type LabelStore } from '../labels/types';
+import { LabelVerdict } from '../labels/types';
 import type { ResultsStore } from '../reports/store';
 import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary } from '../reports/types';
 import { readRow } from '../../activities/labelFeedback';
@@ -14,7 +14,7 @@ import { refreshRun } from './refresh';
 import type { FeedbackStart, SaveRequest } from './types';
 
 export interface ReviewDeps {
-  store: ResultsStore & LabelStore;
+  store: ResultsStore;
   client: Client;
   runsDir: string;
   /** Who labels (`--by`, else the OS user name). */
@@ -30,13 +30,15 @@ export function reviewSource(runId: string): string {
 const verdicts = new Set<string>(Object.values(LabelVerdict));
 
 /** The row as the label settles it: its outcome, and a decision that keeps the outcome it had before. */
-export function settledByLabel(row: RowResult, label: { verdict: LabelVerdict; note?: string; by?: string }): RowResult {
+export function settledByLabel(row: RowResult, label: { key: string; verdict: LabelVerdict; note?: string; by?: string }): RowResult {
   const was = row.decision?.by === DecidedBy.label ? (row.decision.was ?? row.outcome) : row.outcome;
-  const who = label.by ? ` by ${label.by}` : '';
+  // The wording of labels a run applies ("label by ana: not in the source").
+  const reason = `label${label.by ? ` by ${label.by}` : ''}${label.note ? `: ${label.note}` : ''}`;
   return {
     ...row,
     outcome: label.verdict === LabelVerdict.pass ? Outcome.passed : Outcome.failed,
-    decision: { verdict: label.verdict, by: DecidedBy.label, reason: `labelled ${label.verdict}${who}${label.note ? `: ${label.note}` : ''}`, was },
+    decision: { verdict: label.verdict, by: DecidedBy.label, reason, was },
+    labelKey: label.key,
   };
 }
 

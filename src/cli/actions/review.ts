@@ -1,7 +1,5 @@
 import { userInfo } from 'node:os';
 import { Client } from '@temporalio/client';
-import type { LabelStore } from '../../labels/types';
-import type { ResultsStore } from '../../reports/store';
 import { ReviewRunError } from '../../review/errors';
 import { DEFAULT_LIMIT, DEFAULT_SAMPLE } from '../../review/queue';
 import { resolveReviewTarget } from '../../review/runs';
@@ -46,15 +44,6 @@ function checkFlags(run: string, flags: ReviewFlags): { settings: ReviewSettings
   return { settings: { port: port ?? 0, sample: sample ?? DEFAULT_SAMPLE, limit: limit ?? DEFAULT_LIMIT }, problems: problems.lines };
 }
 
-/** Until the labels are in both stores, a store without them cannot take a label: said once, clearly. */
-function withLabels(store: ResultsStore): ResultsStore & LabelStore {
-  const candidate = store as Partial<LabelStore> & ResultsStore;
-  if (typeof candidate.putLabels !== 'function' || typeof candidate.getLabels !== 'function') {
-    throw new ReviewRunError('this results store keeps no labels yet (LabelStore not implemented): nothing can be saved');
-  }
-  return candidate as ResultsStore & LabelStore;
-}
-
 function defaultBy(): string | undefined {
   try {
     return userInfo().username || undefined;
@@ -90,7 +79,7 @@ export async function reviewAction(run: string, flags: ReviewFlags): Promise<num
       return ExitCode.usage;
     }
     opened = openCliStore();
-    const store = withLabels(opened.store);
+    const { store } = opened;
     const target = await resolveReviewTarget(store, run);
     if (flags.worker && !process.env.SITECHAT_BASE_URL) {
       log.warn('no SITECHAT_BASE_URL: feedback of settled rows goes to a new embedded simulator, which does not know the run\'s requests (it refuses them; the rows record the refusal)');
