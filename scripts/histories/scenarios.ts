@@ -4,6 +4,8 @@
  * path it is meant to record (a cancel that came too late, a cleanup that never continued as new), so a fixture
  * always shows what its name says.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
@@ -12,7 +14,9 @@ import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import { labelFeedbackWorkflowId, type LabelFeedbackInput, type LabelFeedbackResult } from '../../workflows/labelFeedbackTypes';
 import { cancelSignal } from '../../workflows/signals';
+import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
@@ -148,6 +152,26 @@ const uncertain: Scenario = {
   },
 };
 
+const labelFeedbackScenario: Scenario = {
+  name: 'label-feedback',
+  about: 'labelFeedback (`sitechat review`): a labelled row\'s feedback through settle on the feedback queue, then recordLabelFeedback',
+  keep: ['labelFeedback'],
+  async run(ctx) {
+    const dataset = await ctx.dataset('label-feedback', 'id,question,expected', [`l1,${QUESTIONS.price},$9.99 per month`]);
+    const run = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { reportDir } = (await run.result()) as RunResult;
+    const row = readFileSync(join(reportDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RowResult)[0];
+    must(Boolean(row?.requestId && row.sessionId), this.name, `expected an answered row, got ${JSON.stringify(row)}`);
+    const input: LabelFeedbackInput = {
+      runId: `rec-${this.name}`, rowId: 'l1', siteId: DEMO.siteId, sessionId: row?.sessionId ?? '', requestId: row?.requestId ?? '', value: 'bad',
+    };
+    const handle = await ctx.client.workflow.start('labelFeedback', { taskQueue: TaskQueue.main, workflowId: labelFeedbackWorkflowId(input.runId, input.rowId), args: [input] });
+    const result = (await handle.result()) as LabelFeedbackResult;
+    must(result.feedback === 'bad', this.name, `expected the feedback sent, got ${JSON.stringify(result)}`);
+    return ids(handle);
+  },
+};
+
 const cancelled: Scenario = {
   name: 'evaluation-cancelled',
   about: 'evaluationRun cancelled (the cancel signal, as `sitechat watch` sends it) after its first questions: the rest `skipped`',
@@ -239,4 +263,4 @@ const openChunks: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks];
+export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks, labelFeedbackScenario];
