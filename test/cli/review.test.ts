@@ -123,6 +123,11 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     const before = feedbackCalls(stack);
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // The run's report.html lists both uncertain rows under "Needs review".
+    const reportHtml = `file://${join(stack.runsDir, runId, 'report.html')}`;
+    await page.goto(reportHtml);
+    expect(await page.textContent('h2#uncertain')).toMatch(/^Needs review \(2\)/);
+    expect(await page.$$('article.review.uncertain')).toHaveLength(2);
     await page.goto(url);
     await page.waitForSelector('#row[data-row]');
     expect(await page.textContent('#progress')).toMatch(/^0 of \d+ settled/);
@@ -139,7 +144,8 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     await page.keyboard.press('p');
     // The next row at once; the save in the background, then the verdict of the run as recomputed.
     expect(await page.getAttribute('#row', 'data-row')).not.toBe(first);
-    await page.waitForFunction("document.querySelector('#runs .verdict')?.textContent === 'PASSED'");
+    await page.waitForSelector('#runs .run.passed');
+    expect(await page.textContent('#runs .verdict')).toBe('PASSED');
     expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
 
     const summary = summaryOf(stack, runId);
@@ -147,6 +153,11 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     expect(readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(existsSync(join(stack.runsDir, 'history.html'))).toBe(true);
+    const report = await browser.newPage();
+    await report.goto(reportHtml);
+    expect(await report.textContent('h2#uncertain')).toMatch(/^Needs review \(1\)/);
+    expect(await report.textContent('body')).toContain('reviewed: 1 row settled by labels');
+    await report.close();
     const row = await storedRow(stack, runId, first ?? '');
     expect(row).toMatchObject({ outcome: 'passed', decision: { verdict: 'pass', by: 'label', reason: 'label by tester: answer gives the 5 GB', was: 'uncertain' } });
 
@@ -185,7 +196,7 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
       expect(await page.textContent('#answer')).toBe(`A ${payload}`);
       expect(await page.textContent('#row')).toContain(`Q ${payload}`);
       expect(await page.$$('#row img, #row script')).toHaveLength(0);
-      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+      expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     } finally {
       await stop(other);
     }
