@@ -45,10 +45,15 @@ export function settledByLabel(row: RowResult, label: { key: string; verdict: La
 export interface Saved {
   row: RowResult;
   feedback: FeedbackStart;
-  summary: RunSummary;
+  /** The run's summary as recomputed; undefined when the caller deferred that to a later save (`refresh: false`). */
+  summary?: RunSummary;
 }
 
-export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRequest): Promise<Saved> {
+/**
+ * @param refresh recompute the verdict and rewrite the reports now. A caller with more saves of the run waiting passes
+ *   false and lets the last of them do it once (on a large run that rewrite is most of a save's time).
+ */
+export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRequest, refresh = true): Promise<Saved> {
   if (!verdicts.has(request.verdict)) throw new ReviewRequestError(`verdict must be one of ${[...verdicts].join(', ')}`);
   const row = await readRow(deps.store, meta.runId, request.rowId);
   if (!row) throw new ReviewRequestError(`run ${meta.runId} has no row ${request.rowId}`, 404);
@@ -61,6 +66,6 @@ export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRe
   const settled = settledByLabel(row, label);
   await deps.store.append(meta.runId, [settled]);
   const feedback = await startLabelFeedback(deps.client, meta, settled);
-  const summary = await refreshRun(deps.store, meta.runId, { runsDir: deps.runsDir });
+  const summary = refresh ? await refreshRun(deps.store, meta.runId, { runsDir: deps.runsDir }) : undefined;
   return { row: settled, feedback, summary };
 }

@@ -4,6 +4,7 @@
  */
 import { buildRunQueue, type QueueOptions } from './queue';
 import { reconcileRun, type Reconciled } from './reconcile';
+import { refreshRun } from './refresh';
 import { refreshMultiSite, type ReviewTarget } from './runs';
 import { saveLabel, type ReviewDeps } from './save';
 import { ReviewRequestError } from './errors';
@@ -20,6 +21,10 @@ function runLine(meta: RunMeta, summary: RunSummary | undefined): ReviewRun {
 export class ReviewSession {
   private state: ReviewState | undefined;
   private saving: Promise<unknown> = Promise.resolve();
+  /** Saves waiting behind the one in progress, per run: while some wait, the reports are rewritten by the last. */
+  private readonly waiting = new Map<string, number>();
+  /** Runs with saves whose report rewrite was left to a later save. */
+  private readonly deferred = new Set<string>();
 
   constructor(private readonly deps: ReviewDeps, private readonly target: ReviewTarget, private readonly queue: QueueOptions & { sample: number; seed?: string }) {}
 
@@ -60,24 +65,40 @@ export class ReviewSession {
   }
 
   save(request: SaveRequest): Promise<SaveResult> {
-    const next = this.saving.then(() => this.saveNow(request));
+    this.waiting.set(request.runId, (this.waiting.get(request.runId) ?? 0) + 1);
+    const next = this.saving.then(() => {
+      const left = (this.waiting.get(request.runId) ?? 1) - 1;
+      this.waiting.set(request.runId, left);
+      return this.saveNow(request, left === 0);
+    });
     this.saving = next.catch(() => undefined);
     return next;
   }
 
-  private async saveNow(request: SaveRequest): Promise<SaveResult> {
+  private async saveNow(request: SaveRequest, refresh: boolean): Promise<SaveResult> {
     const state = this.snapshot();
     const meta = this.target.runs.find((m) => m.runId === request.runId);
     const item = state.items.find((i) => i.runId === request.runId && i.rowId === request.rowId);
     if (!meta || !item) throw new ReviewRequestError(`row ${request.rowId} of run ${request.runId} is not in this review`, 404);
-    const saved = await saveLabel(this.deps, meta, request);
-    await refreshMultiSite(this.deps.store, this.target, this.deps.runsDir);
+    let saved;
+    try {
+      saved = await saveLabel(this.deps, meta, request, refresh);
+    } catch (err) {
+      // The saves deferred to this one still get their reports.
+      if (refresh && this.deferred.delete(meta.runId)) await refreshRun(this.deps.store, meta.runId, { runsDir: this.deps.runsDir });
+      throw err;
+    }
+    if (refresh) {
+      this.deferred.delete(meta.runId);
+      await refreshMultiSite(this.deps.store, this.target, this.deps.runsDir);
+    } else this.deferred.add(meta.runId);
     const { decision, outcome, feedback, feedbackError } = saved.row;
     Object.assign(item.row, { decision, outcome, feedback, feedbackError });
     item.label = { verdict: request.verdict, note: request.note?.trim() || undefined, by: this.deps.by, at: new Date().toISOString(), source: `review ${meta.runId}` };
     // Other rows with the same key (the same answer to the same question) are settled by this label too.
     for (const other of state.items) if (other.labelKey === item.labelKey && other.siteId === item.siteId) other.label = item.label;
-    const run = runLine(meta, saved.summary);
+    // Deferred: the verdict as last computed; the last waiting save's answer brings the new one.
+    const run = saved.summary ? runLine(meta, saved.summary) : (state.runs.find((r) => r.runId === meta.runId) ?? runLine(meta, undefined));
     state.runs = state.runs.map((r) => (r.runId === run.runId ? run : r));
     return { item, feedback: saved.feedback, run };
   }
