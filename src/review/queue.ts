@@ -27,14 +27,12 @@ export interface QueueOptions {
 export const DEFAULT_SAMPLE = 10;
 export const DEFAULT_LIMIT = 1000;
 
-const ORDER: Record<ReviewReason, number> = { uncertain: 0, regressed: 1, failed: 2, 'spot-check': 3 };
-
 /** The outcome a row had before any label settled it: its place in the queue does not move when it is labelled. */
 function originalOutcome(row: RowResult): Outcome {
   return row.decision?.by === DecidedBy.label ? (row.decision.was ?? row.outcome) : row.outcome;
 }
 
-export function reasonOf(row: RowResult, regressed: ReadonlySet<string>): ReviewReason | 'passed' | undefined {
+export function reasonOf(row: RowResult, regressed: ReadonlySet<string>): Exclude<ReviewReason, 'spot-check'> | 'passed' | undefined {
   const outcome = originalOutcome(row);
   if (outcome === Outcome.uncertain) return ReviewReason.uncertain;
   if (regressed.has(row.id)) return ReviewReason.regressed;
@@ -63,19 +61,23 @@ export async function buildRunQueue(store: ResultsStore, runId: string, summary:
   const meta = await store.getMeta(runId);
   const siteId = meta?.siteId ?? summary?.siteId ?? '';
   const regressed = new Set(summary?.baseline?.regressed);
-  const picked: ReviewItem[] = [];
+  // Each reason kept up to the limit (memory: three times the limit at most), so the cut falls on the last reasons.
+  const picked: Record<Exclude<ReviewReason, 'spot-check'>, ReviewItem[]> = { uncertain: [], regressed: [], failed: [] };
   const spot = new Reservoir<RowResult>(sample, seed);
-  let omitted = 0;
+  let queued = 0;
   for await (const row of store.read(runId)) {
     const reason = reasonOf(row, regressed);
     if (reason === undefined) continue;
     if (reason === 'passed') spot.offer(row);
-    else if (picked.length < limit) picked.push(toItem(runId, siteId, reason, row));
-    else omitted++;
+    else {
+      queued++;
+      if (picked[reason].length < limit) picked[reason].push(toItem(runId, siteId, reason, row));
+    }
   }
   const spots = spot.items().sort((a, b) => a.index - b.index).map((row) => toItem(runId, siteId, ReviewReason.spotCheck, row));
-  const items = [...picked, ...spots.slice(0, Math.max(0, limit - picked.length))];
-  items.sort((a, b) => ORDER[a.reason] - ORDER[b.reason]);
+  const all = [...picked.uncertain, ...picked.regressed, ...picked.failed, ...spots];
+  const items = all.slice(0, limit);
+  const omitted = queued + spots.length - items.length;
 
   await attachPriorTurns(store, runId, items, maxTurns, maxText);
   await attachBaseline(store, summary, items);
