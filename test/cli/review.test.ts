@@ -8,7 +8,7 @@ import type { RowResult, RunSummary } from '../../src/reports/types';
 import { labelFeedbackWorkflowId } from '../../workflows/labelFeedbackTypes';
 import type { RunResult } from '../../workflows/types';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
-import { CLI } from '../helpers/cli';
+import { CLI, sitechat } from '../helpers/cli';
 import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 import { exited, spawnWorker } from '../helpers/workerProcess';
@@ -94,6 +94,17 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     await stack?.close();
   });
 
+  it('names each bad flag and an unknown run, exit 2, before anything starts', async () => {
+    const bad = await sitechat(stack.runsDir, ['review', 'latest', '--port', 'abc', '--sample', '-1', '--limit', '0'], { SITECHAT_RUNS_DIR: stack.runsDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--port: must be a whole number/);
+    expect(bad.stderr).toMatch(/--sample: must be a whole number ≥ 0/);
+    expect(bad.stderr).toMatch(/--limit: must be a whole number ≥ 1/);
+    const unknown = await sitechat(stack.runsDir, ['review', 'no-such-run'], { SITECHAT_RUNS_DIR: stack.runsDir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no run no-such-run in the results store');
+  });
+
   it('refuses every request without the right token (page, assets, JSON API), with no CORS header', async () => {
     review = startReview(stack, runId);
     const url = new URL(await review.url);
@@ -136,7 +147,10 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     expect(await page.textContent('#row .tag')).toBe('uncertain');
     const first = await page.getAttribute('#row', 'data-row');
     expect(['unsure1', 'unsure2']).toContain(first);
-    await page.screenshot({ path: join(__dirname, '..', '..', 'docs', 'img', 'review-page.png') });
+    // docs/img/review-page.png is this screenshot, rewritten only when asked (its run id changes on every run).
+    const shot = process.env.SITECHAT_WRITE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'img', 'review-page.png') : join(stack.runsDir, 'review-page.png');
+    await page.screenshot({ path: shot });
+    expect(existsSync(shot)).toBe(true);
 
     await page.keyboard.press('n');
     await page.keyboard.type('answer gives the 5 GB');
