@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
 import { SiteChatError } from '../src/api/errors';
+import { countRows } from '../src/metrics/activityMetrics';
+import { metrics } from '../src/metrics/registry';
 import { shortError, toFailure } from './failures';
 import type { CallOutcome, RecordRowsInput, SettleInput, SettleResult } from './types';
 
@@ -18,12 +20,12 @@ export function finishActivities(deps: ActivityDeps) {
       const signal = Context.current().cancellationSignal;
       const result: SettleResult = {};
       if (feedback) {
-        result.feedback = await finalOrThrow('feedback', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
+        result.feedback = await finalOrThrow('feedback', siteId, () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
           deps.api.feedback.submit(siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal }), signal));
       }
       if (closeSessionId) {
         try {
-          result.close = await finalOrThrow('close', () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
+          result.close = await finalOrThrow('close', siteId, () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
             deps.api.chat.closeSession(siteId, closeSessionId, { signal }), signal));
         } catch (err) {
           if (!result.feedback) throw err;
@@ -39,17 +41,22 @@ export function finishActivities(deps: ActivityDeps) {
      */
     async recordRows({ runId, page, results }: RecordRowsInput): Promise<void> {
       await deps.store.append(runId, await deps.planMetadata.attach(runId, page, results));
+      await countRows(deps.store, runId, results);
     },
   };
 }
 
 /** A call's final outcome; a retryable error is thrown (as a Temporal failure naming the call) for the retry policy. */
-async function finalOrThrow(call: 'feedback' | 'close', fn: () => Promise<unknown>): Promise<CallOutcome> {
+async function finalOrThrow(call: 'feedback' | 'close', site: string, fn: () => Promise<unknown>): Promise<CallOutcome> {
+  const counter = call === 'feedback' ? metrics().feedback : metrics().sessionCloses;
   try {
     await fn();
+    counter.inc({ site, result: 'ok' });
     return { ok: true };
   } catch (err) {
-    if (err instanceof SiteChatError && !err.retryable) return { ok: false, error: shortError(err) };
+    const final = err instanceof SiteChatError && !err.retryable;
+    counter.inc({ site, result: final ? 'refused' : 'retried' });
+    if (final) return { ok: false, error: shortError(err) };
     const failure = toFailure(err);
     if (failure instanceof Error) failure.message = `${call}: ${failure.message}`;
     throw failure;

@@ -8,6 +8,7 @@ import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
 import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
+import { measuredAsk } from '../src/metrics/activityMetrics';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
@@ -30,7 +31,7 @@ const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(
 
 function buildActivities(deps: ActivityDeps) {
   return waitingOutStoreOutages({
-    ask: askActivity(deps),
+    ask: measuredAsk(askActivity(deps)),
     ...planActivities(deps),
     ...sessionActivities(deps),
     ...finishActivities(deps),

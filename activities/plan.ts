@@ -1,3 +1,4 @@
+import { countRows } from '../src/metrics/activityMetrics';
 import { unansweredResult } from '../src/reports/rowResult';
 import { slimRow } from '../src/datasets/limits';
 import type { RowResult } from '../src/reports/types';
@@ -67,6 +68,7 @@ export function planActivities(deps: ActivityDeps) {
         const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id))
           .map((row) => unansweredResult(row, outcome, reason, finishedAt));
         await deps.store.append(runId, results);
+        await countRows(deps.store, runId, results);
         rows += results.length;
       }
       return { [outcome]: rows };

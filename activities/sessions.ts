@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { metrics } from '../src/metrics/registry';
 import type { SessionCloseFailure } from '../src/reports/types';
 import type { ActivityDeps } from './deps';
 import { asFailure, shortError } from './failures';
@@ -34,8 +35,10 @@ export function sessionActivities(deps: ActivityDeps) {
             deps.limiter.run(`POST /m2m/sites/${siteId}/chat/session/close`, () =>
               deps.api.chat.closeSession(siteId, sessionId, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
           result.closed += 1;
+          metrics().sessionCloses.inc({ site: siteId, result: 'ok' });
         } catch (err) {
           result.failed.push({ sessionId, error: shortError(err) });
+          metrics().sessionCloses.inc({ site: siteId, result: 'failed' });
         }
         ctx.heartbeat();
       }

@@ -50,6 +50,8 @@ export async function startWorkerProcess(w: WorkerEnv): Promise<WorkerProcess> {
       ...(w.maxConcurrentAsks ? { SITECHAT_MAX_CONCURRENT_ASKS: String(w.maxConcurrentAsks) } : {}),
       // Diagnostics only (e.g. --max-old-space-size=192 to tell garbage from live memory); recorded in the results.
       ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
+      // BENCH_WORKER_METRICS=1: the workers serve their metrics (an ephemeral port each), to see what that costs.
+      ...(process.env.BENCH_WORKER_METRICS === '1' ? { SITECHAT_METRICS_ADDR: '127.0.0.1:0' } : {}),
     }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });

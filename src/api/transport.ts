@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { apiCallMetrics } from '../metrics/apiCalls';
 import type { ResolvedConfig } from './config';
 import { type Endpoint, endpointLabel, fillPath, queryString } from './endpoints';
 import { ConfigurationError } from './errors';
@@ -69,12 +70,12 @@ export class Transport {
     try {
       res = await this.#exchange(path, call, headersTimeout, options.signal);
     } catch (err) {
-      this.#report(call.endpoint, undefined, started);
+      this.#report(call, undefined, started);
       if (options.signal?.aborted === true) throw options.signal.reason ?? err;
       const timeoutMs = { connect: this.config.connectTimeoutMs, headers: headersTimeout, body: this.config.bodyTimeoutMs };
       throw connectionError(err, { endpoint: label, origin: this.scrub(this.config.baseUrl), timeoutMs });
     }
-    this.#report(call.endpoint, res.status, started);
+    this.#report(call, res.status, started);
     const scrub = (text: string): string => this.scrub(text);
     if (res.status < 200 || res.status > 299) {
       throw errorFromResponse({ status: res.status, endpoint: label, bodyText: res.text, retryAfter: res.retryAfter, scrub });
@@ -114,11 +115,13 @@ export class Transport {
     return headers;
   }
 
-  #report(endpoint: Endpoint, status: number | undefined, started: number): void {
+  #report({ endpoint, params }: Call<z.ZodType>, status: number | undefined, started: number): void {
+    const durationMs = performance.now() - started;
+    apiCallMetrics(endpoint, params.site_id, status, durationMs);
     const hook = this.config.onResponse;
     if (hook === undefined) return;
     try {
-      hook({ method: endpoint.method, path: endpoint.path, status, durationMs: performance.now() - started });
+      hook({ method: endpoint.method, path: endpoint.path, status, durationMs });
     } catch {
       // Metrics must never break an API call.
     }

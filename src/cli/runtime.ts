@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { connectTemporal, temporalConfigured, type TemporalConnections } from '../temporal/connect';
 import { startLocalServer, type LocalServer } from '../temporal/localServer';
 import { isSameProcess, processIdentity, type ProcessIdentity } from '../temporal/processIdentity';
-import { installQuietRuntime } from '../temporal/sdkRuntime';
+import { metricsAddressFromEnv } from '../metrics/address';
+import { installRuntimeWithMetrics } from '../metrics/start';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import { Secret } from '../api/secret';
@@ -122,8 +123,14 @@ function stopOnSignal(stopServer: () => Promise<void>, log: Logger): () => void 
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log } = options;
-  installQuietRuntime('ERROR');
+  // Checked before anything starts: a bad address is a usage error. Only a process that runs a worker serves metrics.
+  const metricsAddress = options.worker ? metricsAddressFromEnv() : undefined;
+  const metrics = await installRuntimeWithMetrics('ERROR', metricsAddress);
   const closers: (() => Promise<void>)[] = [];
+  if (metrics) {
+    closers.push(() => metrics.close());
+    log.info(`metrics of the in-process worker at ${metrics.url}`);
+  }
   let closing: Promise<void> | undefined;
   // Once, whoever asks first (the command's end or a signal).
   const close = (): Promise<void> => (closing ??= (async () => {

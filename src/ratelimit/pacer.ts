@@ -1,3 +1,5 @@
+import { pacerKeyLabels } from '../metrics/pacerLabels';
+import { metrics } from '../metrics/registry';
 import { HostWindow } from './hostWindow';
 import { SlidingWindowLimiter } from './slidingWindow';
 
@@ -50,6 +52,10 @@ export class HostPacer implements Pacer {
     }
     const { local, host } = entry;
     if (local.limit <= 0) return fn();
-    return local.run(() => host.run(fn, signal), signal);
+    const queued = performance.now();
+    return local.run(() => host.run(() => {
+      metrics().pacerWait.observe(pacerKeyLabels(key), (performance.now() - queued) / 1000);
+      return fn();
+    }, signal), signal);
   }
 }

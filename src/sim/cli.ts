@@ -7,6 +7,8 @@ import { parseFaultConfig } from './faults/config';
 import { startSimulator, type SimulatorHandle } from './index';
 import type { SimulatorOptions } from './options';
 
+const probability = { min: 0, max: 1 };
+
 function num(flag: string, raw: string, rule: { min?: number; max?: number; integer?: boolean }): number {
   const value = Number(raw);
   const ok = raw.trim() !== '' && Number.isFinite(value) && (!rule.integer || Number.isInteger(value))
@@ -16,6 +18,18 @@ function num(flag: string, raw: string, rule: { min?: number; max?: number; inte
     throw new Error(`--${flag} must be ${rule.integer ? 'an integer' : 'a number'}${range ? ` ${range}` : ''} (got \`${raw}\`)`);
   }
   return value;
+}
+
+/** `--model-noise 0.2` (every model) or `--model-noise gpt-4o-mini=0.2,gpt-4o=0.1`; model names are checked by the simulator. */
+function modelNoise(raw: string): number | Record<string, number> {
+  if (!raw.includes('=')) return num('model-noise', raw, probability);
+  const table: Record<string, number> = {};
+  for (const part of raw.split(',')) {
+    const [model, rate, ...rest] = part.split('=').map((x) => x.trim());
+    if (!model || rate === undefined || rest.length > 0) throw new Error(`--model-noise: \`${part}\` is not MODEL=RATE (e.g. gpt-4o-mini=0.2)`);
+    table[model] = num(`model-noise ${model}`, rate, probability);
+  }
+  return table;
 }
 
 /** `--faults` (inline JSON or a file) plus the all-endpoint shortcuts (`--fail-rate` …), which fill `'*'`. */
@@ -30,7 +44,6 @@ function faultsFrom(flags: SimFlags): FaultConfig {
     }
   }
   const all: EndpointFaults = { ...config['*'] };
-  const probability = { min: 0, max: 1 };
   if (flags.failRate !== undefined) all.failRate = num('fail-rate', flags.failRate, probability);
   if (flags.asyncFailRate !== undefined) all.asyncFailRate = num('async-fail-rate', flags.asyncFailRate, probability);
   if (flags.dropRate !== undefined) all.dropRate = num('drop-rate', flags.dropRate, probability);
@@ -51,6 +64,7 @@ export function optionsFromFlags(flags: SimFlags): SimulatorOptions {
     rateLimitWindow: flags.rateLimitWindow as SimulatorOptions['rateLimitWindow'],
     rateLimitScope: flags.rateLimitScope as SimulatorOptions['rateLimitScope'],
     seed: num('seed', flags.seed, { integer: true }),
+    ...(flags.modelNoise !== undefined ? { modelNoise: modelNoise(flags.modelNoise) } : {}),
     ...(flags.retention !== undefined ? { retentionMs: num('retention', flags.retention, { min: 0 }) } : {}),
     closedSessionChat: flags.closedSessionChat as SimulatorOptions['closedSessionChat'],
     closeUnknownSession: flags.closeUnknownSession as SimulatorOptions['closeUnknownSession'],

@@ -29,7 +29,7 @@ export interface SimulatorHandle {
   /** What admin routes require (given or generated), or null when they are open (loopback, no token). */
   adminToken: string | null;
   stats(): SimStats;
-  /** Clears sessions, requests, feedback, stats, rate-limit windows, simulated time, runtime documents; keeps faults. */
+  /** Clears sessions, requests, feedback, stats, rate-limit windows, simulated time, runtime documents, model-noise draws and forced answer models; keeps faults. */
   reset(): void;
   /** Replaces the fault configuration (validated; throws on bad input). Returns it. */
   setFaults(faults: FaultConfig): FaultConfig;

@@ -1,6 +1,7 @@
 import { resolveAdminToken } from './adminAuth';
 import type { FaultConfig } from './faults/config';
 import type { FixturesInput } from './fixtures';
+import { MODEL_NAMES } from './kb/models';
 
 /** What a chat request naming a closed session gets. */
 export const ClosedSessionChat = {
@@ -94,6 +95,12 @@ export interface SimulatorOptions {
   trustForwardedFor?: boolean;
   /** Seed of latencies, fault decisions and model noise (request and session ids are random UUIDs). @default 1 */
   seed?: number;
+  /**
+   * Per-request nondeterminism of the simulated models (`AnswerNoise`): the probability that an ask is answered
+   * another way than usual. A number applies to every model; an object sets it per model name (`'*'`: the others).
+   * @default 0 (every model answers a question the same way each time)
+   */
+  modelNoise?: number | Readonly<Record<string, number>>;
   /** Fault injection, off by default; changeable at runtime with `PUT /__sim/faults`. @default {} */
   faults?: FaultConfig;
   /** How long a chat request stays visible to status and feedback. @default 86_400_000 (24 h) */
@@ -125,7 +132,9 @@ export interface SimulatorOptions {
   state?: string;
 }
 
-export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state' | 'adminToken'>> & {
+export type ResolvedOptions = Required<Omit<SimulatorOptions, 'fixtures' | 'faults' | 'state' | 'adminToken' | 'modelNoise'>> & {
+  /** Noise rate per model name, `'*'` for the others. */
+  modelNoise: Readonly<Record<string, number>>;
   /** null: admin routes open (loopback without a token). */
   adminToken: string | null;
 };
@@ -147,6 +156,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     retryAfterSeconds: o.retryAfterSeconds === undefined ? 1 : o.retryAfterSeconds,
     trustForwardedFor: o.trustForwardedFor ?? false,
     seed: o.seed ?? 1,
+    modelNoise: resolveModelNoise(o.modelNoise),
     retentionMs: o.retentionMs ?? 86_400_000,
     closedSessionChat: o.closedSessionChat ?? ClosedSessionChat.reject,
     closeUnknownSession: o.closeUnknownSession ?? CloseUnknownSession.notFound,
@@ -159,4 +169,23 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     syncTimeoutMs: o.syncTimeoutMs ?? 60_000,
     statusConfidence: o.statusConfidence ?? true,
   };
+}
+
+/** `modelNoise` as a per-model table; throws naming the model or value that is wrong. */
+function resolveModelNoise(noise: SimulatorOptions['modelNoise']): Readonly<Record<string, number>> {
+  const table: Record<string, number> = typeof noise === 'number' ? { '*': noise } : { ...(noise ?? {}) };
+  for (const [model, rate] of Object.entries(table)) {
+    if (model !== '*' && !MODEL_NAMES.includes(model)) {
+      throw new Error(`simulator options: \`modelNoise\` names an unknown model "${model}" (known: ${MODEL_NAMES.join(', ')})`);
+    }
+    if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
+      throw new Error(`simulator options: \`modelNoise\` of "${model}" must be a probability from 0 to 1`);
+    }
+  }
+  return table;
+}
+
+/** The noise rate of one model under a resolved table. */
+export function noiseRateOf(table: Readonly<Record<string, number>>, model: string): number {
+  return table[model] ?? table['*'] ?? 0;
 }

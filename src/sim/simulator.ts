@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FaultConfig } from './faults/config';
 import { FaultInjector } from './faults/injector';
 import { loadFixtures, type Fixtures } from './fixtures';
-import { resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options';
+import { AnswerNoise } from './kb/noise';
+import { noiseRateOf, resolveOptions, type ResolvedOptions, type SimulatorOptions } from './options';
 import { Prng } from './prng';
 import { RateLimiter } from './ratelimit';
 import { Clock } from './state/clock';
@@ -33,6 +34,13 @@ export class Simulator {
   registry: Registry;
   /** Completion times. */
   latency: Prng;
+  /** Per-request model noise (`modelNoise`). */
+  readonly noise: AnswerNoise;
+  /**
+   * Sites made worse on purpose (`PUT /__sim/sites/:site/answer-model`): site id → the model that answers every
+   * question there, whatever the request names. Lets a test see a regression between two runs.
+   */
+  readonly degraded = new Map<string, string>();
   private readonly fixtures: Fixtures;
   /** The `--state` file, when state survives restarts. */
   readonly stateFile: StateFile | undefined;
@@ -45,6 +53,7 @@ export class Simulator {
     this.waiters = new SyncWaiters(this.clock, () => this.tick());
     this.limiter = new RateLimiter(this.options.rateLimit, this.options.rateLimitWindow);
     this.latency = new Prng(this.options.seed, 'latency');
+    this.noise = new AnswerNoise(this.options.seed, (model) => noiseRateOf(this.options.modelNoise, model));
     this.faults = new FaultInjector(new Prng(this.options.seed, 'faults'));
     this.faults.set(input.faults ?? {});
     this.stateFile = input.state ? new StateFile(input.state, () => this.toSnapshot()) : undefined;
@@ -138,6 +147,8 @@ export class Simulator {
     this.clock.reset();
     this.registry = new Registry(this.fixtures);
     this.latency = new Prng(this.options.seed, 'latency');
+    this.noise.clear();
+    this.degraded.clear();
     this.faults.reseed(new Prng(this.options.seed, 'faults'));
     this.changed();
   }

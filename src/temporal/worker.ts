@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
+import { siteInLogs } from '../logging/siteInLogs';
 import { hostname } from 'node:os';
 import { configureQueueBudgets } from './queueConfig';
 import { limitHeapGrowth } from './heapGrowth';
@@ -89,6 +90,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       namespace: options.namespace,
       taskQueue,
       activities,
+      interceptors: { activity: [siteInLogs] },
     };
     if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });
     if (taskQueue === TaskQueue.judge) return Worker.create({ ...base, ...judgeLimits(config), maxConcurrentActivityTaskExecutions: 20 });

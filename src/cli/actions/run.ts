@@ -76,6 +76,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
+    log.annotate?.({ runId, workflowId, site: options.siteId });
     // With a remote store the workers read the dataset from it, whichever sites they ask.
     if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     if (isSiteList(options.siteId)) {

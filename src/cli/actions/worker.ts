@@ -1,5 +1,6 @@
 import { connectTemporal, temporalConfigured } from '../../temporal/connect';
-import { installQuietRuntime } from '../../temporal/sdkRuntime';
+import { metricsAddressFromEnv } from '../../metrics/address';
+import { installRuntimeWithMetrics, type WorkerMetrics } from '../../metrics/start';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
 import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
@@ -10,11 +11,11 @@ import { PgDatabase } from '../../reports/pgDatabase';
 
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
-  const log = createLogger();
-  installQuietRuntime('WARN');
+  const log = createLogger({ source: 'worker' });
+  let metrics: WorkerMetrics | undefined;
   try {
     const config = workerConfigFromEnv();
-    if (!temporalConfigured()) log.warn('TEMPORAL_ADDRESS is not set: connecting to localhost:7233');
+    const metricsAddress = metricsAddressFromEnv();
     const known = Object.values(TaskQueue) as string[];
     const queues = flags.queues?.split(',').map((q) => q.trim()).filter(Boolean);
     const unknown = queues?.filter((q) => !known.includes(q)) ?? [];
@@ -22,6 +23,10 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
       return ExitCode.usage;
     }
+    metrics = await installRuntimeWithMetrics('WARN', metricsAddress);
+    // One endpoint per process: with port 0 each worker of a host gets its own, printed here for the scrape config.
+    if (metrics) log.info(`metrics at ${metrics.url}${metrics.temporal ? " (with the Temporal SDK's)" : ''}`);
+    if (!temporalConfigured()) log.warn('TEMPORAL_ADDRESS is not set: connecting to localhost:7233');
     // A worker on a wrong store URL would fail every activity it takes: it checks the database (and creates or
     // upgrades the schema) before polling instead.
     let store = config.runsDir;
@@ -46,5 +51,8 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
     log.error(err instanceof Error ? err.message : String(err));
     // A setting the worker cannot run with is a usage error: it stops at once, before polling anything.
     return err instanceof ConfigError || err instanceof JudgeConfigError ? ExitCode.usage : ExitCode.runFailed;
+  } finally {
+    // A listening endpoint would keep the process alive after the workers stopped.
+    await metrics?.close();
   }
 }

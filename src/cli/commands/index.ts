@@ -12,8 +12,9 @@ import { register as runs } from './runs';
 import { register as temporal } from './temporal';
 import { register as server } from './server';
 import { register as review } from './review';
+import { register as compare } from './compare';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, watch, worker, sim, check, cleanup, schedule, server, temporal];
+export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, compare, watch, worker, sim, check, cleanup, schedule, server, temporal];

@@ -11,6 +11,7 @@ export interface SimFlags {
   rateLimitWindow: string;
   rateLimitScope: string;
   seed: string;
+  modelNoise?: string;
   retention?: string;
   closedSessionChat: string;
   closeUnknownSession: string;
@@ -45,6 +46,7 @@ export function register(program: Command): void {
     .addOption(new Option('--rate-limit-window <kind>', 'rate-limit window').choices(['fixed', 'sliding']).default('fixed'))
     .addOption(new Option('--rate-limit-scope <scope>', 'what a rate-limited path is: as requested, or the route (all status polls of a site count as one)').choices(['path', 'route']).default('path'))
     .option('--seed <n>', 'seed for latencies, faults and model noise (ids are random UUIDs)', '1')
+    .option('--model-noise <rate>', 'per-request nondeterminism of the models: RATE for all, or MODEL=RATE[,MODEL=RATE] (0..1, default 0)')
     .addOption(new Option('--admin-token <token>', 'token the /__sim admin routes require (generated and printed when --host is not loopback)').env('SITECHAT_SIM_ADMIN_TOKEN'))
     .option('--state <file>', 'keep sessions, requests and feedback in this JSON file across restarts')
     .option('--retention <ms>', 'how long requests stay visible to status/feedback (default 86400000 = 24 h)')

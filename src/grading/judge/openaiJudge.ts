@@ -7,6 +7,7 @@
 import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { Secret } from '../../api/secret';
+import { metrics } from '../../metrics/registry';
 import { readCompletion, type ReplyOrigin } from './completion';
 import { toJudgeError } from './openaiErrors';
 import { parseJudgeReply } from './parse';
@@ -68,10 +69,21 @@ export class OpenAIJudge implements Judge {
       text = await response.text();
     } catch (err) {
       const context = { origin: this.origin, timeoutMs: this.settings.timeoutMs, timedOut: deadline.aborted, cancelled: options.signal?.aborted === true };
-      throw toJudgeError(err, this.secret, context);
+      const error = toJudgeError(err, this.secret, context);
+      metrics().judgeCalls.inc({ model: this.model, result: context.cancelled ? 'cancelled' : error instanceof Error ? error.name : 'Error' });
+      throw error;
     }
-    const { content, tokens } = readCompletion(text, from, this.secret);
-    return { ...parseJudgeReply(this.secret.scrub(content)), tokens };
+    try {
+      const { content, tokens } = readCompletion(text, from, this.secret);
+      const verdict = { ...parseJudgeReply(this.secret.scrub(content)), tokens };
+      metrics().judgeCalls.inc({ model: this.model, result: 'ok' });
+      metrics().judgeTokens.inc({ model: this.model }, tokens);
+      return verdict;
+    } catch (err) {
+      // A reply that cannot be read (a JudgeResponseError or JudgeOutputError) was still a call the provider counted.
+      metrics().judgeCalls.inc({ model: this.model, result: err instanceof Error ? err.name : 'Error' });
+      throw err;
+    }
   }
 
   /** The client inside holds the key in a plain field: logging or serializing the judge shows only this. */

@@ -3,6 +3,7 @@ import { describeIssue } from '../fixtures';
 import { Router } from '../http/router';
 import { bodyObject, errorReply, reply, type Reply } from '../http/types';
 import type { Simulator } from '../simulator';
+import { findModel, MODEL_NAMES } from '../kb/models';
 import { iso } from '../state/clock';
 
 type AdminHandler = (sim: Simulator, body: unknown, params: Record<string, string>) => Reply;
@@ -42,6 +43,28 @@ function inspectRequest(sim: Simulator, _body: unknown, params: Record<string, s
   });
 }
 
+const answerModelSchema = z.object({ model: z.string().nullable() }).strict();
+
+/**
+ * Makes a site worse (or better) until reset: every question there is answered by `model`, whatever the request
+ * names, as after a bad deployment of the assistant; `{ "model": null }` undoes it. The response says what the site
+ * answered with before (null: the model each request names).
+ */
+function setAnswerModel(sim: Simulator, body: unknown, params: Record<string, string>): Reply {
+  const id = params.site ?? '';
+  if (!sim.registry.site(id)) return errorReply(404, 'site not found');
+  const parsed = answerModelSchema.safeParse(body);
+  if (!parsed.success) return errorReply(400, 'invalid answer model', { message: describeIssue('answer model', parsed.error) });
+  const { model } = parsed.data;
+  if (model !== null && !findModel(model)) {
+    return errorReply(400, 'invalid answer model', { message: `unknown model "${model}" (known: ${MODEL_NAMES.join(', ')})` });
+  }
+  const before = sim.degraded.get(id) ?? null;
+  if (model === null) sim.degraded.delete(id);
+  else sim.degraded.set(id, model);
+  return reply(200, { site: id, model, before });
+}
+
 /** Simulator-only routes under `/__sim/`: no API key, not rate limited, not counted in stats. */
 export const adminRouter = new Router<AdminHandler>([
   { method: 'GET', path: 'health', value: () => reply(200, { ok: true }) },
@@ -51,4 +74,5 @@ export const adminRouter = new Router<AdminHandler>([
   { method: 'PUT', path: 'faults', value: setFaults },
   { method: 'POST', path: 'time/advance', value: advance },
   { method: 'GET', path: 'requests/:id', value: inspectRequest },
+  { method: 'PUT', path: 'sites/:site/answer-model', value: setAnswerModel },
 ]);

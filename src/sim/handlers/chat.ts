@@ -46,7 +46,12 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   const session = sessionFor(sim, site.id, body, now);
   if (isReply(session)) return session;
 
-  const result = composeAnswer(site.knowledge, { message: body.message, previousMessages: session.recentUserMessages, model, seed: sim.options.seed });
+  // A degraded site answers with its forced model; the request still names (and records) the one asked for.
+  const answering = findModel(sim.degraded.get(site.id) ?? model.name) ?? model;
+  const variation = sim.noise.draw(site.id, answering.name, body.message);
+  const result = composeAnswer(site.knowledge, {
+    message: body.message, previousMessages: session.recentUserMessages, model: answering, seed: sim.options.seed, ...(variation ? { variation } : {}),
+  });
   const id = sim.newId();
   const sameSession = sim.sessions.addUserMessage(session, body.message, now);
   const reask = sim.asks.record({ siteId: site.id, email: body.email ?? session.email, sessionId: session.id, message: body.message, requestId: id }, now);

@@ -3,6 +3,7 @@ import { Prng } from '../prng';
 import { evidenceMismatch } from './answerable';
 import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
+import type { AnswerVariation } from './noise';
 import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
 import { asksForNumber, FRAME_TERMS, terms } from './text';
 
@@ -24,6 +25,8 @@ export interface AnswerInput {
   previousMessages?: readonly string[];
   model: ModelProfile;
   seed: number;
+  /** This request's departure from the model's usual answer (`AnswerNoise`); absent: the usual answer. */
+  variation?: AnswerVariation;
 }
 
 /** Weight of a question's framing words ("name", "year", "how many"); its topic words weigh 1. */
@@ -123,13 +126,15 @@ function queryTerms(input: AnswerInput): Map<string, number> {
  * Pure for a given knowledge base, input and seed.
  */
 export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAnswer {
-  const { model } = input;
+  const { variation } = input;
+  const model = variation?.kind === 'length' ? { ...input.model, maxSentences: Math.max(1, input.model.maxSentences + variation.delta) } : input.model;
   const rng = new Prng(input.seed, `answer:${model.name}:${input.message}`);
   const query = queryTerms(input);
   const current = new Set(terms(input.message));
   const context = [...query.keys()].filter((t) => !current.has(t));
   let hits: Hit[] = kb.search([...current], context, (t) => query.get(t) ?? 0, CANDIDATES);
   if (hits.length > 1 && model.wrongDocumentRate > 0 && rng.next() < model.wrongDocumentRate) hits = hits.slice(1);
+  if (hits.length > 1 && variation?.kind === 'other-document') hits = hits.slice(1);
   const ranked = rankSentences(kb, query, hits, model.contextChars, asksForNumber(input.message));
   const best = ranked[0];
   const relevance = best ? best.passage : 0;

@@ -1,0 +1,38 @@
+/** Builds a comparison of finished runs from the results store. Nothing is asked. */
+import { DEFAULT_ALPHA } from '../reports/stats';
+import type { ResultsStore } from '../reports/store';
+import { lineUpRows, loadVariants } from './rows';
+import { bestVariant, pairStats, variantStats } from './statistics';
+import type { Comparison, PairStats, Variant } from './types';
+
+export interface CompareOptions {
+  alpha?: number;
+  /** Pair runs of different datasets by row id and question. */
+  anyDataset?: boolean;
+  now?: () => Date;
+}
+
+export async function compareRuns(store: ResultsStore, runIds: readonly string[], opts: CompareOptions = {}): Promise<Comparison> {
+  const alpha = opts.alpha ?? DEFAULT_ALPHA;
+  const variants = await loadVariants(store, runIds, { anyDataset: opts.anyDataset });
+  const rows = await lineUpRows(store, variants);
+  const pairs = pairStats(rows, variants.length, alpha);
+  const best = bestVariant(pairs, variants.length);
+  const unpairedRows = rows.filter((r) => r.unpaired).length;
+  return {
+    version: 1, createdAt: (opts.now?.() ?? new Date()).toISOString(), alpha, variants,
+    stats: variants.map((_, v) => variantStats(rows, v)), pairs, rows, pairedRows: rows.length - unpairedRows, unpairedRows,
+    best, conclusion: conclusion(variants, pairs, best, alpha),
+  };
+}
+
+/** The plain sentence: a best variant only when it beats every other one significantly. */
+function conclusion(variants: readonly Variant[], pairs: readonly PairStats[], best: number | null, alpha: number): string {
+  if (best !== null) return `${variants[best]?.label} is better than ${variants.length === 2 ? 'the other variant' : 'every other variant'} (McNemar, Holm-adjusted p < ${alpha}).`;
+  const differing = pairs.filter((p) => p.significant).map((p) => {
+    const [hi, lo] = p.wins > p.losses ? [p.a, p.b] : [p.b, p.a];
+    return `${variants[hi]?.label} > ${variants[lo]?.label}`;
+  });
+  if (differing.length === 0) return `No significant difference (McNemar, Holm-adjusted, alpha ${alpha}).`;
+  return `No variant is better than every other one; significant pairs: ${differing.join(', ')}.`;
+}

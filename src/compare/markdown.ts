@@ -1,0 +1,63 @@
+/** compare.md: the conclusion, per-variant figures, the pair table, and the rows where the variants disagree. */
+import { formatMs, mdInline, moreLine } from '../reports/text';
+import type { Comparison, PairStats, VariantStats } from './types';
+
+/** Disagreeing rows listed in the Markdown (the html has them all). */
+const MD_ROWS = 50;
+const MD_UNPAIRED = 20;
+
+export function pctOf(rate: number | null): string {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}
+
+export function intervalOf(s: VariantStats): string {
+  return s.interval ? `${pctOf(s.interval[0])}–${pctOf(s.interval[1])}` : 'n/a';
+}
+
+/** p as one notation everywhere: fixed above 0.001, else scientific. */
+export function formatP(p: number): string {
+  return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
+}
+
+export function pairLine(c: Comparison, p: PairStats): string[] {
+  return [
+    c.variants[p.a]?.label ?? '', c.variants[p.b]?.label ?? '', String(p.wins), String(p.ties), String(p.losses),
+    formatP(p.mcnemar.pValue), formatP(p.adjustedP), p.significant ? 'yes' : 'no',
+  ];
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map((x) => mdInline(x)).join(' | ')} |`)];
+}
+
+export function renderCompareMarkdown(c: Comparison): string {
+  const lines: string[] = [`# Comparison of ${c.variants.length} runs`, '', `**${c.conclusion}**`, ''];
+  lines.push(`Rows: ${c.rows.length}, graded by every run: ${c.pairedRows}, not paired: ${c.unpairedRows}. Created ${c.createdAt}.`, '');
+  lines.push('## Variants', '', ...table(
+    ['variant', 'run', 'pass rate', '95% CI', 'graded', 'needs review', 'errors', 'missing', 'latency p50', 'p95', 'confidence mean (min–max)'],
+    c.variants.map((v, i) => {
+      const s = c.stats[i] as VariantStats;
+      return [v.label, v.runId, pctOf(s.passRate), intervalOf(s), String(s.decided), String(s.uncertain), String(s.errors), String(s.missing),
+        formatMs(s.latencyP50), formatMs(s.latencyP95), s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a'];
+    }),
+  ), '');
+  lines.push('## Pairs', '', 'Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those, Holm-adjusted across pairs.', '');
+  lines.push(...table(['first', 'second', 'wins', 'ties', 'losses', 'p', 'Holm p', 'significant'], c.pairs.map((p) => pairLine(c, p))), '');
+  const disagree = c.rows.filter((r) => r.disagree && !r.unpaired);
+  lines.push(`## Rows where the variants disagree (${disagree.length})`, '');
+  if (disagree.length) {
+    lines.push(...table(['row', 'question', ...c.variants.map((v) => v.label)], disagree.slice(0, MD_ROWS).map((r) => [
+      r.id, r.question, ...r.cells.map((cell) => (cell ? `${cell.outcome}: ${cell.answer ?? cell.reason ?? ''}` : '—')),
+    ])));
+    if (disagree.length > MD_ROWS) lines.push('', moreLine(disagree.length - MD_ROWS, 'rows (all of them are in compare.html and compare.json)'));
+    lines.push('');
+  }
+  const unpaired = c.rows.filter((r) => r.unpaired);
+  if (unpaired.length) {
+    lines.push(`## Rows that cannot be paired (${unpaired.length})`, '', 'Not in the pair statistics: every variant must have graded the row.', '');
+    lines.push(...table(['row', 'question', 'why'], unpaired.slice(0, MD_UNPAIRED).map((r) => [r.id, r.question, r.unpaired ?? ''])));
+    if (unpaired.length > MD_UNPAIRED) lines.push('', moreLine(unpaired.length - MD_UNPAIRED, 'rows'));
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}

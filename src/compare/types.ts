@@ -1,0 +1,92 @@
+import type { McNemarResult, Outcome } from '../reports/types';
+
+/** One compared run ("variant"): what it asked with, and where its rows come from. */
+export interface Variant {
+  /** Short unique name shown in tables: `model @ site`, with the run id when two would read the same. */
+  label: string;
+  runId: string;
+  siteId: string;
+  model?: string;
+  dataset: string;
+  datasetSha256: string;
+  startedAt: string;
+}
+
+/** One variant's answer to a row, as far as the comparison needs it. */
+export interface Cell {
+  outcome: Outcome;
+  answer?: string;
+  /** Why it passed or failed: the deciding reason (decision or first failed assertion), or the error. */
+  reason?: string;
+  latencyMs?: number;
+  confidenceScore?: number;
+}
+
+/** A dataset row with each variant's cell (undefined: that run has no result for it). */
+export interface ComparedRow {
+  id: string;
+  index: number;
+  question: string;
+  conversation?: string;
+  turn?: number;
+  cells: (Cell | undefined)[];
+  /** Why the row is not in the paired statistics of every pair, or undefined when it is. */
+  unpaired?: string;
+  /** The runs asked different questions under this id (`--any-dataset`): in no pair at all. */
+  mismatched?: true;
+  /** The variants gave different grades (among the decided ones). */
+  disagree: boolean;
+}
+
+/** A variant's own figures. */
+export interface VariantStats {
+  /** Rows with a decided grade (passed or failed). */
+  decided: number;
+  passed: number;
+  passRate: number | null;
+  /** 95 % Wilson score interval of the pass rate. */
+  interval: [number, number] | null;
+  uncertain: number;
+  /** error and timed_out rows. */
+  errors: number;
+  /** Rows of the dataset without a result in this run. */
+  missing: number;
+  latencyP50: number | null;
+  latencyP95: number | null;
+  confidence: { mean: number; median: number; min: number; max: number } | null;
+}
+
+/** Two variants over the rows both graded. */
+export interface PairStats {
+  a: number;
+  b: number;
+  /** a passed, b failed. */
+  wins: number;
+  /** both the same grade. */
+  ties: number;
+  /** a failed, b passed. */
+  losses: number;
+  mcnemar: McNemarResult;
+  /** Holm-adjusted p over all pairs of the comparison. */
+  adjustedP: number;
+  significant: boolean;
+}
+
+export interface Comparison {
+  /** Format version of compare.json. */
+  version: 1;
+  createdAt: string;
+  alpha: number;
+  variants: Variant[];
+  stats: VariantStats[];
+  pairs: PairStats[];
+  /** Rows of every run, in dataset order. */
+  rows: ComparedRow[];
+  /** Number of rows in every pair's statistics (graded by all variants). */
+  pairedRows: number;
+  unpairedRows: number;
+  /** Index of the variant significantly better than every other one, or null. */
+  best: number | null;
+  /** The plain sentence: the best variant, or "no significant difference". */
+  conclusion: string;
+}

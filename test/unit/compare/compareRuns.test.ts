@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { compareRuns } from '../../../src/compare/compare';
+import { CompareInputError } from '../../../src/compare/rows';
+import { writeComparison } from '../../../src/compare/write';
+import { FileResultsStore } from '../../../src/reports/fileStore';
+import type { Outcome, RowResult } from '../../../src/reports/types';
+
+const SHA = 'ab'.repeat(32);
+
+async function seed(store: FileResultsStore, runId: string, model: string, outcomes: (Outcome | null)[], opts: { finished?: boolean; sha?: string; question?: (i: number) => string } = {}): Promise<void> {
+  await store.init(runId, {
+    runId, workflowId: `sitechat-evaluation-${runId}`, kind: 'evaluation', dataset: 'q.csv', datasetSha256: opts.sha ?? SHA, siteId: 'demo-site', model,
+    startedAt: '2026-11-23T10:00:00.000Z', rowCount: outcomes.length, options: {},
+  });
+  const rows: RowResult[] = [];
+  outcomes.forEach((outcome, index) => {
+    if (outcome === null) return;
+    rows.push({ id: `q${index}`, index, line: index + 2, question: opts.question?.(index) ?? `Question ${index}?`, outcome, answer: `<b>${model} answer ${index}</b>`, latencyMs: 1000 });
+  });
+  await store.append(runId, rows);
+  if (opts.finished !== false) await store.finish(runId, { runId } as never);
+}
+
+describe('compareRuns (file store)', () => {
+  let dir: string;
+  let store: FileResultsStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-compare-'));
+    store = new FileResultsStore(dir);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('pairs rows by id, says which cannot be paired and why, and writes the four files', async () => {
+    await seed(store, 'run-a', 'gpt-4o-mini', ['passed', 'passed', 'failed', 'error', 'passed']);
+    await seed(store, 'run-b', 'gpt-3.5-mini-sim', ['failed', 'passed', 'failed', 'passed', null]);
+    const c = await compareRuns(store, ['run-a', 'run-b'], { now: () => new Date('2026-11-23T12:00:00Z') });
+    expect(c.variants.map((v) => v.label)).toEqual(['gpt-4o-mini @ demo-site', 'gpt-3.5-mini-sim @ demo-site']);
+    expect(c.pairedRows).toBe(3);
+    expect(c.rows.filter((r) => r.unpaired).map((r) => [r.id, r.unpaired])).toEqual([
+      ['q3', 'error in gpt-4o-mini @ demo-site'],
+      ['q4', 'no result in gpt-3.5-mini-sim @ demo-site'],
+    ]);
+    expect(c.pairs[0]).toMatchObject({ wins: 1, ties: 2, losses: 0 });
+    expect(c.conclusion).toMatch(/^No significant difference/);
+    const files = await writeComparison(c, join(dir, 'cmp'));
+    const html = readFileSync(files.html, 'utf8');
+    expect(html).toContain('&lt;b&gt;gpt-4o-mini answer 0&lt;/b&gt;');
+    expect(html).not.toContain('<b>gpt-4o-mini answer 0</b>');
+    expect(readFileSync(files.markdown, 'utf8')).toMatch(/## Rows that cannot be paired \(2\)/);
+    expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({ version: 1, pairedRows: 3, unpairedRows: 2 });
+    expect(readFileSync(files.junit, 'utf8').match(/<testsuite /g)).toHaveLength(2);
+  });
+
+  it('refuses unfinished runs, unknown runs, a run named twice and runs of different datasets', async () => {
+    await seed(store, 'run-a', 'm', ['passed']);
+    await seed(store, 'run-open', 'm', ['passed'], { finished: false });
+    await seed(store, 'run-other', 'm', ['passed'], { sha: 'cd'.repeat(32) });
+    await expect(compareRuns(store, ['run-a', 'run-open'])).rejects.toThrow(/run run-open has not finished/);
+    await expect(compareRuns(store, ['run-a', 'nope'])).rejects.toThrow(/no run nope in the results store/);
+    await expect(compareRuns(store, ['run-a', 'run-a'])).rejects.toThrow(CompareInputError);
+    await expect(compareRuns(store, ['run-a'])).rejects.toThrow(/at least two runs/);
+    await expect(compareRuns(store, ['run-a', 'run-other'])).rejects.toThrow(/asked different datasets .* --any-dataset/);
+    const any = await compareRuns(store, ['run-a', 'run-other'], { anyDataset: true });
+    expect(any.pairedRows).toBe(1);
+  });
+
+  it('with --any-dataset, a row whose question differs is not paired', async () => {
+    await seed(store, 'run-a', 'm', ['passed', 'passed']);
+    await seed(store, 'run-b', 'm', ['passed', 'failed'], { sha: 'cd'.repeat(32), question: (i) => (i === 1 ? 'Another question?' : `Question ${i}?`) });
+    const c = await compareRuns(store, ['run-a', 'run-b'], { anyDataset: true });
+    expect(c.rows.find((r) => r.id === 'q1')?.unpaired).toMatch(/the question differs/);
+    expect(c.pairs[0]).toMatchObject({ wins: 0, ties: 1, losses: 0 });
+  });
+});
