@@ -16,6 +16,7 @@ import { finalizeActivities } from './finalizeRun';
 import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
+import { labelFeedbackActivities } from './labelFeedback';
 import { multiSiteActivities } from './multiSite';
 import { notifyActivities } from './notify';
 import { planActivities } from './plan';
@@ -40,6 +41,7 @@ function buildActivities(deps: ActivityDeps) {
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
+    ...labelFeedbackActivities(deps),
   }, deps.storeOutageLimitMs);
   // Not wrapped: the wrapper makes main-queue errors final from its 5th attempt and drops a Retry-After, while the
   // notify activity keeps retrying a receiver's 429/5xx up to its own limit and records the last failure itself.

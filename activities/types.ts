@@ -119,3 +119,11 @@ export interface CustomGradeInput {
 }
 
 export type { OutcomeCounts };
+
+/** What became of a labelled row's feedback (`labelFeedback` workflow). */
+export interface RecordLabelFeedbackInput {
+  runId: string;
+  rowId: string;
+  feedback: 'good' | 'bad' | 'failed';
+  feedbackError?: string;
+}

@@ -6,6 +6,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
@@ -17,9 +19,10 @@ import { TaskQueue } from '../../src/temporal/taskQueues';
 import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';
 import { cancelSignal } from '../../workflows/signals';
 import type { RowResult } from '../../src/reports/types';
-import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
+import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
@@ -184,6 +187,26 @@ const labelled: Scenario = {
     return ids(handle);
   },
   check: (histories) => (histories.some((h) => patchesIn(h.history).includes('labels-first')) ? undefined : "no history has the patched('labels-first') marker"),
+};
+
+const labelFeedbackScenario: Scenario = {
+  name: 'label-feedback',
+  about: 'labelFeedback (`sitechat review`): a labelled row\'s feedback through settle on the feedback queue, then recordLabelFeedback',
+  keep: ['labelFeedback'],
+  async run(ctx) {
+    const dataset = await ctx.dataset('label-feedback', 'id,question,expected', [`l1,${QUESTIONS.price},$9.99 per month`]);
+    const run = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { reportDir } = (await run.result()) as RunResult;
+    const row = readFileSync(join(reportDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RowResult)[0];
+    must(Boolean(row?.requestId && row.sessionId), this.name, `expected an answered row, got ${JSON.stringify(row)}`);
+    const input: LabelFeedbackInput = {
+      runId: `rec-${this.name}`, rowId: 'l1', siteId: DEMO.siteId, sessionId: row?.sessionId ?? '', requestId: row?.requestId ?? '', value: 'bad',
+    };
+    const handle = await startWorkflow(ctx.client, 'labelFeedback', { taskQueue: TaskQueue.main, workflowId: labelFeedbackWorkflowId(input.runId, input.rowId), args: [input] });
+    const result = await handle.result();
+    must(result.feedback === 'bad', this.name, `expected the feedback sent, got ${JSON.stringify(result)}`);
+    return ids(handle);
+  },
 };
 
 const cancelled: Scenario = {
@@ -358,5 +381,5 @@ const notifyCleanup: Scenario = {
 };
 
 export const SCENARIOS: readonly Scenario[] = [
-  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, notifyRun, notifyMultiSite, notifyCleanup,
+  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
 ];

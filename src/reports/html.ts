@@ -4,7 +4,7 @@ import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './escape';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, reviewedLine, truncate } from './escape';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -85,6 +85,7 @@ function header(s: RunSummary, title: string): string {
     card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
     ...(s.judge ? [card('judge calls / cached', `${s.judge.calls}/${s.judge.cached}`), card('judge tokens', s.judge.tokens.toLocaleString('en-US'))] : []),
     ...(s.escalated ? [card('escalated to the judge', `${s.escalated.rows} rows`), card('escalation calls / tokens', `${s.escalated.calls}/${s.escalated.tokens.toLocaleString('en-US')}`)] : []),
+    ...(s.reviewed ? [card('reviewed', reviewedLine(s.reviewed))] : []),
   ].join('')}</section>\n`;
 }
 

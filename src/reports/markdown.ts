@@ -2,7 +2,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './escape';
+import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -107,6 +107,7 @@ function headline(s: RunSummary): string {
   ];
   if (s.judge) rows.push(['LLM judge', judgeLine(s.judge)]);
   if (s.escalated) rows.push(['Escalated to the judge', escalationLine(s.escalated)]);
+  if (s.reviewed) rows.push(['Reviewed', reviewedLine(s.reviewed)]);
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);

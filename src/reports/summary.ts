@@ -1,7 +1,7 @@
 import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
-import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
+import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
 
 /** Extra facts the rows do not carry. */
 export interface SummarizeOptions {
@@ -58,6 +58,7 @@ export async function summarize(
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
+  let reviewed = 0;
   let total = 0;
   let lastFinishedAt: string | undefined;
 
@@ -79,6 +80,7 @@ export async function summarize(
     }
     for (const a of row.assertions ?? []) addJudged(judge, a.judge);
     addEscalated(escalated, row);
+    if (row.decision?.by === DecidedBy.label) reviewed++;
     diff?.add(row);
   }
 
@@ -119,6 +121,7 @@ export async function summarize(
     ...(diff && { baseline: diff.result(passRate) }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
+    ...(reviewed > 0 && { reviewed }),
   };
 }
 

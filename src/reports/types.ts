@@ -85,6 +85,8 @@ export interface GradeDecision {
   reason: string;
   /** The row was escalated and the judge could not answer (its error): the row stayed uncertain. */
   judgeError?: string;
+  /** Set when a label settled the row afterwards (`sitechat review`): the outcome it had before, for its place in the review queue. */
+  was?: Outcome;
 }
 
 /** Which workflow produced a run. */
@@ -293,6 +295,8 @@ export interface RunSummary {
    * could not answer). Absent when no row was escalated.
    */
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
+  /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: N rows settled by labels". Absent when none. */
+  reviewed?: number;
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */
