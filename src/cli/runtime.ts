@@ -150,7 +150,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       const sim = await startSimulator({ port: 0, latencyScale });
       simulator = sim;
       closers.push(() => sim.close());
-      overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey };
+      overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, builtInSimulator: { judge: !judgeConfigured(process.env) } };
       if (!judgeConfigured(process.env)) {
         // The simulator's judge route (a deterministic test double) stands in for a model, like the simulator for the API.
         overrides.judge = simulatorJudge(sim.judgeBaseUrl);

@@ -6,6 +6,7 @@
 import { gradedResult, gradeRow, GradingError, type AssertionSpec, type Escalator, type ExternalGrader, type GradingThresholds } from '../grading';
 import { runCustomGrader } from '../grading/custom';
 import { createJudge, JudgeCache, judgeCached, judgeSettingsFromEnv, pacedJudge, judgeRequestFor, judgeResult, JudgeError, unjudgeableResult, type Judge } from '../grading/judge';
+import { hostOf, type Provenance } from '../reports/provenance';
 import { answeredResult } from '../reports/rowResult';
 import type { ItemGrader } from './regrade';
 import type { GradeItem } from './types';
@@ -22,6 +23,12 @@ export interface ItemGraderOptions {
 export function offlineJudge(env: NodeJS.ProcessEnv = process.env): Judge | undefined {
   const settings = judgeSettingsFromEnv(env);
   return settings && pacedJudge(createJudge(settings), { rpm: settings.rpm, maxAttempts: settings.maxAttempts, maxRetryAfterMs: settings.maxRetryAfterMs });
+}
+
+/** The judge `offlineJudge` builds, as reports name it (model and host, never the key); undefined when none. */
+export function offlineJudgeProvenance(env: NodeJS.ProcessEnv = process.env): Provenance['judge'] {
+  const settings = judgeSettingsFromEnv(env);
+  return settings && { model: settings.model, host: hostOf(settings.baseUrl), simulator: false };
 }
 
 function externalFor(item: GradeItem & { answer: NonNullable<GradeItem['answer']> }, options: ItemGraderOptions): ExternalGrader {

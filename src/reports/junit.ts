@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { describeGateSettings, verdictLabel } from './gate';
+import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, truncate } from './text';
 import { GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
 
@@ -59,6 +60,7 @@ export async function* renderJUnit(
   const properties = {
     runId: summary.runId, workflowId: summary.workflowId, siteId: summary.siteId, model: summary.model ?? undefined,
     datasetSha256: summary.datasetSha256, gateVerdict: gate?.verdict, baseline: summary.baseline?.runId, cancelled: String(summary.cancelled),
+    ...provenanceProperties(summary.provenance),
   };
   for (const [name, value] of Object.entries(properties)) {
     if (value !== undefined) yield `      <property${attrs({ name, value })}/>\n`;

@@ -119,6 +119,7 @@ export async function summarize(
     ...(diff && { baseline: diff.result(passRate) }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
+    ...(meta.provenance && { provenance: meta.provenance }),
   };
 }
 

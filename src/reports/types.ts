@@ -1,4 +1,5 @@
 import type { AssertionResult, GradeVerdict } from '../grading/types';
+import type { Provenance } from './provenance';
 
 /** Exactly one per dataset row. */
 export const Outcome = {
@@ -106,6 +107,13 @@ export interface RunMeta {
   rowCount?: number;
   /** Run options as given (concurrency, timeouts, thresholds …). Never holds the API key. */
   options: Record<string, unknown>;
+  /** Where the answers and grades come from (hosts only, never a key); absent for runs recorded before it existed. */
+  provenance?: Provenance;
+  /**
+   * Where the reports went when not into the run's own directory (`--out`, on the host that wrote them), so the
+   * history page can link them.
+   */
+  reportDir?: string;
 }
 
 /** Fixed-width histogram: bin `i` covers `[start + i·width, start + (i+1)·width)`, the last bin is closed. */
@@ -286,6 +294,8 @@ export interface RunSummary {
    * could not answer). Absent when no row was escalated.
    */
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
+  /** Where the answers and grades come from (`RunMeta.provenance`); absent for runs recorded before it existed. */
+  provenance?: Provenance;
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */
