@@ -7,6 +7,7 @@ import type { RunConfig } from '../config';
 import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type ResultsStore, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
 import { openStore } from '../reports/openStore';
+import { recordReportDir } from '../reports/reportDirs';
 import { buildInfo } from '../buildInfo';
 import { AnswerSource, gradingOf, type Provenance } from '../reports/provenance';
 import { createItemGrader } from './grader';
@@ -79,6 +80,7 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   const { summary } = await finalizeRun(store, runId, {
     outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate }, stepSummaryFile: options.stepSummaryFile,
   });
+  await recordReportDir(options.runsDir, runId, outDir);
   await writeHistory(store, options.runsDir);
   return { summary, outDir };
 }
