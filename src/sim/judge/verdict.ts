@@ -31,8 +31,8 @@ const MANNER_WORDS = new Set(
 /** A clause that forbids rather than asks (its words are stop words, so they are looked for in the raw text). */
 const NEGATION = /\b(?:not|no|never|without|avoid|avoids|avoiding)\b|n't\b/iu;
 
-/** Where a rubric's criteria part: each clause is one criterion. */
-const CLAUSE_SPLIT = /[,;.]|\band\b|\bbut\b/iu;
+/** Where a rubric's criteria part: each clause is one criterion (a comma or point inside a number is no break). */
+const CLAUSE_SPLIT = /,(?!\d)|;|\.(?!\d)|\band\b|\bbut\b/iu;
 
 /** The inputs of a judge prompt, as the runner tags them. */
 export type SimJudgeInput =

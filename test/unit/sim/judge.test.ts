@@ -42,6 +42,9 @@ describe('simulator judge (a deterministic test double)', () => {
     });
     expect(simJudge({ ...base, rubric: 'mentions the 14 day refund window, without promising store credit', answer: 'You can get a refund within 14 days.' }).verdict).toBe('pass');
     expect(simJudge({ ...base, rubric: 'mentions the 14 day refund window, without promising store credit', answer: 'A refund within 14 days, or we promise store credit.' }).verdict).toBe('fail');
+    // A point inside a price is no clause break: the whole negated clause is one criterion.
+    expect(simJudge({ ...base, rubric: 'does not cost $9.99 per month', answer: 'The plan costs $9 per year.' }).verdict).toBe('pass');
+    expect(simJudge({ ...base, rubric: 'does not cost $9.99 per month', answer: 'It costs $9.99 per month.' }).verdict).toBe('fail');
   });
 
   it('answers the runner\'s judge through the openai client with a chat.completion and usage; stats count calls', async () => {
