@@ -5,6 +5,7 @@ import type { NotificationLedger } from '../src/notify/ledger';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
+import type { WorkerProvenance } from '../src/reports/provenance';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { PlanMetadata } from './planRows';
@@ -70,4 +71,6 @@ export interface ActivityDeps {
   notifyEnv?: NodeJS.ProcessEnv;
   /** The longest wait a judge 429's `Retry-After` gets (SITECHAT_JUDGE_MAX_RETRY_AFTER_MS; 0 ignores it). @default 60000 */
   judgeMaxRetryAfterMs: number;
+  /** Which API and judge this worker uses (hosts only) and its build: recorded with each run it starts. */
+  provenance: WorkerProvenance;
 }

@@ -9,6 +9,8 @@ import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
 import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
 import { measuredAsk } from '../src/metrics/activityMetrics';
+import { buildInfo } from '../src/buildInfo';
+import { AnswerSource, hostOf, type WorkerProvenance } from '../src/reports/provenance';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import type { ActivityDeps } from './deps';
@@ -51,6 +53,16 @@ function buildActivities(deps: ActivityDeps) {
 /** Every activity of the runner; workflows import this *type* only. */
 export type RunActivities = ReturnType<typeof buildActivities>;
 
+/** What this worker's reports say about where their answers and grades come from: hosts, never URLs or keys. */
+export function workerProvenance(config: WorkerConfig): WorkerProvenance {
+  const simulated = config.builtInSimulator !== undefined;
+  return {
+    answers: { from: simulated ? AnswerSource.simulator : AnswerSource.api, host: hostOf(config.baseUrl) },
+    ...(config.judge && { judge: { model: config.judge.model, host: hostOf(config.judge.baseUrl), simulator: config.builtInSimulator?.judge === true } }),
+    runner: buildInfo(),
+  };
+}
+
 /**
  * Builds the activities from the worker's configuration. The API key goes into the HTTP client here and
  * nowhere else: activities receive site ids, never keys.
@@ -88,6 +100,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
     storeOutageLimitMs: overrides.storeOutageLimitMs ?? config.storeOutageLimitMs ?? DEFAULT_STORE_OUTAGE_LIMIT_MS,
+    provenance: overrides.provenance ?? workerProvenance(config),
   } satisfies Omit<ActivityDeps, 'statusPoller'>;
   const deps: ActivityDeps = { ...settings, statusPoller: overrides.statusPoller ?? statusPollerFor(settings, workerLog) };
   const close = async (): Promise<void> => {

@@ -2,6 +2,7 @@
  * Types of the session cleanup. Plain JSON, small, and never a secret: they travel through workflow history.
  * Workflow-safe: no Node imports here.
  */
+import type { WorkerProvenance } from '../reports/provenance';
 
 import type { NotifyOutcome, NotifySpec } from '../notify/spec';
 
@@ -152,6 +153,11 @@ export interface CleanupProgress {
 
 /** The result of `sessionCleanup`, also written as JSON to `runs/cleanup-<reportId>.json`. */
 export interface CleanupReport {
+  /**
+   * Which API the sessions were closed on (its host; the built-in simulator says so) and the runner's build; added
+   * by the activity that writes the report file (absent in the workflow's result).
+   */
+  provenance?: Pick<WorkerProvenance, 'answers' | 'runner'>;
   reportId: string;
   workflowId: string;
   siteId: string;

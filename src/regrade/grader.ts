@@ -11,6 +11,7 @@ import { labelKey } from '../labels/key';
 import { labelledResult } from '../labels/apply';
 import { labelSubjectOf } from '../labels/subject';
 import type { LabelStore } from '../labels/types';
+import { hostOf, type Provenance } from '../reports/provenance';
 import { answeredResult } from '../reports/rowResult';
 import type { ItemGrader } from './regrade';
 import type { GradeItem } from './types';
@@ -29,6 +30,12 @@ export interface ItemGraderOptions {
 export function offlineJudge(env: NodeJS.ProcessEnv = process.env): Judge | undefined {
   const settings = judgeSettingsFromEnv(env);
   return settings && pacedJudge(createJudge(settings), { rpm: settings.rpm, maxAttempts: settings.maxAttempts, maxRetryAfterMs: settings.maxRetryAfterMs });
+}
+
+/** The judge `offlineJudge` builds, as reports name it (model and host, never the key); undefined when none. */
+export function offlineJudgeProvenance(env: NodeJS.ProcessEnv = process.env): Provenance['judge'] {
+  const settings = judgeSettingsFromEnv(env);
+  return settings && { model: settings.model, host: hostOf(settings.baseUrl), simulator: false };
 }
 
 function externalFor(item: GradeItem & { answer: NonNullable<GradeItem['answer']> }, options: ItemGraderOptions): ExternalGrader {

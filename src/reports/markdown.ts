@@ -2,6 +2,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
+import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
 import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
@@ -58,7 +59,9 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     });
   return [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
+    simulatorNoticeMd(summary.provenance),
     headline(summary),
+    provenanceMd(summary.provenance),
     verdict(summary),
     baselineSection(summary),
     ...Object.values(DetailSection).map((s) => section(SECTION_TITLES[s], sections.get(s) ?? new Capped(0), detail(s))),
@@ -73,7 +76,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
 
 /** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */
 export function renderStepSummary(summary: RunSummary): string {
-  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
+  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, simulatorNoticeMd(summary.provenance), headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n\n');

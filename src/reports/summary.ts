@@ -122,6 +122,7 @@ export async function summarize(
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
     ...(reviewed > 0 && { reviewed }),
+    ...(meta.provenance && { provenance: meta.provenance }),
   };
 }
 

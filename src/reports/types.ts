@@ -1,4 +1,5 @@
 import type { AssertionResult, GradeVerdict } from '../grading/types';
+import type { Provenance } from './provenance';
 
 /** Exactly one per dataset row. */
 export const Outcome = {
@@ -115,6 +116,13 @@ export interface RunMeta {
   rowCount?: number;
   /** Run options as given (concurrency, timeouts, thresholds …). Never holds the API key. */
   options: Record<string, unknown>;
+  /** Where the answers and grades come from (hosts only, never a key); absent for runs recorded before it existed. */
+  provenance?: Provenance;
+  /**
+   * Where the reports went when not into the run's own directory (`--out`, on the host that wrote them), so the
+   * history page can link them.
+   */
+  reportDir?: string;
 }
 
 /** Fixed-width histogram: bin `i` covers `[start + i·width, start + (i+1)·width)`, the last bin is closed. */
@@ -297,6 +305,8 @@ export interface RunSummary {
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
   /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: N rows settled by labels". Absent when none. */
   reviewed?: number;
+  /** Where the answers and grades come from (`RunMeta.provenance`); absent for runs recorded before it existed. */
+  provenance?: Provenance;
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */

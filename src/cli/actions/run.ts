@@ -17,6 +17,7 @@ import { isUsageError } from '../usageErrors';
 import { checkModels, modelSource } from '../modelCheck';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import { finishedRun } from '../resumeCheck';
+import { refreshHistory } from '../historyRefresh';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -82,7 +83,9 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     if (isSiteList(options.siteId)) {
       const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
-      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
+      const code = await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
+      if (!flags.detach) await refreshHistory(opened, log);
+      return code;
     }
     const placed = placeOutputs(kind, runId, options);
     // A remote store: paths on this host mean nothing to a worker elsewhere. The worker writes its report files in its
@@ -101,6 +104,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     }
     const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(runtime.localServer || runtime.simulator) });
     if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
+    await refreshHistory(opened, log);
     return code;
   } catch (err) {
     log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));
