@@ -22,6 +22,11 @@ export const REVIEW_HTML = `<!doctype html>
 <main id="row" aria-live="polite"></main>
 <section id="note-box"><label for="note">Note (optional, saved with the next pass/fail)</label>
 <textarea id="note" rows="2" placeholder="press n to write; Esc to leave the note"></textarea></section>
+<details id="agreement"><summary>Grader agreement with the labels (<span id="agreement-count">…</span>)</summary>
+<p id="agreement-supported"></p>
+<table><thead><tr><th>grader</th><th>rows</th><th>decided</th><th>coverage</th><th>agreement</th><th>false fails</th><th>false passes</th></tr></thead><tbody id="agreement-rows"></tbody></table>
+<p class="hint">The same figures as <code>npx sitechat labels agreement --run</code>: each grader on the labelled rows of this review.</p>
+</details>
 <footer id="keys">
   <b>Keys</b>: <kbd>p</kbd> pass · <kbd>f</kbd> fail · <kbd>s</kbd> skip · <kbd>n</kbd> note ·
   <kbd>j</kbd>/<kbd>→</kbd> next · <kbd>k</kbd>/<kbd>←</kbd> previous. Saving happens in the background; the next row appears at once.
@@ -53,6 +58,8 @@ ul { padding-left: 18px; margin: 4px 0; } li.pass b { color: var(--pass); } li.f
 .decision { margin-top: 10px; font-size: 14px; }
 #note-box { margin: 10px 0; } #note-box label { font-size: 13px; color: var(--muted); display: block; }
 #note { width: 100%; box-sizing: border-box; font: inherit; }
+#agreement { margin: 10px 0; font-size: 13px; } #agreement table { border-collapse: collapse; }
+#agreement th, #agreement td { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }
 footer#keys { position: fixed; bottom: 0; left: 0; right: 0; background: #f6f8fa; border-top: 1px solid var(--line); padding: 8px 24px; font-size: 14px; }
 kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 5px; font: 13px ui-monospace, monospace; background: #fff; }
 .done { font-size: 18px; color: var(--pass); }
@@ -204,6 +211,7 @@ export const REVIEW_JS = `
       pending--;
       renderErrors();
       render();
+      if (pending === 0) loadAgreement();
     });
   }
   function label(verdict) {
@@ -217,6 +225,24 @@ export const REVIEW_JS = `
     send({ item: item, verdict: verdict, note: note || undefined });
     state.index = nextUnsettled(state.index + 1);
     render();
+  }
+  function ratio(x) { return x === null || x === undefined ? 'n/a' : x.toFixed(3); }
+  function loadAgreement() {
+    api('GET', '/api/agreement').then(function (a) {
+      document.getElementById('agreement-count').textContent = a.labelled + ' labelled rows';
+      document.getElementById('agreement-supported').textContent = a.supported
+        ? 'The labels support reference threshold ' + a.supported.threshold + ': agreement ' + ratio(a.supported.agreement) + ', deciding ' + pct(a.supported.coverage) + ' of the labelled rows (default ' + a.defaultThreshold + ').'
+        : 'No reference threshold decides ' + pct(a.coverageFloor) + ' of the labelled rows yet.';
+      var body = document.getElementById('agreement-rows');
+      body.textContent = '';
+      a.graders.forEach(function (g) {
+        var tr = el('tr');
+        [g.grader, g.rows, g.decided, pct(g.coverage), ratio(g.agreement), g.falseFails, g.falsePasses].forEach(function (v) { tr.appendChild(el('td', '', String(v))); });
+        body.appendChild(tr);
+      });
+    }, function (err) {
+      document.getElementById('agreement-count').textContent = 'not available: ' + err.message;
+    });
   }
   function move(step) {
     state.index = Math.max(0, Math.min(state.items.length, state.index + step));
@@ -249,6 +275,7 @@ export const REVIEW_JS = `
     document.getElementById('run').textContent = s.runId + (s.omitted ? ' (' + s.omitted + ' rows past the queue limit not shown)' : '');
     state.index = nextUnsettled(0);
     render();
+    loadAgreement();
   }, function (err) {
     document.getElementById('progress').textContent = 'could not load the queue: ' + err.message;
   });

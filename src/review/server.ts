@@ -100,6 +100,8 @@ export function startReviewServer(options: ReviewServerOptions): Promise<Running
         return send(res, 200, 'text/css; charset=utf-8', REVIEW_CSS);
       case 'GET /api/state':
         return json(res, 200, session.snapshot());
+      case 'GET /api/agreement':
+        return json(res, 200, await session.agreement());
       case 'POST /api/labels': {
         if (!(req.headers['content-type'] ?? '').startsWith('application/json')) throw new ReviewRequestError('Content-Type must be application/json');
         const saved = await session.save(saveRequestOf(await readBody(req)));

@@ -10,6 +10,8 @@ import { saveLabel, type ReviewDeps } from './save';
 import { ReviewRequestError } from './errors';
 import type { ReviewItem, ReviewRun, ReviewState, SaveRequest, SaveResult } from './types';
 import type { RunMeta, RunSummary } from '../reports/types';
+import { labelAgreement, type AgreementReport, type LabelledAnswer } from '../labels/agreement';
+import { labelledAnswersOfRun } from '../labels/agreementSources';
 
 function runLine(meta: RunMeta, summary: RunSummary | undefined): ReviewRun {
   return {
@@ -57,6 +59,16 @@ export class ReviewSession {
     const order = { uncertain: 0, regressed: 1, failed: 2, 'spot-check': 3 } as const;
     items.sort((a, b) => order[a.reason] - order[b.reason]);
     this.state = { runId: this.target.runId, runs, items, omitted, sample: { size: this.queue.sample, seed } };
+  }
+
+  /**
+   * The graders' agreement with the labels of the rows under review (every run of the review, each with its site's
+   * labels): the figures of `sitechat labels agreement --run`, shown on the page as labels accumulate.
+   */
+  async agreement(): Promise<AgreementReport> {
+    const items: LabelledAnswer[] = [];
+    for (const meta of this.target.runs) items.push(...(await labelledAnswersOfRun(this.deps.store, meta.runId, meta.siteId)));
+    return labelAgreement(items);
   }
 
   snapshot(): ReviewState {

@@ -111,7 +111,7 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     const base = `${url.origin}`;
     const wrong = 'A'.repeat(url.searchParams.get('token')?.length ?? 32);
     for (const [path, init] of [
-      ['/', {}], ['/review.js', {}], ['/api/state', {}], [`/?token=${wrong}`, {}], ['/api/state', { headers: { 'X-Review-Token': wrong } }],
+      ['/', {}], ['/review.js', {}], ['/api/state', {}], ['/api/agreement', {}], [`/?token=${wrong}`, {}], ['/api/state', { headers: { 'X-Review-Token': wrong } }],
       ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: JSON.stringify({ runId, rowId: 'unsure1', verdict: 'pass' }) }],
       // The cookie alone does not make a POST: a cross-site form would bring it along.
       ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: `sitechat_review_token=${url.searchParams.get('token')}` }, body: '{}' }],
@@ -161,6 +161,9 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     await page.waitForSelector('#runs .run.passed');
     expect(await page.textContent('#runs .verdict')).toBe('PASSED');
     expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
+    // The graders' agreement with the labels so far, as `sitechat labels agreement --run` gives it.
+    await page.waitForFunction("document.getElementById('agreement-count').textContent === '1 labelled rows'");
+    expect(await page.$$eval('#agreement-rows tr td:first-child', (tds) => tds.map((td) => td.textContent))).toContain('reference @ 0.6');
 
     const summary = summaryOf(stack, runId);
     expect(summary).toMatchObject({ uncertain: 1, reviewed: 1, gate: { verdict: 'passed' } });
