@@ -1,6 +1,7 @@
 /** Builds a comparison of finished runs from the results store. Nothing is asked. */
 import { DEFAULT_ALPHA } from '../reports/stats';
 import type { ResultsStore } from '../reports/store';
+import { formatP } from './markdown';
 import { lineUpRows, loadVariants } from './rows';
 import { bestVariant, pairStats, variantStats } from './statistics';
 import type { Comparison, PairStats, Variant } from './types';
@@ -28,7 +29,10 @@ export async function compareRuns(store: ResultsStore, runIds: readonly string[]
 
 /** The plain sentence: a best variant only when it beats every other one significantly. */
 function conclusion(variants: readonly Variant[], pairs: readonly PairStats[], best: number | null, alpha: number): string {
-  if (best !== null) return `${variants[best]?.label} is better than ${variants.length === 2 ? 'the other variant' : 'every other variant'} (McNemar, Holm-adjusted p < ${alpha}).`;
+  if (best !== null) {
+    const worstP = Math.max(...pairs.filter((p) => p.a === best || p.b === best).map((p) => p.adjustedP));
+    return `${variants[best]?.label} is better than ${variants.length === 2 ? 'the other variant' : 'every other variant'} (McNemar, Holm-adjusted p ${variants.length === 2 ? '=' : '≤'} ${formatP(worstP)}, alpha ${alpha}).`;
+  }
   const differing = pairs.filter((p) => p.significant).map((p) => {
     const [hi, lo] = p.wins > p.losses ? [p.a, p.b] : [p.b, p.a];
     return `${variants[hi]?.label} > ${variants[lo]?.label}`;
