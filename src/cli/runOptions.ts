@@ -1,4 +1,5 @@
 import { loadRunConfig, parseDuration, type RunConfig } from '../config';
+import { MAX_REPEAT } from '../datasets/repeat';
 import type { RunOptions } from '../../workflows/types';
 import type { RunFlags } from './commands/run';
 
@@ -28,6 +29,18 @@ export function parseRate(raw: string, flag = '--fail-under'): number {
     throw new UsageError(`${flag} must be ${expected}, got ${JSON.stringify(raw)}${hint}`);
   }
   return value;
+}
+
+/** `--repeat N`: a whole number from 1 to {@link MAX_REPEAT}. */
+export function parseRepeat(raw: string): number {
+  const n = parsePositiveInt(raw, '--repeat');
+  if (n > MAX_REPEAT) throw new UsageError(`--repeat must be at most ${MAX_REPEAT}, got ${n}`);
+  return n;
+}
+
+/** Only a repeat above 1 enters the options: runs without one keep the exact options (and history) they had. */
+function repeatOption(repeat: number | undefined): Pick<RunOptions, 'repeat'> {
+  return repeat !== undefined && repeat > 1 ? { repeat } : {};
 }
 
 /** Flags win over the config file, which wins over the defaults. */
@@ -65,6 +78,7 @@ export async function resolveRunOptions(
       allowSideEffectFailures,
       baseline: flags.baseline,
       outDir: flags.out,
+      ...repeatOption(flags.repeat !== undefined ? parseRepeat(flags.repeat) : config?.repeat),
     },
   };
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
+import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
 
 /** How feedback is sent for graded answers. */
@@ -41,6 +42,8 @@ export interface RunConfig {
   allowSideEffectFailures?: boolean;
   /** Model for rows without one. @default the site's configured model */
   model?: string;
+  /** Every conversation asked this many times, in fresh sessions (`--repeat`). @default 1 */
+  repeat?: number;
 }
 
 const ratio = z.number().min(0).max(1);
@@ -61,4 +64,5 @@ export const runConfigSchema = z
     maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
+    repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -33,6 +33,10 @@ export interface DatasetRow {
   rubric?: string;
   /** Columns the schema does not know, kept verbatim. */
   metadata: Record<string, string>;
+  /** With `--repeat N` (N > 1): the dataset row's own id (`id` is then `<baseId>#r<repeat>` for repeats after the first). */
+  baseId?: string;
+  /** With `--repeat N` (N > 1): which repeat this is, 1..N. */
+  repeat?: number;
 }
 
 /** One conversation: the rows that run in order in one API session. */

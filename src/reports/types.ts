@@ -20,6 +20,10 @@ export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 /** One line of results.jsonl. Never contains the API key. */
 export interface RowResult {
   id: string;
+  /** With `--repeat N` (N > 1): the dataset row's id, shared by its repeats (src/datasets/repeat.ts). */
+  baseId?: string;
+  /** With `--repeat N` (N > 1): which repeat, 1..N. */
+  repeat?: number;
   /** Dataset order, so reports and backfill output can be written in file order. */
   index: number;
   line: number;

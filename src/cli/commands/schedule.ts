@@ -17,6 +17,7 @@ export interface NightlyScheduleFlags extends SchedulePolicyFlags {
   feedback?: string;
   model?: string;
   delimiter?: string;
+  repeat?: string;
   json?: boolean;
 }
 export type CleanupScheduleFlags = SchedulePolicyFlags & CleanupFlags & { json?: boolean };
@@ -69,6 +70,7 @@ export function register(program: Command): void {
     .option('--fail-under <rate>', 'a run fails its gate below this pass rate, e.g. 0.9 or 90%')
     .option('--max-uncertain-rate <rate>', 'a run fails its gate when more graded rows than this stay uncertain (needs review), e.g. 5% (default 10%)')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')
+    .option('--repeat <n>', 'ask every conversation n times in fresh sessions each night (default 1)')
     .option('--answer-timeout <duration>', 'give up waiting for an answer after this long (default 5m)')
     .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')
     .option('--config <file>', 'run config file, read now: assertions, thresholds, run options')
