@@ -54,7 +54,8 @@ export function gateSettingsOf(options: GateOptions & { baseline?: string }): Ga
  * - every feedback and every session close succeeded (or `allowSideEffectFailures`);
  * - the pass rate meets `failUnder`, when set;
  * - there is no significant regression against the baseline, when one was given: exact McNemar p < α with more
- *   regressed than fixed rows. Regressions within noise only warn: a nightly run would otherwise flap.
+ *   regressed than fixed rows. Regressions within noise only warn: a nightly run would otherwise flap. With repeats
+ *   on either side, rows are compared by pass rate (CMH p < α and a mean drop of at least `MIN_REPEATED_DROP`).
  * Without `failUnder` and without a baseline comparison the verdict is `no_threshold` (it does not fail).
  * Every reason is listed.
  */
@@ -109,7 +110,17 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   if (options.baselineGiven && !cmp && !options.baselineUnavailable) {
     reasons.push(`a baseline was requested but no comparison was made${summary.baselineSelection?.message ? `: ${summary.baselineSelection.message}` : ''}`);
   }
-  if (cmp && cmp.regressed.length > 0) {
+  if (cmp?.repeated && cmp.regressed.length > 0) {
+    const r = cmp.repeated;
+    const figures = `CMH p = ${r.pValue.toPrecision(3)}, mean per-row pass rate down ${points(r.drop)} points; ${r.baselineRepeat} vs ${r.runRepeat} answers per row`;
+    const ids = listIds(cmp.regressed);
+    if (r.significant) {
+      reasons.push(`significant regression against ${cmp.runId} (${figures}): ${cmp.regressed.length} rows fell, ${cmp.fixed.length} rose: ${ids}`);
+    } else {
+      const why = r.pValue < r.alpha && r.drop > 0 ? `below the ${points(r.minDrop)}-point minimum drop` : 'within noise';
+      warnings.push(`${cmp.regressed.length} rows fell against ${cmp.runId}, ${why} (${figures}, ${cmp.fixed.length} rose): ${ids}`);
+    }
+  } else if (cmp && cmp.regressed.length > 0) {
     const { b, c, pValue, significant } = cmp.mcnemar;
     const ids = listIds(cmp.regressed);
     if (significant && b > c) {
@@ -155,6 +166,11 @@ export function describeGateSettings(s: GateSettings): string[] {
 
 function assertFraction(name: string, value: number): void {
   if (!(value >= 0 && value <= 1)) throw new RangeError(`quality gate: \`${name}\` must be a fraction between 0 and 1, got ${value}`);
+}
+
+/** A difference of rates in percentage points, one decimal. */
+function points(rate: number): string {
+  return (rate * 100).toFixed(1);
 }
 
 /** A rate as a percentage with one decimal. */

@@ -1,5 +1,6 @@
 import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
+import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
 import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
 
@@ -55,6 +56,7 @@ export async function summarize(
   const byTag = Object.create(null) as Record<string, TagStats>;
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
+  const byRow = new RepeatTally();
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
@@ -80,6 +82,8 @@ export async function summarize(
     for (const a of row.assertions ?? []) addJudged(judge, a.judge);
     addEscalated(escalated, row);
     diff?.add(row);
+    // Only rows of a run with repeats carry `repeat`: a run without keeps its memory to one number per row.
+    if (row.repeat !== undefined) byRow.add(row);
   }
 
   const sorted = Float64Array.from(latencies).sort();
@@ -87,6 +91,7 @@ export async function summarize(
   const graded = counts.passed + counts.failed;
   const passRate = graded === 0 ? null : counts.passed / graded;
   const finishedAt = options.finishedAt ?? meta.finishedAt ?? lastFinishedAt ?? null;
+  const repeats = byRow.summary();
   const durationMs = finishedAt === null ? null : Date.parse(finishedAt) - Date.parse(meta.startedAt);
   return {
     runId: meta.runId,
@@ -117,6 +122,7 @@ export async function summarize(
     errorsByType,
     cancelled: options.cancelled ?? false,
     ...(diff && { baseline: diff.result(passRate) }),
+    ...(repeats && { repeats }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
   };
