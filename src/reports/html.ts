@@ -1,7 +1,9 @@
+import { baseIdOf } from '../datasets/repeat';
 import { baselineVerdict } from './baseline';
 import { EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
+import { repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { histogramSvg } from './svg';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
@@ -39,6 +41,7 @@ export async function* renderHtml(
   yield header(summary, title);
   yield verdict(summary);
   yield baselineSection(summary);
+  yield repeatsSection(summary, maxText);
   yield tagTable(summary);
   yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
   yield sideEffectSections(context);
@@ -52,9 +55,9 @@ export async function* renderHtml(
   let total = 0;
   for await (const row of results) {
     total++;
-    if (shown < maxRows || (shown < maxProblemRows && (PROBLEMS.has(row.outcome) || regressed.has(row.id)))) {
+    if (shown < maxRows || (shown < maxProblemRows && (PROBLEMS.has(row.outcome) || regressed.has(baseIdOf(row))))) {
       shown++;
-      yield tableRow(row, regressed.has(row.id), maxText);
+      yield tableRow(row, regressed.has(baseIdOf(row)), maxText);
     }
   }
   yield '</tbody></table>\n';

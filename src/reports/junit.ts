@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { baseIdOf } from '../datasets/repeat';
 import { describeGateSettings, verdictLabel } from './gate';
 import { escapeXml, escapeXmlAttr, truncate } from './text';
 import { GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
@@ -67,7 +68,7 @@ export async function* renderJUnit(
   if (gate) yield gateCase(summary, maxText);
   const regressed = new Set(summary.baseline?.regressed);
   const baselineRunId = summary.baseline?.runId ?? '';
-  for await (const row of results) yield testCase(row, suite, maxText, regressed.has(row.id) ? baselineRunId : undefined);
+  for await (const row of results) yield testCase(row, suite, maxText, regressed.has(baseIdOf(row)) ? baselineRunId : undefined);
   yield '  </testsuite>\n</testsuites>\n';
 }
 

@@ -129,3 +129,23 @@ describe('the gate with repeats', () => {
     expect(gate(s).verdict).toBe('passed');
   });
 });
+
+describe('reports of runs with repeats', () => {
+  it('Markdown shows the k of N table and the flaky rows with each answer; the CLI summary the same figures', async () => {
+    const { renderMarkdown } = await import('../../../src/reports/markdown');
+    const { summaryTable } = await import('../../../src/cli/summaryTable');
+    const rows = repeated(4, 3, (i) => [3, 2, 0, 3][i] ?? 0);
+    const s = await summarize(meta({ rowCount: 12 }), iterate(rows));
+    const md = await renderMarkdown(s, iterate(rows));
+    expect(md).toContain('## Repeats (3 answers per row)');
+    expect(md).toContain('4 rows asked 3 times: 2 all passed, 1 flaky (their answers disagree), 1 all failed.');
+    expect(md).toContain('| 3/3 | 2 |');
+    expect(md).toContain('| 2/3 | 1 |');
+    expect(md).toContain('| 0/3 | 1 |');
+    expect(md).toMatch(/\*\*r1\*\* — 2 of 3 passed: Question 1\?\n\n- repeat 1, passed: answer 1\.1\n- repeat 2, passed: answer 1\.2\n- repeat 3, failed: answer 1\.3/);
+    const cli = summaryTable(s);
+    expect(cli).toMatch(/repeats {4}4 rows asked 3 times: 2 all passed, 1 flaky/);
+    expect(cli).toMatch(/rows by passes: 3\/3 2, 2\/3 1, 0\/3 1/);
+    expect(cli).toMatch(/pass rate 66\.7% of 12 answers \(95% CI \d+\.\d%–\d+\.\d%, counted over 4 rows/);
+  });
+});
