@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { summaryTable } from '../../../src/cli/summaryTable';
 import { wilsonInterval } from '../../../src/compare/statistics';
 import type { BaselineInput } from '../../../src/reports/baseline';
 import { evaluateGate } from '../../../src/reports/gate';
+import { renderMarkdown } from '../../../src/reports/markdown';
 import { chiSquare1Tail, clusteredPassRate, cochranMantelHaenszel } from '../../../src/reports/repeatStats';
 import { RepeatTally } from '../../../src/reports/repeatTally';
 import { summarize } from '../../../src/reports/summary';
@@ -132,8 +134,6 @@ describe('the gate with repeats', () => {
 
 describe('reports of runs with repeats', () => {
   it('Markdown shows the k of N table and the flaky rows with each answer; the CLI summary the same figures', async () => {
-    const { renderMarkdown } = await import('../../../src/reports/markdown');
-    const { summaryTable } = await import('../../../src/cli/summaryTable');
     const rows = repeated(4, 3, (i) => [3, 2, 0, 3][i] ?? 0);
     const s = await summarize(meta({ rowCount: 12 }), iterate(rows));
     const md = await renderMarkdown(s, iterate(rows));
