@@ -11,6 +11,7 @@ import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/tempora
 import { measuredAsk } from '../src/metrics/activityMetrics';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
+import { confirmActivities } from './confirm';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalize';
 import { finishActivities } from './finish';
@@ -35,6 +36,7 @@ function buildActivities(deps: ActivityDeps) {
     ...sessionActivities(deps),
     ...finishActivities(deps),
     ...finalizeActivities(deps),
+    ...confirmActivities(deps),
     ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),

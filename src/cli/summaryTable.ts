@@ -1,7 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
 import { escalationLine, judgeLine } from '../reports/text';
-import { kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
+import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
 
@@ -52,6 +52,7 @@ function baselineLines(s: RunSummary): string[] {
       ? `CMH p = ${b.repeated.pValue.toPrecision(3)}, mean per-row drop ${(b.repeated.drop * 100).toFixed(1)} pts${b.repeated.significant ? ' (significant)' : ' (within noise or below the minimum drop)'}`
       : `McNemar p = ${b.mcnemar.pValue.toPrecision(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`;
     lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); ${b.repeated ? 'rows fell' : 'regressed'} ${b.regressed.length}, ${b.repeated ? 'rose' : 'fixed'} ${b.fixed.length}, ${test}`);
+    if (b.confirmation) lines.push(`${INDENT}confirmed: ${confirmationText(b.confirmation)}`);
     if (sel?.chosen && sel.requested === 'latest') lines.push(`${INDENT}chosen: ${sel.chosen.reason}`);
   } else if (sel?.message) {
     lines.push(`baseline   none: ${sel.message}`);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
+import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
 
@@ -44,6 +45,8 @@ export interface RunConfig {
   model?: string;
   /** Every conversation asked this many times, in fresh sessions (`--repeat`). @default 1 */
   repeat?: number;
+  /** Regressed rows asked this many more times before the gate fails on them (`--confirm`). @default 0 (runs), 2 (schedules) */
+  confirm?: number;
 }
 
 const ratio = z.number().min(0).max(1);
@@ -65,4 +68,5 @@ export const runConfigSchema = z
     allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
     repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
+    confirm: z.number().int().min(0).max(MAX_CONFIRM).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -37,6 +37,8 @@ export interface DatasetRow {
   baseId?: string;
   /** With `--repeat N` (N > 1): which repeat this is, 1..N. */
   repeat?: number;
+  /** A confirming answer of a regressed row (`--confirm K`): which one, 1..K (src/datasets/confirm.ts). */
+  confirm?: number;
 }
 
 /** One conversation: the rows that run in order in one API session. */

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ReportFile } from './files';
 import { isNotFound, readJsonIfExists, scanLines } from './fileIo';
+import type { ConfirmTally } from './confirmTally';
 import { RepeatTally } from './repeatTally';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
@@ -46,28 +47,39 @@ export class BaselineDiff {
     if (before === Outcome.failed && row.outcome === Outcome.passed) this.fixed.push(row.id);
   }
 
-  result(passRate: number | null): BaselineComparison {
+  /** @param confirmed the run's confirming answers (`--confirm`): regressions they do not reproduce are left out. */
+  result(passRate: number | null, confirmed?: ConfirmTally): BaselineComparison {
+    const first = this.compare(passRate, new Set());
+    if (!confirmed || confirmed.empty) return first;
+    const confirmation = confirmed.judge(first.regressed);
+    const noise = new Set(confirmation.notReproduced);
+    return { ...(noise.size > 0 ? this.compare(passRate, noise) : first), confirmation };
+  }
+
+  /** The comparison with the `noise` rows' regressions left out (a confirmation did not reproduce them). */
+  private compare(passRate: number | null, noise: ReadonlySet<string>): BaselineComparison {
     const base = this.baseline.passRate;
     const repeated = this.byRow.repeat > 1 || (this.baseline.repeated?.repeat ?? 1) > 1;
-    if (repeated) return { ...this.rowwise(), passRate: base, delta: passRate === null || base === null ? null : passRate - base };
+    if (repeated) return { ...this.rowwise(noise), passRate: base, delta: passRate === null || base === null ? null : passRate - base };
+    const regressed = this.regressed.filter((id) => !noise.has(id));
     return {
       runId: this.baseline.runId,
       passRate: base,
       delta: passRate === null || base === null ? null : passRate - base,
       compared: this.compared,
-      regressed: this.regressed,
+      regressed,
       fixed: this.fixed,
-      mcnemar: mcnemarExact(this.regressed.length, this.fixed.length, this.alpha),
+      mcnemar: mcnemarExact(regressed.length, this.fixed.length, this.alpha),
       ...(this.baseline.byTag && { byTag: this.baseline.byTag }),
     };
   }
 
-  private rowwise(): Omit<BaselineComparison, 'passRate' | 'delta'> {
+  private rowwise(noise: ReadonlySet<string>): Omit<BaselineComparison, 'passRate' | 'delta'> {
     const baselineRows = this.baseline.repeated?.rows ?? countsOf(this.baseline.outcomes);
     const repeats = { baseline: this.baseline.repeated?.repeat ?? 1, run: this.byRow.repeat };
     return {
       runId: this.baseline.runId,
-      ...compareRowwise(baselineRows, this.byRow.counts(), repeats, this.alpha),
+      ...compareRowwise(baselineRows, this.byRow.counts(), repeats, this.alpha, noise),
       ...(this.baseline.byTag && { byTag: this.baseline.byTag }),
     };
   }
@@ -89,6 +101,7 @@ function compareRowwise(
   runRows: ReadonlyMap<string, RowCounts>,
   repeats: { baseline: number; run: number },
   alpha: number,
+  noise: ReadonlySet<string>,
 ): Omit<BaselineComparison, 'runId' | 'passRate' | 'delta' | 'byTag'> {
   const regressed: string[] = [];
   const fixed: string[] = [];
@@ -96,7 +109,7 @@ function compareRowwise(
   let dropSum = 0;
   for (const [id, run] of runRows) {
     const baseline = baselineRows.get(id);
-    if (!baseline || baseline.graded === 0 || run.graded === 0) continue;
+    if (!baseline || baseline.graded === 0 || run.graded === 0 || noise.has(id)) continue;
     strata.push({ baseline, run });
     const drop = baseline.passed / baseline.graded - run.passed / run.graded;
     dropSum += drop;

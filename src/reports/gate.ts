@@ -1,4 +1,4 @@
-import { GateVerdict, type GateResult, type GateSettings, type RunSummary } from './types';
+import { GateVerdict, type BaselineComparison, type GateResult, type GateSettings, type RunSummary } from './types';
 
 export interface GateOptions {
   /** Minimum pass rate as a fraction in [0, 1] (0.9 = 90%). @default undefined (no minimum) */
@@ -129,6 +129,10 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
       warnings.push(`${b} rows regressed against ${cmp.runId}, within noise (McNemar p = ${pValue.toPrecision(3)}, ${c} fixed): ${ids}`);
     }
   }
+  const confirmation = cmp?.confirmation;
+  if (confirmation && confirmation.notReproduced.length > 0) {
+    warnings.push(`${confirmation.notReproduced.length} regressed rows did not reproduce in ${confirmation.k} confirming answers each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
+  }
   for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 
   const verdict = summary.cancelled
@@ -140,6 +144,12 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
         : GateVerdict.passed;
   if (verdict === GateVerdict.noThreshold) warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
   return { verdict, passed: verdict === GateVerdict.passed || verdict === GateVerdict.noThreshold, reasons, warnings };
+}
+
+/** The baseline comparison alone fails the gate: a significant regression (with repeats: and the minimum drop). */
+export function regressionFailsGate(cmp: BaselineComparison): boolean {
+  if (cmp.repeated) return cmp.repeated.significant && cmp.regressed.length > 0;
+  return cmp.mcnemar.significant && cmp.mcnemar.b > cmp.mcnemar.c;
 }
 
 /** The verdict as people read it. */

@@ -3,7 +3,7 @@ import { baselineVerdict } from './baseline';
 import { EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
-import { repeatsSection } from './htmlRepeats';
+import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { histogramSvg } from './svg';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
@@ -109,6 +109,7 @@ function baselineSection(s: RunSummary): string {
   if (sel?.message) parts.push(`<p><b>No comparison:</b> ${h(sel.message)}.</p>`);
   for (const warning of sel?.warnings ?? []) parts.push(`<p class="warn">⚠ ${h(warning)}</p>`);
   if (s.baseline) parts.push(`<p>${h(baselineVerdict(s.baseline))}</p>`);
+  if (s.baseline?.confirmation) parts.push(confirmationHtml(s.baseline.confirmation));
   if (sel && sel.skipped.length > 0) {
     const items = sel.skipped.map((x) => `<li><span class="id">${h(x.runId)}</span>: ${h(x.reason)}</li>`);
     if (sel.skippedMore > 0) items.push(`<li>… ${sel.skippedMore} more runs</li>`);

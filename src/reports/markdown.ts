@@ -3,7 +3,7 @@ import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
-import { kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
+import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './text';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
@@ -145,6 +145,15 @@ function baselineSection(s: RunSummary, level = 2): string {
   if (sel?.message) lines.push(`**No comparison:** ${mdInline(sel.message, 500)}.`);
   for (const warning of sel?.warnings ?? []) lines.push('', `⚠️ ${mdInline(warning, 500)}`);
   if (s.baseline) lines.push('', mdInline(baselineVerdict(s.baseline), 2000));
+  const confirmation = s.baseline?.confirmation;
+  if (confirmation) {
+    lines.push('', `**Confirmed before alarm** (--confirm ${confirmation.k}): ${mdInline(confirmationText(confirmation), 500)}.`);
+    const reproduced = new Set(confirmation.reproduced);
+    for (const row of confirmation.answers) {
+      lines.push('', `- ${mdInline(row.id)} (${reproduced.has(row.id) ? 'reproduced' : 'not reproduced'}); the first answer is in the rows below:`);
+      for (const line of confirmingAnswerLines(row.answers, 300)) lines.push(`  - ${mdInline(line, 400)}`);
+    }
+  }
   if (sel && sel.skipped.length > 0) {
     lines.push('', `Runs passed over (${sel.skipped.length + sel.skippedMore}), newest first:`, '');
     for (const skip of sel.skipped) lines.push(`- ${mdInline(skip.runId)}: ${mdInline(skip.reason, 300)}`);

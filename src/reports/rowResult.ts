@@ -16,6 +16,7 @@ export function rowBase(row: DatasetRow): Omit<RowResult, 'outcome'> {
     tags: row.tags,
     metadata: Object.keys(row.metadata).length > 0 ? row.metadata : undefined,
     ...(row.repeat !== undefined && { baseId: row.baseId, repeat: row.repeat }),
+    ...(row.confirm !== undefined && { baseId: row.baseId, confirm: row.confirm }),
   };
 }
 

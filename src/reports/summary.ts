@@ -1,5 +1,6 @@
 import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
+import { ConfirmTally } from './confirmTally';
 import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
 import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
@@ -57,6 +58,7 @@ export async function summarize(
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
   const byRow = new RepeatTally();
+  const confirmed = new ConfirmTally();
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
@@ -64,6 +66,14 @@ export async function summarize(
   let lastFinishedAt: string | undefined;
 
   for await (const row of results) {
+    // A confirming answer (`--confirm`) is evidence about a regression, not a row of the run.
+    // Its session and feedback are the run's all the same.
+    if (row.confirm !== undefined) {
+      confirmed.add(row);
+      if (row.sessionId) sessionIds.add(row.sessionId);
+      if (row.feedback) feedback[row.feedback]++;
+      continue;
+    }
     total++;
     counts[counterKey[row.outcome]]++;
     if (row.feedback) feedback[row.feedback]++;
@@ -121,7 +131,7 @@ export async function summarize(
     byTag,
     errorsByType,
     cancelled: options.cancelled ?? false,
-    ...(diff && { baseline: diff.result(passRate) }),
+    ...(diff && { baseline: diff.result(passRate, confirmed) }),
     ...(repeats && { repeats }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),

@@ -24,6 +24,11 @@ export interface RowResult {
   baseId?: string;
   /** With `--repeat N` (N > 1): which repeat, 1..N. */
   repeat?: number;
+  /**
+   * A confirming answer (`--confirm K`), 1..K, of the regressed row `baseId`: not counted in the run's figures, only in
+   * `baseline.confirmation`.
+   */
+  confirm?: number;
   /** Dataset order, so reports and backfill output can be written in file order. */
   index: number;
   line: number;
@@ -161,6 +166,8 @@ export interface BaselineComparison {
    * instead of `mcnemar`; `regressed` and `fixed` then list dataset row ids whose pass rate (k of N) fell or rose.
    */
   repeated?: RepeatedComparison;
+  /** `--confirm K`: the regressed rows asked again, and which regressions reproduced (only those count above). */
+  confirmation?: Confirmation;
   /** The baseline's own numbers per tag, so reports can show each tag's change. */
   byTag?: Record<string, TagStats>;
 }
@@ -187,6 +194,32 @@ export interface RepeatedComparison {
   minDrop: number;
   /** p < alpha and drop ≥ minDrop, with the run worse. */
   significant: boolean;
+}
+
+/** One confirming answer of a regressed row. */
+export interface ConfirmingAnswer {
+  confirm: number;
+  outcome: Outcome;
+  answer?: string;
+}
+
+/**
+ * `--confirm K`: a regressed row counts only when most of its K confirming answers (asked in fresh sessions) fail too:
+ * more failed than not among those graded (both of 2, 2 of 3). A row whose confirming answers all errored keeps its
+ * regression: nothing spoke against it.
+ */
+export interface Confirmation {
+  /** Confirming answers asked per regressed row. */
+  k: number;
+  /** Rows asked again, and the questions that cost (turns of their conversations included). */
+  rows: number;
+  questions: number;
+  /** Regressions that reproduced: they are `regressed`. */
+  reproduced: string[];
+  /** Regressions that did not: taken as noise, out of `regressed` and of the test. */
+  notReproduced: string[];
+  /** The first confirmed rows' confirming answers (cut short), by row id. */
+  answers: { id: string; answers: ConfirmingAnswer[] }[];
 }
 
 /** A row whose repeats disagree, with its answers (`RepeatSummary.flakyRows`). */

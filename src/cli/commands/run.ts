@@ -25,6 +25,7 @@ export interface RunFlags {
   resume?: string;
   /** Evaluation runs only. */
   repeat?: string;
+  confirm?: string;
 }
 
 export function register(program: Command): void {
@@ -49,6 +50,7 @@ export function register(program: Command): void {
     .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
     .option('--max-uncertain-rate <rate>', 'fail (exit 1) when more graded rows than this stay uncertain (needs review), e.g. 0.05 or 5% (default 10%)')
     .option('--repeat <n>', 'ask every conversation n times in fresh sessions and grade each answer: reports give each row k of n, flaky rows, and an interval (default 1)')
+    .option('--confirm <k>', 'when the baseline comparison would fail the gate, ask the regressed rows k more times in fresh sessions; only regressions most of them reproduce count (default 0: off)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
