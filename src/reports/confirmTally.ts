@@ -40,7 +40,9 @@ export class ConfirmTally {
       if (graded.length > 0 && failed * 2 <= graded.length) notReproduced.push(id);
       else reproduced.push(id);
     }
-    const listed = [...this.byRow].slice(0, ROWS_LISTED).map(([id, answers]) => ({ id, answers: [...answers].sort((a, b) => a.confirm - b.confirm) }));
-    return { k: this.k, rows: this.byRow.size, questions: this.questions, reproduced, notReproduced, answers: listed };
+    // Earlier turns of a regressed conversation were asked again too, as context: only the regressed rows are listed.
+    const asked = regressed.filter((id) => this.byRow.has(id));
+    const listed = asked.slice(0, ROWS_LISTED).map((id) => ({ id, answers: [...(this.byRow.get(id) ?? [])].sort((a, b) => a.confirm - b.confirm) }));
+    return { k: this.k, rows: asked.length, questions: this.questions, reproduced, notReproduced, answers: listed };
   }
 }

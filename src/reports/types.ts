@@ -211,7 +211,7 @@ export interface ConfirmingAnswer {
 export interface Confirmation {
   /** Confirming answers asked per regressed row. */
   k: number;
-  /** Rows asked again, and the questions that cost (turns of their conversations included). */
+  /** Regressed rows asked again, and the questions that cost (earlier turns of their conversations included). */
   rows: number;
   questions: number;
   /** Regressions that reproduced: they are `regressed`. */

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { WEAK_MODEL } from '../../src/sim/kb/models';
+import { DEMO } from '../../src/sim/constants';
 import type { RunSummary } from '../../src/reports/types';
 import type { RunResult } from '../../workflows/types';
 import { DEMO_HEADER, readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 
-describe('--repeat (real Temporal + simulator)', () => {
+const DEMO_DATASET = resolve(__dirname, '../../datasets/demo.csv');
+
+describe('--repeat and --confirm (real Temporal + simulator)', () => {
   let stack: Stack;
   useStack(__filename, (s) => (stack = s));
 
@@ -52,5 +57,43 @@ describe('--repeat (real Temporal + simulator)', () => {
     expect(only).not.toHaveProperty('repeat');
     expect(summary.repeats).toBeUndefined();
     expect(stack.sim.stats().submitted).toBe(1);
+  });
+
+  it('--confirm 2 asks only the regressed rows again, twice each, and a regression that reproduces fails the gate', async () => {
+    const first = (await (await startRun(stack, DEMO_DATASET)).result()) as RunResult;
+    expect(first.summary.total).toBe(66);
+    // Nothing regressed: the confirm step asks nothing.
+    const before = stack.sim.stats().submitted;
+    const same = (await (await startRun(stack, DEMO_DATASET, { baseline: first.reportDir, confirm: 2 })).result()) as RunResult;
+    expect(stack.sim.stats().submitted - before).toBe(66);
+    expect(same.summary.baseline?.confirmation).toBeUndefined();
+    expect(same.summary.gate?.verdict).toBe('passed');
+
+    // The site gets worse: the weak model answers everything there.
+    stack.sim.simulator.degraded.set(DEMO.siteId, WEAK_MODEL);
+    const sent = stack.sim.stats().submitted;
+    const worse = (await (await startRun(stack, DEMO_DATASET, { baseline: first.reportDir, confirm: 2 })).result()) as RunResult;
+    const extra = stack.sim.stats().submitted - sent - 66;
+    const confirmation = worse.summary.baseline?.confirmation;
+    expect(confirmation).toBeDefined();
+    expect(extra).toBe(confirmation?.questions);
+    const results = readResults(worse.reportDir);
+    const confirming = results.filter((r) => r.confirm !== undefined);
+    expect(confirming).toHaveLength(extra);
+    // Only the regressed rows (and the earlier turns of their conversations) were asked again, each twice.
+    const firstAnswers = results.filter((r) => r.confirm === undefined);
+    const wasPassing = new Set(readResults(first.reportDir).filter((r) => r.outcome === 'passed').map((r) => r.id));
+    const regressed = new Set(firstAnswers.filter((r) => r.outcome === 'failed' && wasPassing.has(r.id)).map((r) => r.id));
+    expect(confirmation?.rows).toBe(regressed.size);
+    const conversationsOf = new Set(firstAnswers.filter((r) => regressed.has(r.id)).map((r) => r.conversation ?? `row:${r.id}`));
+    for (const r of confirming) {
+      expect(conversationsOf.has(firstAnswers.find((x) => x.id === r.baseId)?.conversation ?? `row:${r.baseId}`)).toBe(true);
+      expect([1, 2]).toContain(r.confirm);
+    }
+    for (const id of regressed) expect(confirming.filter((r) => r.baseId === id)).toHaveLength(2);
+    // The weak model fails them again: every regression reproduced, the gate fails, the run's own figures are 66 rows.
+    expect(confirmation?.reproduced.sort()).toEqual([...regressed].sort());
+    expect(worse.summary).toMatchObject({ total: 66, missing: 0, gate: { verdict: 'failed' } });
+    expect(readFileSync(join(worse.reportDir, 'report.md'), 'utf8')).toContain('**Confirmed before alarm** (--confirm 2)');
   });
 });
