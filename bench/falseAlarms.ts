@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       results.push(line);
       console.log(JSON.stringify(line));
     }
-    const out = resolve(__dirname, '../../bench/results/false-alarms.json');
+    const out = resolve(__dirname, `../../bench/results/false-alarms-noise-${noise}.json`);
     writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), noise: { [DEFAULT_MODEL]: noise }, seed: 22, dataset: 'datasets/demo.csv', results }, null, 2)}\n`);
     console.log(`written ${out}`);
   } finally {
