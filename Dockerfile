@@ -7,7 +7,11 @@
 FROM node:24-slim AS build
 WORKDIR /app
 # `npm ci` runs the package's `prepare` script (build + Temporal CLI provisioning); provisioning is skipped here.
-ENV SITECHAT_SKIP_TEMPORAL_PROVISION=1 \
+# The build context has no .git: the commit reports name comes from the build argument
+# (docker build --build-arg SITECHAT_COMMIT=$(git rev-parse HEAD) .), else "unknown".
+ARG SITECHAT_COMMIT=
+ENV SITECHAT_BUILD_COMMIT=$SITECHAT_COMMIT \
+    SITECHAT_SKIP_TEMPORAL_PROVISION=1 \
     npm_config_fund=false \
     npm_config_audit=false
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./

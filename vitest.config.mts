@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
-// simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code; no server)
-// and `integration` (a real Temporal dev server, started once by globalSetup).
+// Five projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
+// simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code; no server),
+// `workflow` (workflow code against mocked activities on the time-skipping test server) and `integration` (a real
+// Temporal dev server, started once by globalSetup).
 export default defineConfig({
   test: {
     // The machine has 2 cores; Temporal workers are CPU-heavy, so keep file parallelism low.
@@ -12,6 +13,8 @@ export default defineConfig({
       { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
       // Bundling the workflows takes seconds on a loaded machine, hence the hook's room.
       { test: { name: 'replay', include: ['test/replay/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } },
+      // Workflow code against mocked activities on Temporal's time-skipping test server (one per file; no dev server).
+      { test: { name: 'workflow', include: ['test/workflow/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } },
       // The fault suite (`npm run test:faults`): its own Temporal server, which it stops and restarts; minutes long.
       ...(process.env.SITECHAT_FAULTS === '1'
         // One file at a time: each runs its own Temporal server and several worker processes on 2 cores.

@@ -3,10 +3,12 @@ import { APIConnectionTimeoutError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { Submission } from '../src/reports/types';
+import type { Label } from '../src/labels/types';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
 import { withStoreRetry } from './storeOutage';
 import { StoreUnavailableError } from '../src/reports/storeErrors';
+import { labelKey } from '../src/labels/key';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
@@ -24,12 +26,41 @@ export function askActivity(deps: ActivityDeps) {
     // The heartbeat may not have reached the server before the worker died: the store has what was recorded.
     const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await stored(() => deps.store.getSubmission(input.runId, input.rowId)) : undefined;
     const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;
-    if (known) return poll(deps, input, known, true);
-    const submitted = await submit(deps, input, recorded, stored);
-    if ('status' in submitted) return submitted;
-    return poll(deps, input, submitted, false);
+    const answer = async (): Promise<AskResult> => {
+      if (known) return poll(deps, input, known, true);
+      const submitted = await submit(deps, input, recorded, stored);
+      if ('status' in submitted) return submitted;
+      return poll(deps, input, submitted, false);
+    };
+    return withLabel(input, await answer(), stored, (keys) => deps.store.getLabels(keys));
   };
 }
+
+/**
+ * The answer with its label key and the label a person gave it, if any: looked up here, where the answer and the
+ * store already are, so a labelled row costs no activity of its own. A lookup that fails on anything but an outage
+ * (waited out like every store call) only loses the label: the row is graded as if it had none, and the activity
+ * never fails after the question was answered (its retry could ask again).
+ */
+async function withLabel(input: AskInput, result: AskResult, stored: Stored, getLabels: ResultsStoreLabels): Promise<AskResult> {
+  if (!input.label || result.status !== 'completed') return result;
+  const key = labelKey({ siteId: input.siteId, question: input.message, ...input.label, answer: result.answer ?? '' });
+  // While the lookup waits out an outage, the heartbeat keeps naming the request: a retry polls it, never asks again.
+  const details = result.requestId && result.sessionId
+    ? { requestId: result.requestId, sessionId: result.sessionId, submittedAtMs: Date.now() - result.latencyMs }
+    : undefined;
+  let found;
+  try {
+    found = (await stored(() => getLabels([key]), details)).get(key);
+  } catch (err) {
+    Context.current().log.warn(`label lookup of row ${input.rowId} failed, grading it as unlabelled: ${err instanceof Error ? err.message : String(err)}`);
+    return { ...result, labelKey: key };
+  }
+  if (!found) return { ...result, labelKey: key };
+  return { ...result, labelKey: key, label: { key, verdict: found.verdict, ...(found.note ? { note: found.note } : {}), ...(found.by ? { by: found.by } : {}) } };
+}
+
+type ResultsStoreLabels = (keys: readonly string[]) => Promise<Map<string, Label>>;
 
 function asHeartbeat(s: Submission): AskHeartbeat {
   return { requestId: s.requestId as string, sessionId: s.sessionId ?? '', submittedAtMs: s.submittedAtMs ?? Date.now() };

@@ -32,7 +32,8 @@ export function cleanupActivities(deps: ActivityDeps) {
       const path = cleanupReportPath(deps.runsDir, report.reportId);
       await mkdir(deps.runsDir, { recursive: true });
       const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, `${JSON.stringify({ ...report, reportPath: path }, null, 2)}\n`, 'utf8');
+      const provenance = { answers: deps.provenance.answers, runner: deps.provenance.runner };
+      await writeFile(tmp, `${JSON.stringify({ provenance, ...report, reportPath: path }, null, 2)}\n`, 'utf8');
       await rename(tmp, path);
       return path;
     },

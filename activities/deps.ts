@@ -1,9 +1,11 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
 import type { PlanStore } from '../src/datasets/planStore';
+import type { NotificationLedger } from '../src/notify/ledger';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
+import type { WorkerProvenance } from '../src/reports/provenance';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { PlanMetadata } from './planRows';
@@ -63,6 +65,12 @@ export interface ActivityDeps {
   judgeMaxAttempts: number;
   /** How long a store operation waits out an unreachable results store (SITECHAT_STORE_OUTAGE_LIMIT). @default 1 hour */
   storeOutageLimitMs: number;
+  /** Notifications sent, by delivery id, beside the results (so a retry on another worker does not send again). */
+  notifyLedger: NotificationLedger;
+  /** Where webhook URLs and signing secrets are read, by the names a run gives. @default process.env */
+  notifyEnv?: NodeJS.ProcessEnv;
   /** The longest wait a judge 429's `Retry-After` gets (SITECHAT_JUDGE_MAX_RETRY_AFTER_MS; 0 ignores it). @default 60000 */
   judgeMaxRetryAfterMs: number;
+  /** Which API and judge this worker uses (hosts only) and its build: recorded with each run it starts. */
+  provenance: WorkerProvenance;
 }

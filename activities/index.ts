@@ -9,15 +9,19 @@ import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
 import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
 import { measuredAsk } from '../src/metrics/activityMetrics';
+import { buildInfo } from '../src/buildInfo';
+import { AnswerSource, hostOf, type WorkerProvenance } from '../src/reports/provenance';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import { confirmActivities } from './confirm';
 import type { ActivityDeps } from './deps';
-import { finalizeActivities } from './finalize';
-import { finishActivities } from './finish';
+import { finalizeActivities } from './finalizeRun';
+import { settleAndRecordActivities } from './settleAndRecord';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
+import { labelFeedbackActivities } from './labelFeedback';
 import { multiSiteActivities } from './multiSite';
+import { notifyActivities } from './notify';
 import { planActivities } from './plan';
 import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
@@ -30,22 +34,36 @@ export type { ActivityDeps } from './deps';
 const workerLog = { warn: (msg: string): void => Runtime.instance().logger.warn(msg) };
 
 function buildActivities(deps: ActivityDeps) {
-  return waitingOutStoreOutages({
+  const wrapped = waitingOutStoreOutages({
     ask: measuredAsk(askActivity(deps)),
     ...planActivities(deps),
     ...sessionActivities(deps),
-    ...finishActivities(deps),
+    ...settleAndRecordActivities(deps),
     ...finalizeActivities(deps),
     ...confirmActivities(deps),
     ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),
     ...multiSiteActivities(deps),
+    ...labelFeedbackActivities(deps),
   }, deps.storeOutageLimitMs);
+  // Not wrapped: the wrapper makes main-queue errors final from its 5th attempt and drops a Retry-After, while the
+  // notify activity keeps retrying a receiver's 429/5xx up to its own limit and records the last failure itself.
+  return { ...wrapped, ...notifyActivities(deps) };
 }
 
 /** Every activity of the runner; workflows import this *type* only. */
 export type RunActivities = ReturnType<typeof buildActivities>;
+
+/** What this worker's reports say about where their answers and grades come from: hosts, never URLs or keys. */
+export function workerProvenance(config: WorkerConfig): WorkerProvenance {
+  const simulated = config.builtInSimulator !== undefined;
+  return {
+    answers: { from: simulated ? AnswerSource.simulator : AnswerSource.api, host: hostOf(config.baseUrl) },
+    ...(config.judge && { judge: { model: config.judge.model, host: hostOf(config.judge.baseUrl), simulator: config.builtInSimulator?.judge === true } }),
+    runner: buildInfo(),
+  };
+}
 
 /**
  * Builds the activities from the worker's configuration. The API key goes into the HTTP client here and
@@ -64,6 +82,8 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     api,
     store,
     plans,
+    notifyLedger: overrides.notifyLedger ?? opened.ledger,
+    notifyEnv: overrides.notifyEnv,
     planMetadata: overrides.planMetadata ?? new PlanMetadata(plans),
     resume: overrides.resume ?? new ResumeIndex(store),
     limiter: overrides.limiter ?? new HostPacer(config.pacerDir, config.baseUrl, siteBudget(config.ratePerSecond, config.siteRates)),
@@ -82,6 +102,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : config.gradersDir,
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
     storeOutageLimitMs: overrides.storeOutageLimitMs ?? config.storeOutageLimitMs ?? DEFAULT_STORE_OUTAGE_LIMIT_MS,
+    provenance: overrides.provenance ?? workerProvenance(config),
   } satisfies Omit<ActivityDeps, 'statusPoller'>;
   const deps: ActivityDeps = { ...settings, statusPoller: overrides.statusPoller ?? statusPollerFor(settings, workerLog) };
   const close = async (): Promise<void> => {

@@ -1,6 +1,7 @@
 import { countRows } from '../src/metrics/activityMetrics';
 import { unansweredResult } from '../src/reports/rowResult';
 import { slimRow } from '../src/datasets/limits';
+import { gradingOf } from '../src/reports/provenance';
 import type { RowResult } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -45,6 +46,7 @@ export function planActivities(deps: ActivityDeps) {
         startedAt: new Date().toISOString(),
         rowCount: plan.rows,
         options: { ...options },
+        provenance: { ...deps.provenance, grading: gradingOf(input.options.assertions, input.options.thresholds) },
       });
       return { rows: plan.rows, units: plan.units, pages: plan.pages };
     },

@@ -1,3 +1,5 @@
+import type { LabelLookup } from '../src/labels/subject';
+import type { LabelMatch } from '../src/labels/types';
 import type { AnswerRecord } from '../src/reports/rowResult';
 import type { DatasetRow, WorkUnit } from '../src/datasets/types';
 import type { RowResult } from '../src/reports/types';
@@ -19,10 +21,20 @@ export interface AskInput {
   responseLanguage?: string;
   uiLocale?: string;
   answerTimeoutMs: number;
+  /**
+   * Look up a person's label of the answer (runs that grade, under `patched('labels-first')`): the row's references
+   * and rubric; the site and the question are the fields above. Absent: no lookup.
+   */
+  label?: LabelLookup;
 }
 
 /** What `ask` returns; its `latencyMs` runs from submit to the answer being seen (includes polling granularity). */
-export type AskResult = AnswerRecord;
+export interface AskResult extends AnswerRecord {
+  /** The answer's label key, when the input asked for a lookup and an answer came. */
+  labelKey?: string;
+  /** The label of that key, when a person gave one: the row is settled by it. */
+  label?: LabelMatch;
+}
 
 /** Recorded by the submitting activity as soon as the API accepted the question. */
 export interface AskHeartbeat {
@@ -120,4 +132,12 @@ export interface ConfirmPlan {
   page: number;
   rows: number;
   questions: number;
+}
+
+/** What became of a labelled row's feedback (`labelFeedback` workflow). */
+export interface RecordLabelFeedbackInput {
+  runId: string;
+  rowId: string;
+  feedback: 'good' | 'bad' | 'failed';
+  feedbackError?: string;
 }

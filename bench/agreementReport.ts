@@ -38,6 +38,25 @@ function header(t: AgreementTable, first: string): string[] {
 
 const errorCells = (e: Errors): string => `${e.wrongPassed} | ${e.rightFailed}`;
 
+/** The lexical baselines a grader is compared with: token F1 and substring matches, each against every reference. */
+export const LEXICAL_BASELINES = ['f1', 'contains-any', 'contains (normalized)'] as const;
+
+/**
+ * The headline: `reference` against the best lexical baseline on all answers and on answers over five words (the
+ * columns of index 0 and 1), on the set it was tuned on.
+ */
+export function headline(t: AgreementTable): string {
+  const reference = t.rows.find((r) => r.name === 'reference');
+  const baselines = t.rows.filter((r) => (LEXICAL_BASELINES as readonly string[]).includes(r.name));
+  if (!reference || baselines.length === 0) return '';
+  const bestAt = (i: number) => baselines.reduce((a, b) => ((b.agreement[i] ?? 0) > (a.agreement[i] ?? 0) ? b : a));
+  const [all, long] = [bestAt(0), bestAt(1)];
+  return `**Development set** (EVOUNA TQ: the set the \`reference\` rules were tuned on, so not a held-out estimate): `
+    + `\`reference\` agrees with the human judgment on ${pct(reference.agreement[0] ?? NaN)} of all answers and ${pct(reference.agreement[1] ?? NaN)} of answers over five words; `
+    + `the best lexical baseline (token F1 or contains, against all references) on ${pct(all.agreement[0] ?? NaN)} (\`${all.name}\`) and ${pct(long.agreement[1] ?? NaN)} (\`${long.name}\`). `
+    + 'No held-out figure is published yet.';
+}
+
 /** The block written into BENCHMARKS.md and docs/grading.md. */
 export function renderAgreement(t: AgreementTable): string {
   const judged = t.slices[0]?.size ?? 0;
@@ -47,6 +66,8 @@ export function renderAgreement(t: AgreementTable): string {
     `Data: EVOUNA TriviaQA (\`EVOUNA/TQ.json\`), ${t.questions} questions; left out: ${t.excluded.improper} questions the `
       + `annotators flagged \`improper\` and ${t.excluded.unjudged} answers without a judgment. That leaves ${judged} judged `
       + `answers of five QA systems, ${t.slices[0]?.humanCorrect ?? 0} of them judged correct.`,
+    '',
+    headline(t),
     '',
     'Agreement with the human judgment (share of answers where the grader\'s pass/fail equals the human\'s correct/incorrect), '
       + 'by answer length (words of the raw answer) and by QA system, best per column in bold; then, over all answers, '

@@ -10,6 +10,7 @@ import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator, type SimStats } from '../src/sim';
 import { Prng, sampleCompletionMs } from '../src/sim/prng';
 import { TaskQueue } from '../src/temporal/taskQueues';
+import { startWorkflow } from '../src/temporal/workflowTypes';
 import type { RunInput, RunOptions, RunResult } from '../workflows/types';
 import { benchRows, writeBenchCsv } from './datasets';
 import { delta, frontendRequests, type BenchServer } from './devServer';
@@ -158,8 +159,8 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       };
       const input: RunInput = { kind: 'evaluation', runId, dataset: { path: dataset, sha256: await sha256File(dataset) }, options };
       workflowId = `sitechat-evaluation-${runId}`;
-      const handle = await client.workflow.start('evaluationRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
-      summary = ((await handle.result()) as RunResult).summary;
+      const handle = await startWorkflow(client, 'evaluationRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
+      summary = (await handle.result()).summary;
     } else {
       const cli = startCliRun({
         address: env.server.address, namespace: sc.namespace, baseUrl: sim.baseUrl, siteId: DEMO.siteId, dataset,

@@ -1,6 +1,6 @@
 import { CancellationScope, setHandler } from '@temporalio/workflow';
 import type { PlannedUnit } from '../activities/types';
-import { local, localWork } from './activities';
+import { local, localWork } from './activityProxies';
 import { runConversation } from './chunkConversation';
 import { ChunkState } from './chunkState';
 import { cancelSignal } from './signals';

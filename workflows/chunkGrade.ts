@@ -2,6 +2,8 @@ import { patched } from '@temporalio/workflow';
 import type { AskResult, PlannedRow } from '../activities/types';
 import { gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/grading/types';
+import { feedbackForLabel, labelledResult } from '../src/labels/apply';
+import type { RowResult } from '../src/reports/types';
 import type { ChunkState } from './chunkState';
 import { activityEscalator, activityGrader } from './grading';
 
@@ -11,8 +13,7 @@ import { activityEscalator, activityGrader } from './grading';
  *
  * Not an async function on purpose: the caller awaits `gradeRow`'s own promise, so the turn takes as many steps
  * to reach its next command as it always did (an extra await could reorder commands between conversations).
- * A step that settles a row before the graders (e.g. from a person's label) goes here, behind its own `patched()`,
- * leaving this path as it is for histories without that marker.
+ * A row a person labelled is settled before this (`labelledTurn`), behind `patched('labels-first')`.
  */
 export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult): Promise<GradeResult> | undefined {
   const { input } = state;
@@ -23,4 +24,22 @@ export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult)
   const threeWay = patched('uncertain-grades');
   const external = activityGrader(row, graded, { runId: input.runId, page: input.page });
   return gradeRow(row, graded, { ...input.options, threeWay }, external, threeWay ? activityEscalator() : undefined);
+}
+
+/**
+ * Whether this turn's ask looks up the answer's label (called before the ask, so the marker precedes it). Labels
+ * first: a labelled row is settled by its label with no grader and no judge (fewer activities than grading it). Runs
+ * that grade, from this patch on; histories without the marker grade every row, as they did.
+ */
+export function looksUpLabels(state: ChunkState): boolean {
+  return state.input.kind === 'evaluation' && patched('labels-first');
+}
+
+/**
+ * The answered row settled by its label, with the feedback it earns (`good`/`bad`: a label is a settled grade);
+ * undefined when the answer has no label.
+ */
+export function labelledTurn(state: ChunkState, answered: RowResult, answer: AskResult): { result: RowResult; verdict: 'good' | 'bad' } | undefined {
+  if (!answer.label || answer.status !== 'completed') return undefined;
+  return { result: labelledResult(answered, answer.label), verdict: feedbackForLabel(answer.label) };
 }

@@ -1,6 +1,6 @@
 import type { RowResult } from '../src/reports/types';
 import type { ChunkState } from './chunkState';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
 
 /**
  * Settles a finished row: sends its verdict's feedback and, after a conversation's last turn, closes its session —

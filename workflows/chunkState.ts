@@ -2,7 +2,7 @@ import { CancellationScope, getExternalWorkflowHandle, type ExternalWorkflowHand
 import type { RunActivities } from '../activities';
 import type { CallOutcome } from '../activities/types';
 import type { Outcome, RowResult, SessionCloseFailure } from '../src/reports/types';
-import { asking, local, settling } from './activities';
+import { asking, local, settling } from './activityProxies';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';

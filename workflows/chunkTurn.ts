@@ -3,10 +3,11 @@ import type { AskInput, AskResult, PlannedRow } from '../activities/types';
 import { feedbackFor, gradedResult } from '../src/grading/gradeRow';
 import { answeredResult, unansweredResult } from '../src/reports/rowResult';
 import { Outcome, type RowResult } from '../src/reports/types';
-import { gradeTurn } from './chunkGrade';
+import { labelLookupOf } from '../src/labels/subject';
+import { gradeTurn, labelledTurn, looksUpLabels } from './chunkGrade';
 import { settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
-import { describeFailure, isFatal } from './outcome';
+import { describeFailure, isFatal } from './activityFailure';
 
 /** An answered turn: its result (graded when the run grades) and the feedback to send for it, if any. */
 export interface AnsweredTurn {
@@ -20,10 +21,11 @@ export interface AnsweredTurn {
  * `skipped`), so the conversation goes on with its next turn.
  */
 export async function askTurn(state: ChunkState, row: PlannedRow, sessionId: string): Promise<AnsweredTurn | undefined> {
+  const lookup = looksUpLabels(state);
   const scope = state.openAsk();
   let answer: AskResult;
   try {
-    answer = await scope.run(() => state.ask.ask(askInput(state, row, sessionId)));
+    answer = await scope.run(() => state.ask.ask(askInput(state, row, sessionId, lookup)));
   } catch (err) {
     settleUnanswered(state, row, sessionId, err);
     return undefined;
@@ -32,15 +34,19 @@ export async function askTurn(state: ChunkState, row: PlannedRow, sessionId: str
   }
   const { options } = state.input;
   const answered = answeredResult(row, answer, row.model ?? options.model, new Date().toISOString());
+  const feedback = (verdict: 'good' | 'bad' | undefined): 'good' | 'bad' | undefined => (options.feedback === 'graded' && answer.requestId ? verdict : undefined);
+  // A person's label settles the row before any grader or judge.
+  const labelled = lookup ? labelledTurn(state, answered, answer) : undefined;
+  if (labelled) return { result: labelled.result, verdict: feedback(labelled.verdict) };
   const grading = gradeTurn(state, row, answer);
   const grade = grading === undefined ? undefined : await grading;
-  // Judging takes time: a graded row finished when its grade was in.
-  const result = grade ? { ...gradedResult(answered, grade), finishedAt: new Date().toISOString() } : answered;
-  const verdict = feedbackFor(grade);
-  return { result, verdict: options.feedback === 'graded' && answer.requestId ? verdict : undefined };
+  // Judging takes time: a graded row finished when its grade was in. Its label key lets a label given later find it.
+  const withKey = answer.labelKey ? { labelKey: answer.labelKey } : {};
+  const result = grade ? { ...gradedResult(answered, grade), finishedAt: new Date().toISOString(), ...withKey } : answered;
+  return { result, verdict: feedback(feedbackFor(grade)) };
 }
 
-function askInput(state: ChunkState, row: PlannedRow, sessionId: string): AskInput {
+function askInput(state: ChunkState, row: PlannedRow, sessionId: string, lookUpLabel: boolean): AskInput {
   const { input } = state;
   const { options } = input;
   return {
@@ -55,6 +61,7 @@ function askInput(state: ChunkState, row: PlannedRow, sessionId: string): AskInp
     responseLanguage: row.response_language,
     uiLocale: row.ui_locale,
     answerTimeoutMs: options.answerTimeoutMs,
+    ...(lookUpLabel ? { label: labelLookupOf(row) } : {}),
   };
 }
 

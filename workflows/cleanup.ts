@@ -12,8 +12,9 @@ import { buildCleanupReport } from '../src/cleanup/report';
 import { cleanupSettings, validateCleanupInput } from '../src/cleanup/rule';
 import { StopReason, type CleanupInput, type CleanupReport } from '../src/cleanup/types';
 import { CLEANUP_FAILED, cleanupProgressQuery } from '../src/cleanup/workflow';
-import { closingBatches, listing, local } from './activities';
-import { describeFailure } from './outcome';
+import { closingBatches, listing, local } from './activityProxies';
+import { describeFailure } from './activityFailure';
+import { notifyEnd } from './notifying';
 import { runIdFromWorkflowId } from './run';
 
 /**
@@ -65,6 +66,10 @@ export async function sessionCleanup(input: CleanupInput): Promise<CleanupReport
       reportId: runIdFromWorkflowId(workflowId), workflowId, finishedAt: new Date(Date.now()).toISOString(), stoppedBy, error,
     });
     report.reportPath = await local.writeCleanupReport(report);
+    const { reportId, siteId, dryRun, startedAt, finishedAt, counts, failureReasons, complete } = report;
+    const facts = { reportId, workflowId, siteId, dryRun, startedAt, finishedAt, counts, failureReasons, complete, stoppedBy: report.stoppedBy, error: report.error };
+    const notifications = await notifyEnd(input.notify, { kind: 'cleanup', facts, reportPath: report.reportPath });
+    if (notifications) report.notifications = notifications;
     if (error !== undefined) {
       throw ApplicationFailure.nonRetryable(`session cleanup failed: ${error} (report: ${report.reportPath})`, CLEANUP_FAILED, report);
     }

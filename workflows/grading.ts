@@ -4,8 +4,8 @@ import { judgeRequestFor, judgeResult, unjudgeableResult } from '../src/grading/
 import type { JudgeRequest } from '../src/grading/judge/types';
 import type { AnswerForGrading, AssertionResult, CustomAssertionSpec, ExternalAssertionSpec, JudgeAssertionSpec } from '../src/grading/types';
 import type { DatasetRow } from '../src/datasets/types';
-import { judging, local, localWork } from './activities';
-import { describeFailure } from './outcome';
+import { judging, local, localWork } from './activityProxies';
+import { describeFailure } from './activityFailure';
 
 /**
  * The workflow's `external` for `gradeRow`: custom modules in one activity on the main queue; judge specs looked up

@@ -4,6 +4,7 @@ import { runDataset } from './run';
 export { runChunk } from './chunk';
 export { multiSiteRun } from './multiSite';
 export { sessionCleanup } from './cleanup';
+export { labelFeedback } from './labelFeedback';
 
 /** Nightly answer-quality regression run: dataset → answers → grades → feedback → sessions closed → report. */
 export async function evaluationRun(input: RunInput): Promise<RunResult> {

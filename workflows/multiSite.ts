@@ -10,10 +10,11 @@ import {
 import type { SiteRunRef } from '../src/reports/multiSite';
 import { CANCELLED_BEFORE_START } from '../src/reports/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, local } from './activities';
+import { listing, local } from './activityProxies';
 import { multiSiteQuery, siteRunId } from './multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult, MultiSiteState } from './multiSiteTypes';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
+import { notifyEnd } from './notifying';
 import { runIdFromWorkflowId, type runDataset } from './run';
 import { cancelSignal, progressQuery } from './signals';
 import { emptyCounts, type RunInput, type RunProgress } from './types';
@@ -73,7 +74,8 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
       }
       const input: RunInput = {
         kind: 'evaluation', runId: site.runId, dataset: given.dataset,
-        options: { ...given.options, siteId: site.siteId, outDir: ref.reportDir },
+        // The parent notifies once for every site: the sites' runs do not.
+        options: { ...given.options, notify: undefined, siteId: site.siteId, outDir: ref.reportDir },
       };
       const child = await startChild<typeof runDataset>(SITE_WORKFLOW_TYPE, { workflowId: site.workflowId, taskQueue: TaskQueue.main, args: [input] });
       children.set(site.siteId, child);
@@ -92,15 +94,18 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
 
     phase = 'finishing';
     const ordered = given.sites.map((siteId) => refs.find((r) => r.siteId === siteId) as SiteRunRef);
-    const result = await local.writeMultiSiteReport({
-      runId, workflowId, kind: 'evaluation', dataset: given.dataset.path, startedAt: startTime.toISOString(), sites: ordered,
+    const report = {
+      runId, workflowId, kind: 'evaluation' as const, dataset: given.dataset.path, startedAt: startTime.toISOString(), sites: ordered,
       outDir: given.options.outDir, cancelled,
-    });
+    };
+    const result: MultiSiteResult = await local.writeMultiSiteReport(report);
+    const notifications = await notifyEnd(given.options.notify, { kind: 'multiSite', report, reportDir: result.reportDir });
+    if (notifications) result.notifications = notifications;
     phase = 'done';
     const failed = ordered.filter((r) => r.failure && r.failure.type !== CANCELLED_BEFORE_START);
     if (failed.length > 0) {
       const why = failed.map((r) => `site ${r.siteId}: ${r.failure?.message ?? ''}`).join('; ');
-      throw ApplicationFailure.nonRetryable(`${why} (combined report written to ${result.reportDir})`, 'RunAborted');
+      throw ApplicationFailure.nonRetryable(`${why} (combined report written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
     }
     return result;
   });

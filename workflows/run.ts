@@ -10,9 +10,10 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { listing, localWork } from './activities';
+import { listing, localWork } from './activityProxies';
 import { runChunk } from './chunk';
-import { describeFailure } from './outcome';
+import { describeFailure } from './activityFailure';
+import { notifyEnd } from './notifying';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
 import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
 
@@ -182,11 +183,13 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     }
     const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
+    const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });
     progress.phase = 'done';
     if (fatal) {
-      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted');
+      // The notifications ride along as details, for the CLI to show them with the failure.
+      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
     }
-    return result;
+    return notifications ? { ...result, notifications } : result;
   });
 }
 

@@ -1,4 +1,5 @@
 import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
+import type { NotifyOutcome, NotifySpec } from '../src/notify/spec';
 import type { Outcome, RunSummary } from '../src/reports/types';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
@@ -54,6 +55,11 @@ export interface RunOptions {
   confirm?: number;
   /** Chunks (pages of 100 conversations) per workflow history before the run continues as new. @default 200 */
   chunksPerRun?: number;
+  /**
+   * Who to tell when the run ends, and when: the NAMES of the worker's env vars holding webhook URLs and secrets,
+   * never the values (docs/notifications.md). A multi-site run notifies once, for all its sites. @default none
+   */
+  notify?: NotifySpec;
 }
 
 export interface RunInput {
@@ -115,6 +121,8 @@ export interface RunResult {
   /** Backfills: the answers file written. */
   outputFile?: string;
   cancelled: boolean;
+  /** What became of each notification, when the run has destinations. */
+  notifications?: NotifyOutcome[];
 }
 
 export interface ChunkInput {

@@ -51,6 +51,7 @@ export async function recordScenarios(scenarios: readonly Scenario[], log: (line
     client: new Client({ connection: clientConnection }),
     sim,
     dir,
+    runsDir: config.runsDir,
     async dataset(name, header, rows) {
       const path = join(dir, `${name}.csv`);
       writeFileSync(path, [header, ...rows].join('\n') + '\n');

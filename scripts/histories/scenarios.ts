@@ -4,15 +4,24 @@
  * path it is meant to record (a cancel that came too late, a cleanup that never continued as new), so a fixture
  * always shows what its name says.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
+import { FileResultsStore } from '../../src/reports/fileStore';
 import { DEMO } from '../../src/sim/constants';
 import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';
 import { cancelSignal } from '../../workflows/signals';
+import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
 import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
@@ -21,6 +30,8 @@ export interface ScenarioContext {
   sim: SimulatorHandle;
   /** This recording's temporary folder: datasets, reports, answers files. */
   dir: string;
+  /** The workers' runs directory (their file results store). */
+  runsDir: string;
   /** Writes a CSV dataset into `dir` and returns the reference a run carries. */
   dataset(name: string, header: string, rows: string[]): Promise<RunInput['dataset']>;
 }
@@ -65,10 +76,10 @@ function must(ok: boolean, scenario: string, problem: string): void {
 }
 
 /** Fixed ids, so a re-recording names its workflows (and fixture files) the same way. */
-async function startRun(ctx: ScenarioContext, scenario: string, kind: RunKind, dataset: RunInput['dataset'], options: Partial<RunOptions> = {}): Promise<WorkflowHandleWithFirstExecutionRunId> {
+async function startRun(ctx: ScenarioContext, scenario: string, kind: RunKind, dataset: RunInput['dataset'], options: Partial<RunOptions> = {}): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows['evaluationRun' | 'backfillRun']>> {
   const runId = `rec-${scenario}`;
   const input: RunInput = { kind, runId, dataset, options: { ...OPTIONS, ...options } };
-  return ctx.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
+  return startWorkflow(ctx.client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
     taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
   });
 }
@@ -89,7 +100,7 @@ const evaluation: Scenario = {
       'c1-2,share,2,Can I protect the link with a password?,password',
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.total === 5 && summary.passed > 0 && summary.failed > 0, this.name, `expected passes and failures of 5 rows, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -105,7 +116,7 @@ const apiError: Scenario = {
       `e3,${QUESTIONS.refund},,14 days`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.error === 1 && summary.passed === 2, this.name, `expected 1 error and 2 passes, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -120,7 +131,7 @@ const judged: Scenario = {
       `j2,${QUESTIONS.payment},Only gold bars delivered by courier,mentions PayPal`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset, { assertions: [{ type: 'llm-correctness' }] });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must((summary.judge?.calls ?? 0) > 0 && summary.error === 0, this.name, `expected judge calls and no errors, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -138,13 +149,63 @@ const uncertain: Scenario = {
       `u3,${QUESTIONS.storage},"Five gigabytes, shared with your whole household"`,
     ]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset);
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.escalated?.rows === 1 && summary.passed + summary.failed === 3, this.name, `expected 1 escalated row of 3 graded, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
   check: (histories) => {
     const types = histories.flatMap((h) => activityTypesIn(h.history));
     return types.includes('lookupEscalation') && types.includes('judge') ? undefined : 'no history escalated a row (lookupEscalation, then judge)';
+  },
+};
+
+const labelled: Scenario = {
+  name: 'evaluation-labelled',
+  about: "evaluationRun with labels first (patched('labels-first')): a first run, a person's label of one of its rows, then this run of the same dataset settles that row by the label (no judge for it) and grades the others",
+  async run(ctx) {
+    const dataset = await ctx.dataset('labelled', 'id,question,expected', [
+      `l1,${QUESTIONS.price},$9.99 per month`,
+      `l2,${QUESTIONS.storage},"Five gigabytes, shared with your whole household"`,
+    ]);
+    const first = await startRun(ctx, `${this.name}-first`, 'evaluation', dataset);
+    await first.result();
+    const store = new FileResultsStore(ctx.runsDir);
+    const rows: RowResult[] = [];
+    for await (const row of store.read(`rec-${this.name}-first`)) rows.push(row);
+    const target = rows.find((r) => r.id === 'l2');
+    must(target?.labelKey !== undefined, this.name, 'the first run recorded no label key for row l2');
+    await store.putLabels([{
+      key: target?.labelKey as string, siteId: DEMO.siteId, question: target?.question ?? '', references: [target?.expected ?? ''],
+      answer: target?.answer ?? '', verdict: 'fail', note: 'recorded scenario', by: 'recorder', at: '2026-01-01T00:00:00.000Z',
+    }]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    await handle.result();
+    const decided: RowResult[] = [];
+    for await (const row of store.read(`rec-${this.name}`)) decided.push(row);
+    const byLabel = decided.filter((r) => r.decision?.by === 'label').map((r) => r.id);
+    must(byLabel.length === 1 && byLabel[0] === 'l2', this.name, `expected row l2 alone settled by its label, got ${JSON.stringify(byLabel)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('labels-first')) ? undefined : "no history has the patched('labels-first') marker"),
+};
+
+const labelFeedbackScenario: Scenario = {
+  name: 'label-feedback',
+  about: 'labelFeedback (`sitechat review`): a labelled row\'s feedback through settle on the feedback queue, then recordLabelFeedback',
+  keep: ['labelFeedback'],
+  async run(ctx) {
+    const dataset = await ctx.dataset('label-feedback', 'id,question,expected', [`l1,${QUESTIONS.price},$9.99 per month`]);
+    const run = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { reportDir } = (await run.result()) as RunResult;
+    const row = readFileSync(join(reportDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as RowResult)[0];
+    must(Boolean(row?.requestId && row.sessionId), this.name, `expected an answered row, got ${JSON.stringify(row)}`);
+    const input: LabelFeedbackInput = {
+      runId: `rec-${this.name}`, rowId: 'l1', siteId: DEMO.siteId, sessionId: row?.sessionId ?? '', requestId: row?.requestId ?? '', value: 'bad',
+    };
+    const handle = await startWorkflow(ctx.client, 'labelFeedback', { taskQueue: TaskQueue.main, workflowId: labelFeedbackWorkflowId(input.runId, input.rowId), args: [input] });
+    const result = await handle.result();
+    must(result.feedback === 'bad', this.name, `expected the feedback sent, got ${JSON.stringify(result)}`);
+    return ids(handle);
   },
 };
 
@@ -158,7 +219,7 @@ const cancelled: Scenario = {
     // The run's progress counts arrive 20 rows at a time; the simulator sees each question at once.
     while (ctx.sim.stats().submitted < 4) await new Promise((r) => setTimeout(r, 50));
     await handle.signal(cancelSignal);
-    const result = (await handle.result()) as RunResult;
+    const result = await handle.result();
     must(result.cancelled && result.summary.skipped > 0, this.name, `expected a cancelled run with skipped rows, got ${JSON.stringify(result.summary)}`);
     return ids(handle);
   },
@@ -172,7 +233,7 @@ const backfill: Scenario = {
     const handle = await startRun(ctx, this.name, 'backfill', await ctx.dataset('backfill', 'id,email,question', rows), {
       feedback: 'none', outFile: `${ctx.dir}/answers.csv`,
     });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.answered === 3, this.name, `expected 3 answered rows, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -185,8 +246,8 @@ const multiSite: Scenario = {
     const dataset = await ctx.dataset('multi-site', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`, `m2,${QUESTIONS.storage},5 GB`]);
     const runId = `rec-${this.name}`;
     const input: MultiSiteInput = { kind: 'evaluation', runId, sites: MULTI_SITES, dataset, options: { ...OPTIONS, siteId: MULTI_SITES.join(',') } };
-    const handle = await ctx.client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
-    const { summary } = (await handle.result()) as RunResult;
+    const handle = await startWorkflow(ctx.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+    const { summary } = await handle.result();
     must(summary.total === 4 && summary.passed === 4, this.name, `expected 4 passes (2 rows × 2 sites), got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -204,7 +265,7 @@ const cleanup: Scenario = {
       session.updatedAt = now - (idle.has(i) ? 10 : 1) * DAY;
     }
     const input: CleanupInput = { siteId: DEMO.siteId, idleForMs: 7 * DAY, pageSize: 1 };
-    const handle = await ctx.client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
+    const handle = await startWorkflow(ctx.client, CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
     const report = (await handle.result()) as CleanupReport;
     must(report.counts.closed === 3 && report.counts.listed === 41, this.name, `expected 41 listed and 3 closed, got ${JSON.stringify(report.counts)}`);
     return ids(handle);
@@ -224,7 +285,7 @@ const openChunks: Scenario = {
     const rows = Array.from({ length: 192 }, (_, i) => `o${i + 1},"${QUESTIONS.price}${padding}"`);
     ctx.sim.setFaults({ 'sessions.close': { extraLatencyMs: 8_000 } });
     const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('open-chunks', 'id,question', rows), { concurrency: 200, feedback: 'none' });
-    const { summary } = (await handle.result()) as RunResult;
+    const { summary } = await handle.result();
     must(summary.total === 192 && summary.error === 0, this.name, `expected 192 rows without errors, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
@@ -282,4 +343,88 @@ const confirmed: Scenario = {
   },
 };
 
-export const SCENARIOS: readonly Scenario[] = [evaluation, apiError, judged, uncertain, cancelled, backfill, multiSite, cleanup, openChunks, confirmed];
+
+/**
+ * A local webhook receiver for the notify scenarios: answers 200 and counts. The in-process workers read its URL
+ * from this process's environment, by the name the run carries.
+ */
+async function withReceiver<T>(fn: (spec: NotifySpec, received: () => number) => Promise<T>): Promise<T> {
+  let count = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count++;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.SITECHAT_REC_HOOK_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  process.env.SITECHAT_REC_HOOK_SECRET = 'recording-secret';
+  try {
+    return await fn({ destinations: [{ kind: 'webhook', urlEnv: 'SITECHAT_REC_HOOK_URL', secretEnv: 'SITECHAT_REC_HOOK_SECRET' }], on: ['always'] }, () => count);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/** The notify activity shows in the history of `workflowType`. */
+function notified(workflowType: string) {
+  return (histories: CollectedHistory[]): string | undefined =>
+    histories.some((h) => h.workflowType === workflowType && activityTypesIn(h.history).includes('notify')) ? undefined : `no ${workflowType} history scheduled a \`notify\` activity`;
+}
+
+const notifyRun: Scenario = {
+  name: 'evaluation-notify',
+  about: "evaluationRun with a webhook notification (patched('notify')): the notify activity after the reports, delivered to a local receiver",
+  async run(ctx) {
+    const dataset = await ctx.dataset('notify', 'id,question,must_include', [`n1,${QUESTIONS.price},$9.99`]);
+    return withReceiver(async (notify, received) => {
+      const handle = await startRun(ctx, this.name, 'evaluation', dataset, { notify });
+      const result = await handle.result();
+      must(result.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(result.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('evaluationRun'),
+};
+
+const notifyMultiSite: Scenario = {
+  name: 'multi-site-notify',
+  about: `multiSiteRun over ${MULTI_SITES.join(' and ')} with a webhook notification (patched('notify')): one notify activity in the parent, none in the sites' runs`,
+  async run(ctx) {
+    const dataset = await ctx.dataset('multi-site-notify', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`]);
+    const runId = `rec-${this.name}`;
+    return withReceiver(async (notify, received) => {
+      const input: MultiSiteInput = { kind: 'evaluation', runId, sites: MULTI_SITES, dataset, options: { ...OPTIONS, siteId: MULTI_SITES.join(','), notify } };
+      const handle = await startWorkflow(ctx.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+      const result = await handle.result();
+      must(result.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(result.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('multiSiteRun'),
+};
+
+const notifyCleanup: Scenario = {
+  name: 'cleanup-notify',
+  about: "sessionCleanup closing one idle session, with a webhook notification (patched('notify')): the notify activity after the report",
+  async run(ctx) {
+    const now = Date.now();
+    const session = ctx.sim.simulator.sessions.create(DEMO.siteId, 'rec-notify-session', 'user@example.com', now - 30 * DAY);
+    session.updatedAt = now - 10 * DAY;
+    return withReceiver(async (notify, received) => {
+      const input: CleanupInput = { siteId: DEMO.siteId, idleForMs: 7 * DAY, notify };
+      const handle = await startWorkflow(ctx.client, CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-cleanup-rec-${this.name}`, args: [input] });
+      const report = (await handle.result()) as CleanupReport;
+      must(report.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(report.notifications)}`);
+      return ids(handle);
+    });
+  },
+  check: notified('sessionCleanup'),
+};
+
+export const SCENARIOS: readonly Scenario[] = [
+  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
+  confirmed,
+];

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { csvField } from '../reports/text';
+import { csvField } from '../reports/escape';
 import type { RowResult } from '../reports/types';
 
 /** Columns of a backfill output file, in order. */

@@ -1,6 +1,8 @@
 import { DurationError, parseDuration } from '../config/duration';
 import { MAX_PAGE_SIZE, validateCleanupInput } from './rule';
 import type { CleanupInput } from './types';
+import { resolveNotifySpec } from '../notify/flags';
+import { NotifySpecError } from '../notify/spec';
 
 /** Idle time used when neither `--idle-for` nor `--created-before` is given. */
 export const DEFAULT_IDLE_FOR = '7d';
@@ -14,6 +16,9 @@ export interface CleanupFlags {
   max?: string;
   dryRun?: boolean;
   pageSize?: string;
+  /** `--notify kind:ENV` (repeatable) and `--notify-on`, as for runs. */
+  notify?: string[];
+  notifyOn?: string;
 }
 
 /** A flag value that cannot be used; the CLI exits with the usage code. */
@@ -70,6 +75,12 @@ export function cleanupInputFromFlags(flags: CleanupFlags, defaults: { siteId?: 
     dryRun: flags.dryRun ?? false,
     pageSize: flags.pageSize === undefined ? undefined : wholeNumber('--page-size', flags.pageSize, MAX_PAGE_SIZE),
   };
+  try {
+    input.notify = resolveNotifySpec({ notify: flags.notify, notifyOn: flags.notifyOn });
+  } catch (err) {
+    if (err instanceof NotifySpecError) throw new CleanupOptionError(err.message);
+    throw err;
+  }
   const problems = validateCleanupInput(input);
   if (problems.length > 0) throw new CleanupOptionError(problems.join('; '));
   return stripUndefined(input);

@@ -1,3 +1,4 @@
+import { outcomeLine } from '../notify/spec';
 import type { ResolvedCleanupSettings } from './rule';
 import type { CleanupCursor, CleanupInput, CleanupReport, StopReason } from './types';
 
@@ -65,6 +66,7 @@ export function formatCleanupReport(r: CleanupReport, options: { maxListed?: num
   if (!r.dryRun) lines.push(`  failed          ${c.failed}`);
   if (c.unreadable > 0) lines.push(`  unreadable      ${c.unreadable} (timestamps could not be read; left open)`);
   for (const [reason, n] of Object.entries(r.failureReasons)) lines.push(`    ${n} × ${reason}`);
+  for (const o of r.notifications ?? []) lines.push(`  notification    ${outcomeLine(o)}`);
   if (r.dryRun && r.samples.length > 0) {
     lines.push('Would close:');
     for (const s of r.samples.slice(0, maxListed)) lines.push(`  ${s.id}  ${s.email || '(no email)'}  updated ${s.updatedAt}  created ${s.createdAt}`);

@@ -2,6 +2,9 @@
  * Types of the session cleanup. Plain JSON, small, and never a secret: they travel through workflow history.
  * Workflow-safe: no Node imports here.
  */
+import type { WorkerProvenance } from '../reports/provenance';
+
+import type { NotifyOutcome, NotifySpec } from '../notify/spec';
 
 /** What `sitechat cleanup` and the cleanup schedule start `sessionCleanup` with. */
 export interface CleanupInput {
@@ -26,6 +29,8 @@ export interface CleanupInput {
   sampleSize?: number;
   /** Where the last run stopped; set only by the workflow itself when it continues as new. */
   cursor?: CleanupCursor;
+  /** Who to tell when the cleanup ends (env var names only; docs/notifications.md). @default none */
+  notify?: NotifySpec;
 }
 
 /** The rule with absolute cutoffs (epoch ms), fixed once when the cleanup starts. All given parts must hold. */
@@ -148,6 +153,11 @@ export interface CleanupProgress {
 
 /** The result of `sessionCleanup`, also written as JSON to `runs/cleanup-<reportId>.json`. */
 export interface CleanupReport {
+  /**
+   * Which API the sessions were closed on (its host; the built-in simulator says so) and the runner's build; added
+   * by the activity that writes the report file (absent in the workflow's result).
+   */
+  provenance?: Pick<WorkerProvenance, 'answers' | 'runner'>;
   reportId: string;
   workflowId: string;
   siteId: string;
@@ -170,4 +180,6 @@ export interface CleanupReport {
   notes: string[];
   /** Where the worker wrote the report. */
   reportPath?: string;
+  /** What became of each notification, when the cleanup has destinations. */
+  notifications?: NotifyOutcome[];
 }

@@ -1,6 +1,7 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
+import { outcomeLine, type NotifyOutcome } from '../notify/spec';
 import type { RunProgress, RunResult } from '../../workflows/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
@@ -165,6 +166,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   } catch (err) {
     view.end();
     log.error(failureText(err));
+    showNotifications(abortedNotifications(err), log);
     return ExitCode.runFailed;
   } finally {
     clearInterval(timer);
@@ -175,11 +177,31 @@ export async function followRun(client: Client, workflowId: string, options: Fol
 }
 
 async function report(result: RunResult, { log, json }: FollowOptions): Promise<number> {
-  if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles }, null, 2));
+  if (json) log.out(JSON.stringify({ ...result.summary, reportDir: result.reportDir, reportFiles: result.reportFiles, ...(result.notifications && { notifications: result.notifications }) }, null, 2));
   else log.out(summaryTable(result.summary, await errorSamplesFor(result.summary)));
   log.info(`reports: ${result.reportFiles.map((f) => `${result.reportDir}/${f}`).join(', ')}`);
   if (result.outputFile) log.info(`answers: ${result.outputFile}`);
+  showNotifications(result.notifications, log);
   return exitCodeFor(result, log);
+}
+
+/** Shown, never counted: a failed notification does not change the verdict or the exit code. */
+function showNotifications(outcomes: readonly NotifyOutcome[] | undefined, log: Logger): void {
+  for (const o of outcomes ?? []) {
+    if (o.status === 'failed') log.warn(`notification ${outcomeLine(o)}`);
+    else log.info(`notification ${outcomeLine(o)}`);
+  }
+}
+
+/** The notifications a run that ended on a fatal error sent (the RunAborted failure's details). */
+function abortedNotifications(err: unknown): NotifyOutcome[] | undefined {
+  for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ApplicationFailure && cause.type === 'RunAborted') {
+      const details = cause.details?.[0] as { notifications?: NotifyOutcome[] } | undefined;
+      return Array.isArray(details?.notifications) ? details.notifications : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** 3 when the run was cancelled, 1 when its gate failed, else 0 (passed, no threshold set, or a backfill). */

@@ -4,6 +4,7 @@ import { CANCELLED_BEFORE_START, summarizeMultiSite, type SiteRunRef } from '../
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { OpenedStore } from '../reports/openStore';
 import { TaskQueue } from '../temporal/taskQueues';
+import { startWorkflow } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import { progressQuery } from '../../workflows/signals';
@@ -97,7 +98,7 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
     options: { ...options, outDir: start.remote ? undefined : outDir },
   };
   const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
-  await client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
+  await startWorkflow(client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
   log.info(`started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {
     if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch` starts them again');

@@ -3,6 +3,7 @@ import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import type { RunOptions } from '../../workflows/types';
 import type { RunFlags } from './commands/run';
+import { resolveNotify } from './notifyOptions';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -93,6 +94,7 @@ export async function resolveRunOptions(
       outDir: flags.out,
       ...repeatOption(flags.repeat !== undefined ? parseRepeat(flags.repeat) : config?.repeat),
       ...confirmOption(flags.confirm !== undefined ? parseConfirm(flags.confirm) : (config?.confirm ?? defaults.confirm)),
+      notify: resolveNotify(flags, config, flags.config),
     },
   };
 }

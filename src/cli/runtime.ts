@@ -16,8 +16,15 @@ function judgeConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.SITECHAT_JUDGE_BASE_URL || env.SITECHAT_JUDGE_API_KEY || env.SITECHAT_JUDGE_MODEL);
 }
 
+/**
+ * Judge calls per minute to the simulator's judge route: it limits requests per client IP and path like the API
+ * (5 per second, fixed one-second windows), so 300 would meet it exactly and any burst of the judge queue's dispatch
+ * would be refused; 4 per second leaves that room. At 600 a demo run with judge assertions lost rows to 429s.
+ */
+const SIM_JUDGE_RPM = 240;
+
 function simulatorJudge(baseUrl: string): JudgeSettings {
-  return { ...JUDGE_DEFAULTS, baseUrl, apiKey: new Secret('sim-judge-key'), model: 'sim-judge', rpm: 600 };
+  return { ...JUDGE_DEFAULTS, baseUrl, apiKey: new Secret('sim-judge-key'), model: 'sim-judge', rpm: SIM_JUDGE_RPM };
 }
 
 /** Where the embedded dev server keeps its database, so `sitechat watch` works after a restart. */
@@ -157,7 +164,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       const sim = await startSimulator({ port: 0, latencyScale });
       simulator = sim;
       closers.push(() => sim.close());
-      overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey };
+      overrides = { baseUrl: sim.baseUrl, apiKey: DEMO.apiKey, builtInSimulator: { judge: !judgeConfigured(process.env) } };
       if (!judgeConfigured(process.env)) {
         // The simulator's judge route (a deterministic test double) stands in for a model, like the simulator for the API.
         overrides.judge = simulatorJudge(sim.judgeBaseUrl);

@@ -9,6 +9,7 @@ import { writeBackfillOutput } from '../backfill/output';
 import { loadBaselineFromStore, type BaselineInput } from '../reports/baseline';
 import { ReportFile } from '../reports/files';
 import { openStore, storeUrlFromEnv, type OpenedStore } from '../reports/openStore';
+import { recordReportDir } from '../reports/reportDirs';
 import { writeReports } from '../reports/writeReports';
 import type { Logger } from './logger';
 import { runsDir } from './preflight';
@@ -49,6 +50,7 @@ export async function renderFromStore(opened: OpenedStore, runId: string, target
   const baselineId = summary.baseline?.runId;
   const baseline: BaselineInput | undefined = baselineId && (await store.getMeta(baselineId)) ? await loadBaselineFromStore(store, baselineId) : undefined;
   const { paths } = await writeReports(store, runId, targets.outDir, { baseline });
+  await recordReportDir(runsDir(), runId, targets.outDir);
   log.info(`reports from the results store (${opened.location}) written here: ${Object.values(paths).join(', ')}`);
   if (targets.outFile && summary.kind === 'backfill') {
     await writeBackfillOutput(targets.outFile, store.read(runId));

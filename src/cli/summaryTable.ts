@@ -1,6 +1,6 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
-import { escalationLine, judgeLine } from '../reports/text';
+import { escalationLine, judgeLine, reviewedLine } from '../reports/escape';
 import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
@@ -85,6 +85,7 @@ export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string,
   if (s.kind === 'evaluation') lines.push(`feedback   good ${s.feedback.good}, bad ${s.feedback.bad}, failed ${s.feedback.failed}`);
   if (s.judge) lines.push(`judge      ${judgeLine(s.judge)}`);
   if (s.escalated) lines.push(`escalated  ${escalationLine(s.escalated)}`);
+  if (s.reviewed) lines.push(`reviewed   ${reviewedLine(s.reviewed)}`);
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.sessionsLeftOpen) lines.push(`left open  ${s.sessionsLeftOpen.count} session(s) the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
   if (s.askedTwice?.count) lines.push(`asked twice ${s.askedTwice.count} row(s) may have been asked twice (a lost response): ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);

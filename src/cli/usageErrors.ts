@@ -4,6 +4,7 @@ import { ConfigError as RunConfigError } from '../config/load';
 import { DurationError } from '../config/duration';
 import { DatasetChangedError, DatasetFileError, DatasetValidationError } from '../datasets/issues';
 import { JudgeConfigError } from '../grading/judge/errors';
+import { NotifySpecError } from '../notify/spec';
 import { ScheduleUsageError } from '../schedules/policy';
 import { ConfigError as WorkerConfigError } from '../temporal/workerConfig';
 import { UsageError } from './runOptions';
@@ -14,7 +15,7 @@ import { UsageError } from './runOptions';
  */
 const USAGE_ERRORS = [
   UsageError, RunConfigError, WorkerConfigError, JudgeConfigError, ConfigurationError, DurationError,
-  DatasetValidationError, DatasetFileError, DatasetChangedError, ScheduleUsageError, CleanupOptionError,
+  DatasetValidationError, DatasetFileError, DatasetChangedError, ScheduleUsageError, CleanupOptionError, NotifySpecError,
 ] as const;
 
 export function isUsageError(err: unknown): boolean {

@@ -17,6 +17,7 @@ import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parseConfirm, parsePositiveInt, parseRate, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
+import { notifyProblems } from './notifyOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */
 export const SHOWN_PROBLEMS = 20;
@@ -229,6 +230,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
     if (kind === 'backfill') p.add('--repeat', 'a backfill records one answer per row: --repeat is for evaluation runs');
     else p.try('--repeat', () => parseRepeat(flags.repeat as string));
   }
+  p.lines.push(...notifyProblems(flags, config, env, flags.worker, flags.config));
   if (flags.out !== undefined) {
     const problem = kind === 'evaluation' ? await checkOutDir(flags.out) : await checkOutFile(flags.out);
     if (problem) p.add('--out', problem);

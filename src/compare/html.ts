@@ -4,7 +4,7 @@
  * escaped; the script is a constant (no data interpolated into code), under the reports' CSP.
  */
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../reports/htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../reports/text';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../reports/escape';
 import { formatP, intervalOf, pctOf } from './markdown';
 import type { Comparison, VariantStats } from './types';
 

@@ -1,5 +1,5 @@
 /** compare.md: the conclusion, per-variant figures, the pair table, and the rows where the variants disagree. */
-import { formatMs, mdInline, moreLine } from '../reports/text';
+import { formatMs, mdInline, moreLine } from '../reports/escape';
 import type { Comparison, PairStats, VariantStats } from './types';
 
 /** Disagreeing rows listed in the Markdown (the html has them all). */

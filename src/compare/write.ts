@@ -2,7 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../reports/fileIo';
-import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../reports/text';
+import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../reports/escape';
 import { renderCompareHtml } from './html';
 import { renderCompareMarkdown } from './markdown';
 import type { Comparison } from './types';

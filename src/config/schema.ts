@@ -5,6 +5,7 @@ import { assertionSpecSchema } from './assertions';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
+import { NotifySpecError, parseDestination, parseTriggers } from '../notify/spec';
 
 /** How feedback is sent for graded answers. */
 export const FeedbackMode = {
@@ -47,6 +48,22 @@ export interface RunConfig {
   repeat?: number;
   /** Regressed rows asked this many more times before the gate fails on them (`--confirm`). @default 0 (runs), 2 (schedules) */
   confirm?: number;
+  /** Notification destinations, as `--notify` takes them: `slack:ENV`, `teams:ENV`, `webhook:URL_ENV:SECRET_ENV`. */
+  notify?: string[];
+  /** When to notify, as `--notify-on` takes it: `failed,recovered` or a list. @default failed, recovered */
+  notifyOn?: string | string[];
+}
+
+/** A zod check from a parser that throws NotifySpecError: its message becomes the issue. */
+function parsedBy(parse: (value: never) => unknown) {
+  return (value: unknown, ctx: z.RefinementCtx): void => {
+    try {
+      parse(value as never);
+    } catch (err) {
+      if (!(err instanceof NotifySpecError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  };
 }
 
 const ratio = z.number().min(0).max(1);
@@ -69,4 +86,6 @@ export const runConfigSchema = z
     model: z.string().min(1).optional(),
     repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
     confirm: z.number().int().min(0).max(MAX_CONFIRM).optional(),
+    notify: z.array(z.string().superRefine(parsedBy(parseDestination))).optional(),
+    notifyOn: z.union([z.string(), z.array(z.string())]).superRefine(parsedBy(parseTriggers)).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -11,7 +11,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DatasetRow } from '../datasets/types';
 import type { AnswerForGrading, AssertionResult } from './types';
-import { clamp01, fmt } from './util';
+import { clamp01, fmt } from './reasons';
 
 /** What a module's `grade` may return. */
 export type CustomGradeValue = boolean | number | { pass: boolean; score?: number; reason?: string };

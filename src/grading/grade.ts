@@ -10,7 +10,7 @@ import { failEvidence } from './referenceEvidence';
 import { bestOverReferences, parseReferences } from './references';
 import { levenshtein } from './similarity';
 import { describeRule } from './rule';
-import { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
+import { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './textGraders';
 import type {
   AnswerForGrading,
   AssertionResult,

@@ -17,7 +17,7 @@ export { isStopWord, referenceTokens, stem } from './referenceText';
 export { numberWordsToDigits } from './numberWords';
 export { compileRegex, parseRegexLiteral, type RegexSource } from './regex';
 export { levenshtein, levenshteinDistance, levenshteinSimilarity } from './similarity';
-export { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './text';
+export { contains, containsAll, containsAny, equals, icontains, notContains, regex } from './textGraders';
 export { decisionOf, feedbackFor, gradedResult, gradeRow, GradingError, type Escalator, type ExternalGrader, type GradeRowOptions } from './gradeRow';
 export { escalationRequest, escalationResult } from './escalation';
 export { FAIL_EVIDENCE, failEvidence, type EvidenceOptions, type FailEvidence, type FailFinding } from './referenceEvidence';

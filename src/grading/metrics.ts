@@ -1,6 +1,6 @@
 /** Metric graders on what the API reports about an answer. Pure and deterministic. */
 import type { AnswerForGrading, AssertionResult } from './types';
-import { clamp01 } from './util';
+import { clamp01 } from './reasons';
 
 /**
  * The API's `confidence_score` (0..100) must be at least `threshold`. Sync answers carry no score,

@@ -3,7 +3,7 @@
  */
 import { rougeTokens, squadTokens } from './normalize';
 import type { AssertionResult } from './types';
-import { verdict } from './util';
+import { verdict } from './reasons';
 
 /**
  * SQuAD token F1 between a prediction and a reference: harmonic mean of token precision and recall

@@ -16,7 +16,7 @@
  */
 import { isStopWord, referenceTokens, stem } from './referenceText';
 import type { AssertionResult } from './types';
-import { fmt, quoteList } from './util';
+import { fmt, quoteList } from './reasons';
 
 /** Which rule decided; `function-words` for a reference without content words. */
 export type ReferenceRule = 'contains' | 'part-of' | 'content-words' | 'function-words';

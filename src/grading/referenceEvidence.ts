@@ -19,7 +19,7 @@
  */
 import { isStopWord, referenceTokens } from './referenceText';
 import { levenshteinDistance } from './similarity';
-import { quoteList } from './util';
+import { quoteList } from './reasons';
 
 /** Which evidence decided a fail. */
 export type FailEvidence = 'refusal' | 'nothing-new' | 'conflicting-number' | 'nothing-in-common';

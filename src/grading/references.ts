@@ -3,7 +3,7 @@
  * `\|` is a literal bar. Parts are trimmed and empty parts dropped. Pure and deterministic.
  */
 import type { AssertionResult } from './types';
-import { quote } from './util';
+import { quote } from './reasons';
 
 /**
  * The references in an `expected` value, in order: split on every `|` not preceded by a backslash,

@@ -1,7 +1,7 @@
 /** Edit-distance grader: normalized Levenshtein similarity. Pure and deterministic. */
 import { normalizeForEquals } from './normalize';
 import type { AssertionResult } from './types';
-import { verdict } from './util';
+import { verdict } from './reasons';
 
 /** Levenshtein distance over Unicode code points, in O(min(n, m)) memory. */
 export function levenshteinDistance(a: string, b: string): number {

@@ -45,3 +45,6 @@ export interface LabelStore {
   /** Every label matching the filter, ordered by key. Streams; memory bounded by the page size. */
   readLabels(filter?: LabelFilter): AsyncIterable<Label>;
 }
+
+/** What a run needs of a matching label to settle a row with it (the ask activity returns it with the answer). */
+export type LabelMatch = Pick<Label, 'key' | 'verdict' | 'note' | 'by'>;

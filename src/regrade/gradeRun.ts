@@ -7,6 +7,9 @@ import type { RunConfig } from '../config';
 import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type ResultsStore, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
 import { openStore } from '../reports/openStore';
+import { recordReportDir } from '../reports/reportDirs';
+import { buildInfo } from '../buildInfo';
+import { AnswerSource, gradingOf, type Provenance } from '../reports/provenance';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
 import type { GradeInput } from './types';
@@ -31,6 +34,8 @@ export interface GradeRunOptions {
   outDir?: string;
   /** The LLM judge, paced for use outside Temporal (`offlineJudge`). @default none: judge assertions make rows `error` */
   judge?: Judge;
+  /** How reports name `judge` (`offlineJudgeProvenance`): its model and host. */
+  judgeProvenance?: Provenance['judge'];
   /** Rows graded at once. @default 8 */
   concurrency?: number;
   onProgress?: (done: number) => void;
@@ -60,9 +65,11 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
     runId, workflowId: `sitechat-grade-${runId}`, kind: 'evaluation', dataset: input.dataset, datasetSha256: input.datasetSha256,
     siteId, model: source.kind === 'run' ? source.model : undefined, startedAt: new Date().toISOString(), rowCount: input.rows,
     options: { grade: { input: source.path, regradeOf: source.kind === 'run' ? source.runId : undefined }, failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate, baseline: options.baseline },
+    provenance: gradeProvenance(input, options),
   });
   const grader = createItemGrader({
     assertions: config?.assertions ?? [], thresholds: config?.thresholds, judge: options.judge, judgeCache: JudgeCache.inRunsDir(options.runsDir),
+    labels: { store, siteId },
   });
   await regrade(input.items(), store, runId, grader, { concurrency: options.concurrency, onProgress: options.onProgress });
 
@@ -74,6 +81,25 @@ async function gradeInto(store: ResultsStore, input: GradeInput, options: GradeR
   const { summary } = await finalizeRun(store, runId, {
     outDir, baselineChoice, gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate }, stepSummaryFile: options.stepSummaryFile,
   });
+  await recordReportDir(options.runsDir, runId, outDir);
   await writeHistory(store, options.runsDir);
   return { summary, outDir };
+}
+
+/** Nothing was asked: the answers are the input's, and for a run directory, where that run got them. */
+function gradeProvenance(input: GradeInput, options: GradeRunOptions): Provenance {
+  const { source } = input;
+  const earlier = source.kind === 'run' ? source.answers : undefined;
+  return {
+    answers: {
+      from: AnswerSource.file,
+      input: source.path,
+      ...(source.kind === 'run' && source.runId !== undefined && { regradeOf: source.runId }),
+      ...(earlier?.host !== undefined && { host: earlier.host }),
+      ...((earlier?.from === AnswerSource.simulator || earlier?.simulator === true) && { simulator: true }),
+    },
+    ...(options.judge && options.judgeProvenance && { judge: options.judgeProvenance }),
+    grading: gradingOf(options.config?.assertions, options.config?.thresholds),
+    runner: buildInfo(),
+  };
 }

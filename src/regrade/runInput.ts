@@ -60,7 +60,7 @@ export async function openRunInput(dir: string): Promise<GradeInput> {
   }
   const base = summary as RunSummary;
   return {
-    source: { kind: 'run', path: dir, runId: base?.runId, siteId: base?.siteId, model: base?.model ?? undefined },
+    source: { kind: 'run', path: dir, runId: base?.runId, siteId: base?.siteId, model: base?.model ?? undefined, answers: base?.provenance?.answers },
     dataset: base?.dataset ?? dir,
     datasetSha256: base?.datasetSha256 ?? '',
     rows,

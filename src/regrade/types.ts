@@ -1,12 +1,13 @@
 import type { DatasetIssue, DatasetRow } from '../datasets/types';
 import type { AnswerForGrading } from '../grading/types';
+import type { Provenance } from '../reports/provenance';
 import type { RowResult } from '../reports/types';
 
 /** Where the recorded answers come from. */
 export type GradeSource =
   | { kind: 'file'; path: string }
   /** A previous run's directory; its site and model label the re-graded run so baselines pair like with like. */
-  | { kind: 'run'; path: string; runId?: string; siteId?: string; model?: string };
+  | { kind: 'run'; path: string; runId?: string; siteId?: string; model?: string; answers?: Provenance['answers'] };
 
 /** One row to grade again. */
 export interface GradeItem {

@@ -51,7 +51,7 @@ export interface BaselineChoice {
   unavailable: boolean;
 }
 
-function modelName(model: string | null | undefined): string {
+export function modelName(model: string | null | undefined): string {
   return model ? `model ${model}` : 'the site default model';
 }
 
@@ -65,7 +65,7 @@ function errorRateOf(s: RunSummary): number {
 }
 
 /** Older summaries have no `cancelled`: skipped rows in them only come from a cancel. */
-function wasCancelled(s: RunSummary): boolean {
+export function wasCancelled(s: RunSummary): boolean {
   return (s as Partial<RunSummary>).cancelled ?? s.skipped > 0;
 }
 

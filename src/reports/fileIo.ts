@@ -15,16 +15,17 @@ const NEWLINE = 0x0a;
 /**
  * Yields the complete (newline-terminated) lines of a file with their byte offsets, reading in
  * fixed-size chunks, so memory stays bounded whatever the file size. A trailing line without a
- * newline (a torn or in-progress write) is not yielded; nor are bytes appended after the call began.
+ * newline (a torn or in-progress write) is not yielded; nor are bytes appended after the call began. `from` starts
+ * the scan at a byte offset that begins a line (where an earlier scan of an append-only file stopped).
  */
-export async function* scanLines(path: string, chunkSize = 1 << 16): AsyncGenerator<LineAt> {
+export async function* scanLines(path: string, chunkSize = 1 << 16, from = 0): AsyncGenerator<LineAt> {
   const handle = await open(path, 'r');
   try {
     const end = (await handle.stat()).size;
     const chunk = Buffer.alloc(chunkSize);
     let pending: Buffer[] = [];
-    let lineStart = 0;
-    let position = 0;
+    let lineStart = from;
+    let position = from;
     while (position < end) {
       const { bytesRead } = await handle.read(chunk, 0, Math.min(chunkSize, end - position), position);
       if (bytesRead === 0) break;

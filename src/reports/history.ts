@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { renderHistoryHtml } from './historyHtml';
+import { readReportDirs } from './reportDirs';
 import type { ResultsStore } from './store';
 import { GateVerdict, type RunMeta, type RunSummary } from './types';
 
@@ -19,6 +20,13 @@ const VERDICTS = new Set<string>(Object.values(RunVerdict));
 
 /** File name of the history page in the runs directory. */
 export const HISTORY_FILE = 'history.html';
+
+/**
+ * What made a run: an evaluation (the trend), a re-grade of recorded answers (`sitechat grade`) or a backfill. Only
+ * evaluations are on a trend line: a re-grade repeats answers already plotted, a backfill grades nothing.
+ */
+export const RunOrigin = { evaluation: 'evaluation', regrade: 'regrade', backfill: 'backfill' } as const;
+export type RunOrigin = (typeof RunOrigin)[keyof typeof RunOrigin];
 
 /** One finished run, in a line: who it was (as its summary says), and its headline numbers. */
 export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'dataset' | 'datasetSha256' | 'siteId' | 'model' | 'startedAt' | 'finishedAt'> {
@@ -33,7 +41,8 @@ export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'datas
   /** errors / rows; null for a run without rows. */
   errorRate: number | null;
   verdict: RunVerdict;
-  /** Absolute path of the run's report.html, when it is in the run's directory. */
+  origin: RunOrigin;
+  /** Absolute path of the run's report.html on this host: where `--out` put it, else in the run's directory. */
   reportHtml?: string;
 }
 
@@ -72,6 +81,12 @@ async function isFile(path: string): Promise<boolean> {
   return stat(path).then((s) => s.isFile(), () => false);
 }
 
+/** `sitechat grade` records its runs with a `grade` option (and a `sitechat-grade-` workflow id). */
+export function originOf(meta: RunMeta): RunOrigin {
+  if (meta.kind === 'backfill') return RunOrigin.backfill;
+  return meta.options?.grade !== undefined || meta.workflowId.startsWith('sitechat-grade-') ? RunOrigin.regrade : RunOrigin.evaluation;
+}
+
 function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefined): HistoryEntry {
   const errors = summary.error + summary.timedOut;
   return {
@@ -90,22 +105,31 @@ function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefi
     errors,
     errorRate: summary.total === 0 ? null : errors / summary.total,
     verdict: verdictOf(summary),
+    origin: originOf(meta),
     ...(reportHtml ? { reportHtml } : {}),
   };
 }
 
 /**
- * The finished runs of `store`, newest first. `runsDir` is where the run directories are (for the links to each
- * run's report.html); a run whose reports went elsewhere (`--out`) is listed without a link.
+ * The finished runs of `store`, newest first. `runsDir` is where the run directories are, and where this host noted
+ * the reports it wrote elsewhere (`--out`, `recordReportDir`): each run links the first report.html found there.
  */
 export async function collectHistory(store: ResultsStore, runsDir: string, filter: HistoryFilter = {}): Promise<HistoryEntry[]> {
   const metas = (await store.listRuns({ finished: true, siteId: filter.siteId }))
     .filter((m) => filter.dataset === undefined || datasetMatches(m, filter.dataset));
+  const elsewhere = await readReportDirs(runsDir);
   const entries = await Promise.all(metas.map(async (meta) => {
     const summary = await store.getSummary(meta.runId);
     if (!summary) return undefined;
-    const report = resolve(runDirOf(runsDir, meta.runId), ReportFile.html);
-    return entryOf(meta, summary, (await isFile(report)) ? report : undefined);
+    const candidates = [elsewhere.get(meta.runId), runDirOf(runsDir, meta.runId)].filter((d): d is string => d !== undefined).map((d) => resolve(d, ReportFile.html));
+    let report: string | undefined;
+    for (const candidate of candidates) {
+      if (await isFile(candidate)) {
+        report = candidate;
+        break;
+      }
+    }
+    return entryOf(meta, summary, report);
   }));
   return entries.filter((e): e is HistoryEntry => e !== undefined);
 }

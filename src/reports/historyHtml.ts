@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
 import { pct } from './gate';
-import type { HistoryEntry } from './history';
+import { RunOrigin, type HistoryEntry } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a } from './escape';
 import { trendSvg } from './trendSvg';
 
 export interface HistoryHtmlOptions {
@@ -32,11 +32,11 @@ function rate(value: number | null): string {
   return value === null ? 'n/a' : pct(value);
 }
 
-/** Runs grouped by dataset and site, the group with the newest run first; entries arrive newest first. */
+/** Runs grouped by dataset, site and model, the group with the newest run first; entries arrive newest first. */
 function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const byKey = new Map<string, HistoryEntry[]>();
   for (const e of entries) {
-    const key = `${e.dataset}\u0000${e.siteId}`;
+    const key = `${e.dataset}\u0000${e.siteId}\u0000${e.model ?? ''}`;
     const list = byKey.get(key) ?? [];
     list.push(e);
     byKey.set(key, list);
@@ -44,30 +44,49 @@ function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   return [...byKey.values()];
 }
 
-function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
-  const head = runs[0] as HistoryEntry;
-  const title = `${basename(head.dataset)} on site ${head.siteId}`;
-  const chart = trendSvg(runs.map((e) => ({
-    at: e.startedAt,
-    values: { pass: e.passRate, err: e.errorRate },
-    label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${e.verdict}`,
-    href: options.href(e),
-  })), { title: `Pass and error rate: ${title}`, series: SERIES });
+const TABLE_HEAD = '<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th></tr></thead>';
+
+const ORIGIN_LABEL: Record<RunOrigin, string> = { evaluation: 'evaluation', regrade: 're-grade', backfill: 'backfill' };
+
+function table(runs: readonly HistoryEntry[], options: HistoryHtmlOptions): string {
   const rows = runs.map((e) => {
     const href = options.href(e);
     const id = href ? `<a href="${a(href)}">${h(e.runId)}</a>` : h(e.runId);
-    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(e.kind)}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
+    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(ORIGIN_LABEL[e.origin])}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
   });
-  return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${runs.length} run${runs.length === 1 ? '' : 's'}</p>
-${chart}
-<table><thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th></tr></thead><tbody>
-${rows.join('\n')}
-</tbody></table></section>\n`;
+  return `<table>${TABLE_HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table>`;
+}
+
+function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
+  const head = runs[0] as HistoryEntry;
+  const model = head.model ? `model ${head.model}` : 'the site\'s default model';
+  const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}`;
+  const evaluations = runs.filter((e) => e.origin === RunOrigin.evaluation);
+  const apart = runs.filter((e) => e.origin !== RunOrigin.evaluation);
+  const parts: string[] = [];
+  if (evaluations.length > 0) {
+    parts.push(trendSvg(evaluations.map((e) => ({
+      at: e.startedAt,
+      values: { pass: e.passRate, err: e.errorRate },
+      label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${e.verdict}`,
+      href: options.href(e),
+    })), { title: `Pass and error rate: ${title}`, series: SERIES }));
+    parts.push(`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
+  }
+  if (apart.length > 0) {
+    parts.push(`<h3>Re-grades and backfills (${apart.length}), not on the trend</h3>`,
+      '<p class="meta">A re-grade grades answers an evaluation already recorded; a backfill records answers without grading them.</p>', table(apart, options));
+  }
+  const counts = `${runs.length} run${runs.length === 1 ? '' : 's'}`;
+  return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${counts}</p>
+${parts.join('\n')}
+</section>\n`;
 }
 
 /**
  * `history.html`: one self-contained page (inline CSS and SVG, no script; a CSP forbids anything external) with,
- * per dataset and site, the pass and error rate of every finished run over time and a table of the runs. Each
+ * per dataset, site and model, the pass and error rate of every finished evaluation over time and a table of them,
+ * then the re-grades and backfills of that dataset, site and model apart. Each
  * point and run id links to that run's report.html. All run data is escaped.
  */
 export function renderHistoryHtml(entries: readonly HistoryEntry[], options: HistoryHtmlOptions): string {

@@ -5,8 +5,9 @@ import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
 import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
+import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, reviewedLine, truncate } from './escape';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -70,7 +71,7 @@ export async function* renderHtml(
 function header(s: RunSummary, title: string): string {
   const card = (label: string, value: string | number, alarm = false): string => `<div class="card${alarm ? ' alarm' : ''}"><b>${h(String(value))}</b>${h(label)}</div>`;
   const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : 'site default model', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`, s.cancelled ? 'CANCELLED' : ''];
-  return `<header><h1>${h(title)}</h1><p class="meta">${h(meta.filter(Boolean).join(' · '))}</p></header>
+  return `<header><h1>${h(title)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.filter(Boolean).join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
 <section class="cards">${[
     card('pass rate', s.passRate === null ? 'n/a' : pct(s.passRate)),
     card('passed', s.passed),
@@ -88,6 +89,7 @@ function header(s: RunSummary, title: string): string {
     card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
     ...(s.judge ? [card('judge calls / cached', `${s.judge.calls}/${s.judge.cached}`), card('judge tokens', s.judge.tokens.toLocaleString('en-US'))] : []),
     ...(s.escalated ? [card('escalated to the judge', `${s.escalated.rows} rows`), card('escalation calls / tokens', `${s.escalated.calls}/${s.escalated.tokens.toLocaleString('en-US')}`)] : []),
+    ...(s.reviewed ? [card('reviewed', reviewedLine(s.reviewed))] : []),
   ].join('')}</section>\n`;
 }
 

@@ -15,6 +15,9 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .card { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; min-width: 92px; }
 .card b { display: block; font-size: 20px; }
 .card.alarm { border-color: var(--fail); color: var(--fail); }
+.banner.simulator { background: #fff8c5; border: 2px solid #d4a72c; border-radius: 6px; padding: 8px 12px; font-size: 1.05em; }
+dl.provenance { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 8px 0; font-size: 0.9em; }
+dl.provenance dt { color: var(--muted); } dl.provenance dd { margin: 0; }
 .verdict { border-left: 6px solid var(--pass); padding: 6px 14px; background: #f6fff8; }
 .verdict .label { font-size: 20px; font-weight: 700; margin: 4px 0; color: var(--pass); }
 .verdict.failed { border-color: var(--fail); background: #fff5f5; } .verdict.failed .label { color: var(--fail); }

@@ -1,5 +1,5 @@
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
-import { escapeHtml as h, truncate } from './text';
+import { escapeHtml as h, truncate } from './escape';
 import type { Confirmation, RunSummary } from './types';
 
 /** The HTML report's section for a run with repeats: rows by k of N and the flaky rows with each answer. */

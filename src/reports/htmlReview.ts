@@ -1,7 +1,7 @@
 import { baseIdOf } from '../datasets/repeat';
 import type { AssertionResult } from '../grading/types';
 import { DetailSection, type PriorTurn, type ReportContext } from './context';
-import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './text';
+import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
 import type { RowResult } from './types';
 
 /** Sections of "Rows to review", in reading order. */

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { baseIdOf } from '../datasets/repeat';
 import { describeGateSettings, verdictLabel } from './gate';
-import { escapeXml, escapeXmlAttr, truncate } from './text';
+import { provenanceProperties } from './provenanceRender';
+import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
 import { GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
 
 export interface JUnitOptions {
@@ -60,6 +61,8 @@ export async function* renderJUnit(
   const properties = {
     runId: summary.runId, workflowId: summary.workflowId, siteId: summary.siteId, model: summary.model ?? undefined,
     datasetSha256: summary.datasetSha256, gateVerdict: gate?.verdict, baseline: summary.baseline?.runId, cancelled: String(summary.cancelled),
+    reviewed: summary.reviewed ? reviewedLine(summary.reviewed) : undefined,
+    ...provenanceProperties(summary.provenance),
   };
   for (const [name, value] of Object.entries(properties)) {
     if (value !== undefined) yield `      <property${attrs({ name, value })}/>\n`;

@@ -4,7 +4,8 @@ import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } fro
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine } from './text';
+import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
+import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -60,7 +61,9 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     });
   return [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
+    simulatorNoticeMd(summary.provenance),
     headline(summary),
+    provenanceMd(summary.provenance),
     verdict(summary),
     baselineSection(summary),
     repeatsSection(summary, maxText),
@@ -76,7 +79,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
 
 /** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */
 export function renderStepSummary(summary: RunSummary): string {
-  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
+  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, simulatorNoticeMd(summary.provenance), headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n\n');
@@ -110,6 +113,7 @@ function headline(s: RunSummary): string {
   ];
   if (s.judge) rows.push(['LLM judge', judgeLine(s.judge)]);
   if (s.escalated) rows.push(['Escalated to the judge', escalationLine(s.escalated)]);
+  if (s.reviewed) rows.push(['Reviewed', reviewedLine(s.reviewed)]);
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);

@@ -1,6 +1,6 @@
 import type { AssertionResult } from '../grading/types';
 import type { PriorTurn } from './context';
-import { mdFence, mdInline } from './text';
+import { mdFence, mdInline } from './escape';
 import { Outcome, type RowResult } from './types';
 
 /** Every assertion a row was graded by, passed or not, with the rule it checks and the grader's reason. */

@@ -136,6 +136,8 @@ export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSu
     runId: input.runId, workflowId: input.workflowId, kind: input.kind, dataset: first?.dataset ?? input.dataset,
     datasetSha256: first?.datasetSha256 ?? '', siteId: input.sites.map((s) => s.siteId).join(','), model: first?.model,
     startedAt: input.startedAt, rowCount: withRows.reduce((n, f) => n + (f.meta?.rowCount ?? 0), 0) || undefined, options: {},
+    // Every site's run was prepared by a worker of the same cluster: the first one's says where all answers came from.
+    ...(first?.provenance && { provenance: first.provenance }),
   };
   const summaries = found.map((f) => f.summary).filter((s): s is RunSummary => s !== undefined);
   const closed = summaries.reduce((n, s) => n + (s.sessions.closed ?? 0), 0);

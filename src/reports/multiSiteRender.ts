@@ -9,7 +9,8 @@ import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { overallLabel, SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
-import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './text';
+import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
+import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
 import { GateVerdict } from './types';
 
 /** The files of a combined report (no results.jsonl: the rows are in each site's directory). */
@@ -50,6 +51,7 @@ export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): st
   })].join('\n');
   const parts = [
     `# Multi-site evaluation report: ${mdInline(s.dataset)}`,
+    simulatorNoticeMd(s.provenance),
     `Run ${mdInline(s.runId)} on ${s.sites.length} sites; ${s.total} rows in all, pass rate **${rate(s.passRate)}** (${s.passed} / ${s.graded} graded), `
       + `latency p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}; ${formatMs(s.durationMs)}.`,
     '## Sites',
@@ -59,6 +61,7 @@ export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): st
     [...(s.gate?.reasons ?? []).map((r) => `- ${mdInline(r, 2000)}`), ...(s.gate?.warnings ?? []).map((w) => `- ⚠️ ${mdInline(w, 2000)}`)].join('\n'),
     s.gateSettings ? `Gate settings, for every site:\n\n${describeGateSettings(s.gateSettings).map((l) => `- ${mdInline(l, 300)}`).join('\n')}` : '',
     ...baselineLines(s),
+    provenanceMd(s.provenance),
   ];
   return `${parts.filter((p) => p !== '').join('\n\n')}\n`;
 }
@@ -90,7 +93,7 @@ export function renderMultiSiteHtml(s: MultiSiteSummary, outDir: string): string
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(title)}</title>
 <style>${REPORT_CSS}</style></head><body>
-<header><h1>${h(title)}</h1><p class="meta">${h(meta.join(' · '))}</p></header>
+<header><h1>${h(title)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
 <h2>Verdict</h2>${verdict}
 <h2>Sites</h2><table class="tags"><thead><tr>${SITE_HEADER.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>
 <p class="note">Each site's report (rows, baseline, failures) is linked from its name.</p>
@@ -114,10 +117,15 @@ export function renderMultiSiteJUnit(s: MultiSiteSummary): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="sitechat" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
   <testsuite name="${escapeXmlAttr(`${s.dataset} (sites)`)}" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
-${cases.join('\n')}
+${properties(s)}${cases.join('\n')}
   </testsuite>
 </testsuites>
 `;
+}
+
+function properties(s: MultiSiteSummary): string {
+  const entries = Object.entries({ runId: s.runId, ...provenanceProperties(s.provenance) }).filter((e): e is [string, string] => e[1] !== undefined);
+  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${escapeXmlAttr(name)}" value="${escapeXmlAttr(value)}"/>\n`).join('')}    </properties>\n`;
 }
 
 /** Writes the four combined files into `outDir` (created if needed); returns their paths. */

@@ -4,6 +4,7 @@
  * a shared filesystem). Every command and the worker open their store here.
  */
 import { FilePlanStore, type PlanStore } from '../datasets/planStore';
+import { FileNotificationLedger, PgNotificationLedger, type NotificationLedger } from '../notify/ledger';
 import { FileResultsStore } from './fileStore';
 import { PgDatabase, redactStoreUrl } from './pgDatabase';
 import { PgPlanStore } from './pgPlanStore';
@@ -16,6 +17,8 @@ export const STORE_URL_VARIABLE = 'SITECHAT_STORE_URL';
 export interface OpenedStore {
   store: ResultsStore;
   plans: PlanStore;
+  /** Notifications sent, by delivery id: beside the results, so every worker sees them. */
+  ledger: NotificationLedger;
   /** Where results live, for messages: the runs directory, or the store URL with its password replaced. */
   location: string;
   /**
@@ -39,12 +42,13 @@ export function storeUrlFromEnv(env: NodeJS.ProcessEnv = process.env): string | 
  */
 export function openStore(runsDir: string, storeUrl?: string): OpenedStore {
   if (storeUrl === undefined) {
-    return { store: new FileResultsStore(runsDir), plans: new FilePlanStore(runsDir), location: runsDir, remote: false, close: () => Promise.resolve() };
+    return { store: new FileResultsStore(runsDir), plans: new FilePlanStore(runsDir), ledger: new FileNotificationLedger(runsDir), location: runsDir, remote: false, close: () => Promise.resolve() };
   }
   const db = new PgDatabase(storeUrl);
   return {
     store: new PgResultsStore(db),
     plans: new PgPlanStore(db),
+    ledger: new PgNotificationLedger(db),
     location: redactStoreUrl(storeUrl),
     remote: true,
     close: () => db.close(),

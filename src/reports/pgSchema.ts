@@ -92,6 +92,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX labels_by_site ON labels (site_id, key);`,
   },
+  {
+    version: 4,
+    name: 'notification deliveries',
+    // Keyed by delivery id (one per run and destination), not by run: cleanups notify too and have no run row.
+    sql: `
+      CREATE TABLE notification_deliveries (
+        delivery_id text COLLATE "C" PRIMARY KEY,
+        data json NOT NULL
+      );`,
+  },
 ];
 
 /** Any fixed 64-bit number: the advisory lock every sitechat process takes while migrating. */

@@ -3,7 +3,7 @@ import { BaselineDiff, type BaselineInput } from './baseline';
 import { ConfirmTally } from './confirmTally';
 import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
-import { Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
+import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
 
 /** Extra facts the rows do not carry. */
 export interface SummarizeOptions {
@@ -62,6 +62,7 @@ export async function summarize(
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
+  let reviewed = 0;
   let total = 0;
   let lastFinishedAt: string | undefined;
 
@@ -91,6 +92,7 @@ export async function summarize(
     }
     for (const a of row.assertions ?? []) addJudged(judge, a.judge);
     addEscalated(escalated, row);
+    if (row.decision?.by === DecidedBy.label) reviewed++;
     diff?.add(row);
     // Only rows of a run with repeats carry `repeat`: a run without keeps its memory to one number per row.
     if (row.repeat !== undefined) byRow.add(row);
@@ -135,6 +137,8 @@ export async function summarize(
     ...(repeats && { repeats }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
+    ...(reviewed > 0 && { reviewed }),
+    ...(meta.provenance && { provenance: meta.provenance }),
   };
 }
 

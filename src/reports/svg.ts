@@ -1,4 +1,4 @@
-import { escapeXml, escapeXmlAttr } from './text';
+import { escapeXml, escapeXmlAttr } from './escape';
 import type { Histogram } from './types';
 
 export interface HistogramSvgOptions {

@@ -1,4 +1,4 @@
-import { escapeXml, escapeXmlAttr } from './text';
+import { escapeXml, escapeXmlAttr } from './escape';
 
 /** One run on a trend chart. */
 export interface TrendPoint {

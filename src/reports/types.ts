@@ -1,4 +1,5 @@
 import type { AssertionResult, GradeVerdict } from '../grading/types';
+import type { Provenance } from './provenance';
 
 /** Exactly one per dataset row. */
 export const Outcome = {
@@ -58,6 +59,11 @@ export interface RowResult {
    * existed), or a person's label (`by: 'label'`), applied before both.
    */
   decision?: GradeDecision;
+  /**
+   * The row's label key (`labelKey` of site, question, references, rubric and answer), computed by the run that asked
+   * it, so a label given for this row (`sitechat review`) is the one later runs look up. Absent before labels existed.
+   */
+  labelKey?: string;
   /** Feedback sent for this row: good/bad, `failed` when the API refused it, absent when none was due. */
   feedback?: 'good' | 'bad' | 'failed';
   /** Why the feedback was not recorded (with `feedback: 'failed'`): HTTP status and the API's `error` string. */
@@ -89,6 +95,8 @@ export interface GradeDecision {
   reason: string;
   /** The row was escalated and the judge could not answer (its error): the row stayed uncertain. */
   judgeError?: string;
+  /** Set when a label settled the row afterwards (`sitechat review`): the outcome it had before, for its place in the review queue. */
+  was?: Outcome;
 }
 
 /** Which workflow produced a run. */
@@ -117,6 +125,13 @@ export interface RunMeta {
   rowCount?: number;
   /** Run options as given (concurrency, timeouts, thresholds …). Never holds the API key. */
   options: Record<string, unknown>;
+  /** Where the answers and grades come from (hosts only, never a key); absent for runs recorded before it existed. */
+  provenance?: Provenance;
+  /**
+   * Where the reports went when not into the run's own directory (`--out`, on the host that wrote them), so the
+   * history page can link them.
+   */
+  reportDir?: string;
 }
 
 /** Fixed-width histogram: bin `i` covers `[start + i·width, start + (i+1)·width)`, the last bin is closed. */
@@ -388,6 +403,10 @@ export interface RunSummary {
    * could not answer). Absent when no row was escalated.
    */
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
+  /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: N rows settled by labels". Absent when none. */
+  reviewed?: number;
+  /** Where the answers and grades come from (`RunMeta.provenance`); absent for runs recorded before it existed. */
+  provenance?: Provenance;
 }
 
 /** A session the run could not close, with the reason (`ResultsStore.recordSessionFailures`). */

@@ -3,9 +3,9 @@ import type { ScheduleOptions } from '@temporalio/client';
 import { CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE } from '../cleanup/workflow';
 import type { CleanupInput } from '../cleanup/types';
 import { TaskQueue } from '../temporal/taskQueues';
+import { startWorkflowAction, type WorkflowName } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
-import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
-import type { RunInput, RunOptions } from '../../workflows/types';
+import type { RunOptions } from '../../workflows/types';
 import { checkScheduleId, schedulePolicies, ScheduleUsageError, type SchedulePolicyFlags } from './policy';
 
 /** What a sitechat schedule starts. */
@@ -13,7 +13,7 @@ export const ScheduleKind = { nightly: 'nightly', cleanup: 'cleanup' } as const;
 export type ScheduleKind = (typeof ScheduleKind)[keyof typeof ScheduleKind];
 
 /** Workflow type of nightly runs (exported as `evaluationRun` by workflows/index.ts). */
-export const EVALUATION_WORKFLOW_TYPE = 'evaluationRun';
+export const EVALUATION_WORKFLOW_TYPE = 'evaluationRun' satisfies WorkflowName;
 /**
  * Workflow id prefix of evaluation runs. Temporal appends the scheduled time to a schedule's workflow id, and the run
  * engine derives the run id from it (`sitechat-evaluation-nightly-2026-11-22T02:00:00Z` → `nightly-2026-11-22T020000Z`).
@@ -46,31 +46,17 @@ export function nightlySchedule(id: string, datasetPath: string, options: RunOpt
   const dataset = { path: datasetPath, sha256: '' };
   // `--site a,b,c` (checked by the run flags' validation): one multi-site run per firing, each site with its own report.
   const sites = options.siteId.split(',').map((s) => s.trim());
-  const input: RunInput | MultiSiteInput = sites.length > 1
-    ? { kind: 'evaluation', runId: '', dataset, sites, options: { ...options, outDir: undefined } }
-    : { kind: 'evaluation', runId: '', dataset, options: { ...options, outDir: undefined } };
-  return {
-    ...withMemo(ScheduleKind.nightly, id, flags, options.siteId, datasetPath),
-    action: {
-      type: 'startWorkflow',
-      workflowType: sites.length > 1 ? MULTI_SITE_WORKFLOW_TYPE : EVALUATION_WORKFLOW_TYPE,
-      taskQueue: TaskQueue.main,
-      workflowId: `${EVALUATION_WORKFLOW_PREFIX}${id}`,
-      args: [input],
-    },
-  };
+  const common = { taskQueue: TaskQueue.main, workflowId: `${EVALUATION_WORKFLOW_PREFIX}${id}` };
+  const action = sites.length > 1
+    ? startWorkflowAction(MULTI_SITE_WORKFLOW_TYPE, { ...common, args: [{ kind: 'evaluation', runId: '', dataset, sites, options: { ...options, outDir: undefined } }] })
+    : startWorkflowAction(EVALUATION_WORKFLOW_TYPE, { ...common, args: [{ kind: 'evaluation', runId: '', dataset, options: { ...options, outDir: undefined } }] });
+  return { ...withMemo(ScheduleKind.nightly, id, flags, options.siteId, datasetPath), action };
 }
 
 /** A recurring session cleanup: starts `sessionCleanup`; an idle time is measured from each run's own start. */
 export function cleanupSchedule(id: string, input: CleanupInput, flags: SchedulePolicyFlags): ScheduleOptions {
   return {
     ...withMemo(ScheduleKind.cleanup, id, flags, input.siteId),
-    action: {
-      type: 'startWorkflow',
-      workflowType: CLEANUP_WORKFLOW_TYPE,
-      taskQueue: TaskQueue.main,
-      workflowId: `${CLEANUP_WORKFLOW_PREFIX}${id}`,
-      args: [input],
-    },
+    action: startWorkflowAction(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `${CLEANUP_WORKFLOW_PREFIX}${id}`, args: [input] }),
   };
 }

@@ -67,6 +67,11 @@ export interface WorkerConfig {
    * @default 1 hour (as long as feedback and closes wait out an API outage)
    */
   storeOutageLimitMs?: number;
+  /**
+   * Set by the CLI when `baseUrl` is the simulator it started itself (no SITECHAT_BASE_URL), with `judge` true when
+   * the judge is the simulator's judge route too. Reports say so. Never read from the environment.
+   */
+  builtInSimulator?: { judge: boolean };
 }
 
 /** SITECHAT_STORE_OUTAGE_LIMIT's default: the same hour feedback and closes wait out an API outage. */
@@ -189,6 +194,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     gradersDir: 'gradersDir' in overrides ? overrides.gradersDir : gradersDirFrom(env),
     heapGrowthPercent: overrides.heapGrowthPercent ?? integerFrom(env, 'SITECHAT_HEAP_GROWTH_PERCENT', DEFAULT_HEAP_GROWTH_PERCENT, 0),
     judge: 'judge' in overrides ? overrides.judge : judgeSettingsFromEnv(env),
+    builtInSimulator: overrides.builtInSimulator,
     storeOutageLimitMs: overrides.storeOutageLimitMs ?? durationFrom(env, 'SITECHAT_STORE_OUTAGE_LIMIT', DEFAULT_STORE_OUTAGE_LIMIT_MS),
   };
 }

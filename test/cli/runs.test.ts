@@ -50,8 +50,10 @@ describe('sitechat runs (a runs directory with several finished runs)', () => {
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain(`history: ${join(dir, 'runs', 'history.html')}`);
     const html = readFileSync(join(dir, 'runs', 'history.html'), 'utf8');
-    expect(html.match(/<svg /g)).toHaveLength(3);
+    // One trend per (dataset, site, model); the backfill is listed apart, not on a trend.
+    expect(html.match(/<svg /g)).toHaveLength(2);
     expect(html).toContain('<a href="20260101-0200-aaaaaa/report.html">');
+    expect(html).toContain('20260104-0200-dddddd/report.html');
     const other = await sitechat(dir, ['runs', '--html', join(dir, 'pages', 'h.html'), '--site', 'site-b'], env);
     expect(other.code, other.stderr).toBe(0);
     const page = readFileSync(join(dir, 'pages', 'h.html'), 'utf8');

@@ -139,8 +139,8 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
     expect(errors[23]).toBe('error: … and 10 more');
   });
 
-  it('a SITECHAT_STORE_URL that is not PostgreSQL: run, grade and runs name the variable, never echo its password', async () => {
-    for (const args of [['run', 'q.csv'], ['grade', 'q.csv'], ['runs']]) {
+  it('a SITECHAT_STORE_URL that is not PostgreSQL: run, grade, runs and labels name the variable, never echo its password', async () => {
+    for (const args of [['run', 'q.csv'], ['grade', 'q.csv'], ['runs'], ['labels', 'export', 'l.csv'], ['labels', 'agreement']]) {
       const ran = await sitechat(dir, args, { ...env, SITECHAT_STORE_URL: 'mysql://user:hunter2-secret@db:3306/x' });
       expect(ran.code, `${args.join(' ')}\n${ran.stderr}`).toBe(2);
       expect(ran.stderr).toContain('SITECHAT_STORE_URL must start with postgres:// or postgresql://, got mysql://…');
@@ -182,7 +182,7 @@ describe('usage errors exit 2 before any request (the CLI against a watched simu
 
   it('--help and --version exit 0; every command\'s help ends with examples and exit codes', async () => {
     expect((await sitechat(dir, ['--version'], env)).code).toBe(0);
-    const commands = [[], ['run'], ['backfill'], ['runs'], ['watch'], ['cancel'], ['worker'], ['sim'], ['check'], ['cleanup'], ['schedule'],
+    const commands = [[], ['run'], ['backfill'], ['runs'], ['labels'], ['labels', 'export'], ['labels', 'import'], ['labels', 'agreement'], ['watch'], ['cancel'], ['worker'], ['sim'], ['check'], ['cleanup'], ['schedule'],
       ['schedule', 'create'], ['schedule', 'create', 'nightly'], ['schedule', 'create', 'cleanup'], ['schedule', 'list'], ['schedule', 'describe'],
       ['schedule', 'pause'], ['schedule', 'unpause'], ['schedule', 'trigger'], ['schedule', 'delete']];
     for (const command of commands) {

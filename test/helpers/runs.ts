@@ -4,6 +4,7 @@ import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { sha256File } from '../../src/datasets';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
 import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
 import type { Stack } from './stack';
@@ -40,9 +41,9 @@ export const defaultOptions: RunOptions = {
 };
 
 /** Starts a run workflow the way the CLI does (pinned sha256, references only). */
-export async function startRun(stack: Stack, dataset: string, options: Partial<RunOptions> = {}, kind: RunKind = 'evaluation', runId = `t${Date.now()}-${++seq}`): Promise<WorkflowHandleWithFirstExecutionRunId> {
+export async function startRun(stack: Stack, dataset: string, options: Partial<RunOptions> = {}, kind: RunKind = 'evaluation', runId = `t${Date.now()}-${++seq}`): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows['evaluationRun' | 'backfillRun']>> {
   const input: RunInput = { kind, runId, dataset: { path: dataset, sha256: await sha256File(dataset) }, options: { ...defaultOptions, ...options } };
-  return stack.client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
+  return startWorkflow(stack.client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', {
     taskQueue: TaskQueue.main, workflowId: `sitechat-${kind}-${runId}`, args: [input],
   });
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FileResultsStore } from '../../src/reports/fileStore';
 import { finalizeRun } from '../../src/reports/writeReports';
+import { recordReportDir } from '../../src/reports/reportDirs';
 import type { Outcome, RowResult, RunKind } from '../../src/reports/types';
 
 /** A finished run to write into a runs directory: its outcomes decide pass rate and errors. */
@@ -14,6 +15,10 @@ export interface SeededRun {
   outcomes: Outcome[];
   failUnder?: number;
   maxErrorRate?: number;
+  /** A re-grade, as `sitechat grade` records one (its `grade` option and workflow id). */
+  regrade?: boolean;
+  /** Reports written here instead of the run's directory (`--out`), and noted as `recordReportDir` does. */
+  outDir?: string;
 }
 
 /**
@@ -25,9 +30,9 @@ export async function seedRuns(runsDir: string, runs: readonly SeededRun[]): Pro
   for (const run of runs) {
     const dataset = run.dataset ?? '/data/questions.csv';
     await store.init(run.runId, {
-      runId: run.runId, workflowId: `sitechat-evaluation-${run.runId}`, kind: run.kind ?? 'evaluation', dataset,
+      runId: run.runId, workflowId: `sitechat-${run.regrade ? 'grade' : (run.kind ?? 'evaluation')}-${run.runId}`, kind: run.kind ?? 'evaluation', dataset,
       datasetSha256: `${dataset.length.toString(16).padStart(8, '0')}${'ab'.repeat(28)}`, siteId: run.siteId ?? 'site-a', model: run.model,
-      startedAt: run.startedAt, rowCount: run.outcomes.length, options: {},
+      startedAt: run.startedAt, rowCount: run.outcomes.length, options: run.regrade ? { grade: { input: '/x' } } : {},
     });
     const rows: RowResult[] = run.outcomes.map((outcome, index) => ({
       id: `q${index}`, index, line: index + 2, question: `Question ${index}?`, outcome, latencyMs: 1000 + index,
@@ -35,7 +40,9 @@ export async function seedRuns(runsDir: string, runs: readonly SeededRun[]): Pro
     }));
     await store.append(run.runId, rows);
     const finishedAt = new Date(Date.parse(run.startedAt) + 60_000).toISOString();
-    await finalizeRun(store, run.runId, { outDir: join(runsDir, run.runId), finishedAt, gate: { failUnder: run.failUnder, maxErrorRate: run.maxErrorRate } });
+    const outDir = run.outDir ?? join(runsDir, run.runId);
+    await finalizeRun(store, run.runId, { outDir, finishedAt, gate: { failUnder: run.failUnder, maxErrorRate: run.maxErrorRate } });
+    await recordReportDir(runsDir, run.runId, outDir);
   }
   return store;
 }

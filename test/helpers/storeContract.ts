@@ -150,9 +150,11 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(await store().getLabels([a.key])).toEqual(new Map());
       await store().putLabels([a, b]);
       await store().putLabels([a, b]); // a retried batch
+      // A second instance that read the labels once sees what is written after (a worker, then the review page).
+      const other = ctx.other();
+      expect(await other.getLabels([a.key])).toEqual(new Map([[a.key, a]]));
       const corrected = { ...a, verdict: 'fail' as const, note: 'not in the source', by: 'ana', at: '2025-01-02T00:00:00.000Z' };
       await store().putLabels([corrected]);
-      const other = ctx.other();
       expect(await other.getLabels([a.key, b.key, 'missing'])).toEqual(new Map([[a.key, corrected], [b.key, b]]));
       const both = [corrected, b].sort((x, y) => (x.key < y.key ? -1 : 1));
       expect(await collect(other.readLabels())).toEqual(both);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { startWorkflow } from '../../src/temporal/workflowTypes';
 import type { RunInput, RunResult } from '../../workflows/types';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
@@ -68,7 +69,7 @@ describe('backfillRun (real Temporal + simulator)', () => {
     stack.sim.setFaults({});
     // The same run id again, as `sitechat backfill --resume <runId>` starts it.
     const input: RunInput = { kind: 'backfill', runId, resume: true, dataset: { path, sha256: first.summary.datasetSha256 }, options: { ...defaultOptions, feedback: 'none' } };
-    const handle = await stack.client.workflow.start('backfillRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-backfill-${runId}`, args: [input] });
+    const handle = await startWorkflow(stack.client, 'backfillRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-backfill-${runId}`, args: [input] });
     const second = (await handle.result()) as RunResult;
     expect(second.summary.answered).toBe(20);
     expect(second.summary.total).toBe(20);

@@ -11,6 +11,7 @@ import type { CleanupCommandFlags } from '../../src/cli/commands/cleanup';
 import type { Logger } from '../../src/cli/logger';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { startWorkflow } from '../../src/temporal/workflowTypes';
 import { PAGES_PER_RUN } from '../../workflows/cleanup';
 import { historyLength, historyText } from '../helpers/history';
 import { startStack, type Stack } from '../helpers/stack';
@@ -76,10 +77,10 @@ function closedIds(site: string = DEMO.siteId): Set<string> {
 let n = 0;
 async function cleanup(input: Partial<CleanupInput>): Promise<{ report: CleanupReport; workflowId: string; firstRunId: string }> {
   const workflowId = `sitechat-cleanup-t${Date.now()}-${n++}`;
-  const handle = await stack.client.workflow.start(CLEANUP_WORKFLOW_TYPE, {
+  const handle = await startWorkflow(stack.client, CLEANUP_WORKFLOW_TYPE, {
     taskQueue: TaskQueue.main, workflowId, args: [{ siteId: DEMO.siteId, idleForMs: 7 * DAY, ...input } satisfies CleanupInput],
   });
-  return { report: (await handle.result()) as CleanupReport, workflowId, firstRunId: handle.firstExecutionRunId };
+  return { report: await handle.result(), workflowId, firstRunId: handle.firstExecutionRunId };
 }
 
 function capture(): { log: Logger; text: () => string } {

@@ -7,6 +7,7 @@ import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { sha256File } from '../../src/datasets';
 import type { RunInput, RunResult } from '../../workflows/types';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { executeWorkflow } from '../../src/temporal/workflowTypes';
 import { historyText } from '../helpers/history';
 import { readResults } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
@@ -22,14 +23,14 @@ describe('evaluationRun on the demo dataset (real Temporal + simulator over HTTP
     if (!dataset) copyFileSync(DEMO_CSV, path);
     const runId = `t${Date.now()}`;
     const workflowId = `sitechat-evaluation-${runId}`;
-    const result = await stack.client.workflow.execute('evaluationRun', {
+    const result = await executeWorkflow(stack.client, 'evaluationRun', {
       taskQueue: TaskQueue.main,
       workflowId,
       args: [{
         kind: 'evaluation', runId, dataset: { path, sha256: await sha256File(path) },
         options: { siteId: DEMO.siteId, concurrency: 10, feedback: 'graded', answerTimeoutMs: 30_000, defaultEmail: 'qa@example.com', assertions: [], closeSessions: true, mode: 'async', ...input },
       } satisfies RunInput],
-    }) as RunResult;
+    });
     return { result, workflowId };
   }
 

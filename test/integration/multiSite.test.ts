@@ -8,9 +8,10 @@ import { FileResultsStore } from '../../src/reports/fileStore';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { TaskQueue } from '../../src/temporal/taskQueues';
+import { executeWorkflow, startWorkflow } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../workflows/signals';
-import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
+import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
 import { DEMO_HEADER, defaultOptions, demoRows, readResults, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 
@@ -34,13 +35,13 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
       kind: 'evaluation', runId, sites, dataset: { path: dataset, sha256: await sha256File(dataset) },
       options: { ...defaultOptions, siteId: sites.join(','), concurrency: 10, answerTimeoutMs: 120_000, ...options },
     };
-    const handle = await stack.client.workflow.start(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+    const handle = await startWorkflow(stack.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
     return { runId, handle };
   }
 
   it('3 sites at once: every row × site recorded once, per-site and combined reports, 0 × 429, the sites overlap in time', async () => {
     const { runId, handle } = await start(SITES, 20);
-    const result = (await handle.result()) as MultiSiteResult;
+    const result = await handle.result();
     const stats = stack.sim.stats();
     expect(stats.rateLimited).toBe(0);
     expect(stats.submitted).toBe(60);
@@ -78,7 +79,7 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
 
   it('per-site gates: a site below --fail-under fails the run, the others pass; each compares with its own baseline', async () => {
     const sites = [DEMO.siteId, 'demo-empty-site'];
-    const first = (await (await start(sites, 5, { failUnder: 0.6 })).handle.result()) as MultiSiteResult;
+    const first = await (await start(sites, 5, { failUnder: 0.6 })).handle.result();
     const bySite = Object.fromEntries(first.summary.sites.map((s) => [s.siteId, s]));
     expect(bySite[DEMO.siteId]?.verdict).toBe('passed');
     expect(bySite['demo-empty-site']?.verdict).toBe('failed');
@@ -93,7 +94,7 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
       kind: 'evaluation', runId, sites, dataset: { path: dataset, sha256: await sha256File(dataset) },
       options: { ...defaultOptions, siteId: sites.join(','), baseline: 'latest', failUnder: 0.6 },
     };
-    const second = (await stack.client.workflow.execute(MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] })) as MultiSiteResult;
+    const second = await executeWorkflow(stack.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
     for (const site of second.summary.sites) {
       const own = first.summary.sites.find((s) => s.siteId === site.siteId);
       expect(site.baseline?.runId, site.siteId).toBe(own?.runId);
@@ -104,7 +105,7 @@ describe('multi-site runs (real Temporal + simulator enforcing 5/s per path)', (
     const { handle } = await start(SITES, 40);
     while (stack.sim.stats().submitted < 6) await new Promise((r) => setTimeout(r, 100));
     await handle.signal(cancelSignal);
-    const result = (await handle.result()) as MultiSiteResult;
+    const result = await handle.result();
     expect(result.cancelled).toBe(true);
     expect(result.summary.gate?.verdict).toBe('cancelled');
     expect(result.summary.sites.map((s) => s.verdict)).toEqual(['cancelled', 'cancelled', 'cancelled']);

@@ -5,8 +5,10 @@ import {
   formatCleanupReport, type CleanupInput, type CleanupReport,
 } from '../../cleanup';
 import { TaskQueue } from '../../temporal/taskQueues';
+import { startWorkflow } from '../../temporal/workflowTypes';
 import type { CleanupCommandFlags } from '../commands/cleanup';
 import { ExitCode, failureText } from '../follow';
+import { notifyProblems } from '../notifyOptions';
 import { createLogger, type Logger } from '../logger';
 import { defaultSiteId } from '../preflight';
 import { openRuntime } from '../runtime';
@@ -34,6 +36,8 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
   try {
     input = cleanupInputFromFlags(flags, { siteId: defaultSiteId() });
     sites = isSiteList(input.siteId) ? parseSiteList(input.siteId, flags.site === undefined ? 'SITECHAT_SITE_ID' : '--site') : [input.siteId];
+    const unset = notifyProblems(flags, undefined, process.env, flags.worker);
+    if (unset.length > 0) throw new UsageError(unset.join('\n'));
   } catch (err) {
     if (!(err instanceof CleanupOptionError) && !(err instanceof UsageError)) throw err;
     log.error(err.message);
@@ -71,7 +75,7 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
 async function cleanSite(client: Client, input: CleanupInput, workflowId: string, cancels: (() => Promise<void>)[], prefix: string, log: Logger): Promise<{ ok: boolean; report?: CleanupReport; error?: string }> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const handle = await client.workflow.start(CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    const handle = await startWorkflow(client, CLEANUP_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
     cancels.push(async () => {
       await handle.cancel();
     });
@@ -84,7 +88,7 @@ async function cleanSite(client: Client, input: CleanupInput, workflowId: string
         log.info(`${prefix}pass ${p.pass}, ${p.pages} page(s): listed ${p.counts.listed}, matched ${p.counts.matched}, closed ${p.counts.closed}, failed ${p.counts.failed}`);
       }).catch(() => undefined);
     }, 2000);
-    const report = (await handle.result()) as CleanupReport;
+    const report = await handle.result();
     if (report.stoppedBy === 'cancelled') log.warn(`${prefix}the cleanup was cancelled before the end of the list`);
     return { ok: report.counts.failed === 0 && report.stoppedBy !== 'cancelled', report };
   } catch (err) {

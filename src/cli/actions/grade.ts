@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { formatIssue } from '../../datasets';
 import type { RunConfig } from '../../config';
-import { offlineJudge } from '../../regrade/grader';
+import { offlineJudge, offlineJudgeProvenance } from '../../regrade/grader';
 import { openFileInput } from '../../regrade/fileInput';
 import { gradeRun } from '../../regrade/gradeRun';
 import { isRunDirectory, openRunInput } from '../../regrade/runInput';
@@ -84,7 +84,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
     const { summary, outDir } = await gradeRun(input, {
       runsDir: runsDir(), storeUrl: storeUrlFromEnv(), runId, config: settings.config, failUnder: settings.failUnder, maxErrorRate: settings.maxErrorRate,
       maxUncertainRate: settings.maxUncertainRate,
-      siteId: flags.site, concurrency: settings.concurrency, judge, baseline: flags.baseline, outDir: flags.out,
+      siteId: flags.site, concurrency: settings.concurrency, judge, judgeProvenance: offlineJudgeProvenance(), baseline: flags.baseline, outDir: flags.out,
       onProgress: progress(log, input.rows), stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
     });
     for (const warning of input.warnings) log.warn(warning);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { Client } from '@temporalio/client';
 import { TaskQueue } from '../../temporal/taskQueues';
+import { startWorkflow } from '../../temporal/workflowTypes';
 import type { RunInput, RunKind } from '../../../workflows/types';
 import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
@@ -17,6 +18,7 @@ import { checkModels, modelSource } from '../modelCheck';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import { finishedRun } from '../resumeCheck';
 import { planLine, repeatOf } from '../repeatPlan';
+import { refreshHistory } from '../historyRefresh';
 import type { ValidatedFlags } from '../validate';
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
@@ -82,7 +84,9 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
     if (isSiteList(options.siteId)) {
       const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
-      return await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
+      const code = await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
+      if (!flags.detach) await refreshHistory(opened, log);
+      return code;
     }
     const placed = placeOutputs(kind, runId, options);
     // A remote store: paths on this host mean nothing to a worker elsewhere. The worker writes its report files in its
@@ -92,7 +96,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       options: opened.remote ? { ...placed, outDir: undefined, outFile: undefined } : placed,
     };
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
-    await client.workflow.start(kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
+    await startWorkflow(client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${planLine(scan, options.repeat ?? 1)}) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {
@@ -101,6 +105,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     }
     const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(runtime.localServer || runtime.simulator) });
     if (opened.remote) await renderFromStore(opened, runId, localTargets(kind, runId, placed), log);
+    await refreshHistory(opened, log);
     return code;
   } catch (err) {
     log.error(isStoreConnectFailure(err) ? storeFailureMessage(err) : err instanceof Error ? err.message : String(err));

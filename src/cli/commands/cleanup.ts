@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CleanupFlags } from '../../cleanup/options';
 import { withExamples } from '../helpText';
+import { collect } from '../notifyOptions';
 
 export interface CleanupCommandFlags extends CleanupFlags {
   json?: boolean;
@@ -16,7 +17,9 @@ export function cleanupRuleOptions(command: Command): Command {
     .option('--created-before <date>', 'close sessions created before this date (2026-01-31 = midnight UTC) or date-time with zone')
     .option('--max <n>', 'close at most this many sessions')
     .option('--dry-run', 'list what would be closed; close nothing')
-    .option('--page-size <n>', 'sessions per list call, 1–500 (default 500)');
+    .option('--page-size <n>', 'sessions per list call, 1–500 (default 500)')
+    .option('--notify <kind:ENV>', "notify when the cleanup ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the worker's environment variables (repeatable; docs/notifications.md)", collect)
+    .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)');
 }
 
 export function register(program: Command): void {

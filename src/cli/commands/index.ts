@@ -11,9 +11,12 @@ import { register as grade } from './grade';
 import { register as runs } from './runs';
 import { register as temporal } from './temporal';
 import { register as server } from './server';
+import { register as review } from './review';
 import { register as compare } from './compare';
+import { register as notify } from './notify';
+import { register as labels } from './labels';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, grade, runs, compare, watch, worker, sim, check, cleanup, schedule, server, temporal];
+export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, compare, labels, watch, worker, sim, check, cleanup, schedule, notify, server, temporal];

@@ -1,7 +1,8 @@
 import { Option, type Command } from 'commander';
 import { withExamples } from '../helpText';
+import { collect, type NotifyFlags } from '../notifyOptions';
 
-export interface RunFlags {
+export interface RunFlags extends NotifyFlags {
   site?: string;
   config?: string;
   concurrency?: string;
@@ -36,6 +37,7 @@ export function register(program: Command): void {
     ['sitechat run questions.csv --site my-site --fail-under 90% --baseline latest', 'a CI gate: exit 1 below 90% or on a significant regression'],
     ['sitechat run questions.jsonl --config sitechat.config.yaml --out reports/', 'default assertions from a config file; reports in reports/'],
     ['sitechat run questions.csv --site shop-de,shop-fr,shop-it --fail-under 90%', 'three sites at once; passes when every site passes'],
+    ['sitechat run questions.csv --baseline latest --notify slack:SITECHAT_SLACK_WEBHOOK --notify-on failed,recovered', 'tell a Slack channel when the gate fails or recovers'],
   ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
     .option('--site <id[,id…]>', 'site to ask, or several at once: a,b,c (one report per site plus a combined one; default: SITECHAT_SITE_ID, or the simulator demo site)')
@@ -52,6 +54,8 @@ export function register(program: Command): void {
     .option('--repeat <n>', 'ask every conversation n times in fresh sessions and grade each answer: reports give each row k of n, flaky rows, and an interval (default 1)')
     .option('--confirm <k>', 'when the baseline comparison would fail the gate, ask the regressed rows k more times in fresh sessions; only regressions most of them reproduce count (default 0: off)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
+    .option('--notify <kind:ENV>', "notify when the run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the worker's environment variables that hold the URL and secret (repeatable; docs/notifications.md)", collect)
+    .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
     .option('--detach', 'start the run and return; follow it later with sitechat watch')

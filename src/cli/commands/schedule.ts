@@ -2,9 +2,10 @@ import { Option, type Command } from 'commander';
 import type { CleanupFlags } from '../../cleanup/options';
 import { OverlapFlag, type SchedulePolicyFlags } from '../../schedules/policy';
 import { withExamples } from '../helpText';
+import { collect, type NotifyFlags } from '../notifyOptions';
 import { cleanupRuleOptions } from './cleanup';
 
-export interface NightlyScheduleFlags extends SchedulePolicyFlags {
+export interface NightlyScheduleFlags extends SchedulePolicyFlags, NotifyFlags {
   dataset: string;
   site?: string;
   baseline?: string;
@@ -79,6 +80,8 @@ export function register(program: Command): void {
     .addOption(new Option('--feedback <mode>', 'send good/bad feedback from the grades, or none').choices(['graded', 'none']))
     .option('--model <id>', "model for rows without one (default: the site's default)")
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
+    .option('--notify <kind:ENV>', "notify when each run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the workers' environment variables (repeatable; docs/notifications.md)", collect)
+    .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')
     .action((flags: NightlyScheduleFlags) => act({ op: 'create-nightly', flags }));
   policyOptions(cleanupRuleOptions(withExamples(create.command('cleanup').description('a recurring session cleanup (workflow sessionCleanup)'), [
     ['sitechat schedule create cleanup --site my-site --cron "0 3 * * *"', 'close sessions idle for 7 days, every night'],

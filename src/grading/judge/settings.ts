@@ -40,7 +40,7 @@ export interface JudgeSettings {
 export const JUDGE_DEFAULTS = { rpm: 60, timeoutMs: 60_000, maxAttempts: 6, maxRetryAfterMs: 60_000, temperature: 0, jsonMode: true } as const;
 
 /**
- * The longest SITECHAT_JUDGE_TIMEOUT_MS: a judge activity attempt has 5 minutes (workflows/activities.ts), and a
+ * The longest SITECHAT_JUDGE_TIMEOUT_MS: a judge activity attempt has 5 minutes (workflows/activityProxies.ts), and a
  * call cut by that time-out instead of its own would be retried by the activity policy, not within the judge's
  * attempts. 4 minutes leaves room for the wait for the worker's judge rate limit.
  */

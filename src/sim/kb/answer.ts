@@ -5,7 +5,7 @@ import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
 import type { AnswerVariation } from './noise';
 import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
-import { asksForNumber, FRAME_TERMS, terms } from './text';
+import { asksForNumber, FRAME_TERMS, terms } from './tokenize';
 
 export type ConfidenceLevel = 'low' | 'medium' | 'high';
 

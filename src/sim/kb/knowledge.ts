@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { DocumentInput } from '../fixtures';
-import { sentences, terms, toTerm, tokens } from './text';
+import { sentences, terms, toTerm, tokens } from './tokenize';
 
 /** A stored document: text (`content`) or Q&A (`question` + `answer`). */
 export interface KbDocument {

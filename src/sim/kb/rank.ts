@@ -1,5 +1,5 @@
 import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
-import { sentences, terms } from './text';
+import { sentences, terms } from './tokenize';
 
 /** Query terms with weights: 1 for the question, less for earlier turns. */
 export type Weighted = ReadonlyMap<string, number>;

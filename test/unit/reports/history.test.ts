@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/reports/history';
 import { trendSvg } from '../../../src/reports/trendSvg';
@@ -50,13 +50,14 @@ describe('verdictOf', () => {
 });
 
 describe('history.html', () => {
-  it('one chart and table per dataset and site, points linking to each report, all data escaped, nothing external', async () => {
+  it('one chart and table per dataset, site and model, points linking to each report, all data escaped, nothing external', async () => {
     const store = await seed(ctx.dir);
     const file = await writeHistory(store, ctx.dir);
     expect(file).toBe(join(ctx.dir, 'history.html'));
     const html = await readFile(file, 'utf8');
     expect(html.match(/<svg /g)).toHaveLength(3);
-    expect(html).toContain('<h2>questions.csv on site site-a</h2>');
+    expect(html).toContain('<h2>questions.csv on site site-a, the site&#39;s default model</h2>');
+    expect(html).toContain('<h2>questions.csv on site site-b, model gpt-x</h2>');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;.csv on site site-a');
     expect(html).not.toContain('<img');
     for (const id of ['r1', 'r2', 'r3', 'r4']) expect(html).toContain(`<a href="${id}/report.html">`);
@@ -66,6 +67,48 @@ describe('history.html', () => {
     // r1: pass rate 66.7%, error rate 25.0% as point tooltips
     expect(html).toMatch(/run r1 [^<]*\npass rate: 66\.7%/);
     expect(html).toMatch(/run r1 [^<]*\nerror rate: 25\.0%/);
+  });
+
+  it('splits a dataset and site by model, and keeps re-grades and backfills off the evaluation trend', async () => {
+    await seedRuns(ctx.dir, [
+      { runId: 'e1', startedAt: '2026-02-01T00:00:00Z', outcomes: [p, f] },
+      { runId: 'e2', startedAt: '2026-02-02T00:00:00Z', outcomes: [p, p] },
+      { runId: 'm1', startedAt: '2026-02-03T00:00:00Z', outcomes: [f, f], model: 'gpt-weak' },
+      { runId: 'g1', startedAt: '2026-02-04T00:00:00Z', outcomes: [f, f], regrade: true },
+      { runId: 'b1', startedAt: '2026-02-05T00:00:00Z', outcomes: ['answered', 'answered'], kind: 'backfill' },
+    ]);
+    const entries = await collectHistory(ctx.store, ctx.dir);
+    expect(entries.map((x) => [x.runId, x.origin])).toEqual([['b1', 'backfill'], ['g1', 'regrade'], ['m1', 'evaluation'], ['e2', 'evaluation'], ['e1', 'evaluation']]);
+    const html = await readFile(await writeHistory(ctx.store, ctx.dir), 'utf8');
+    const sections = html.split('<section class="group">').slice(1);
+    expect(sections.map((x) => /<h2>([^<]*)<\/h2>/.exec(x)?.[1])).toEqual(['questions.csv on site site-a, the site&#39;s default model', 'questions.csv on site site-a, model gpt-weak']);
+    const [main, weak] = sections as [string, string];
+    // The default model's trend: e1 and e2 only; g1 and b1 are listed apart, their points nowhere on it.
+    const chart = main.slice(main.indexOf('<svg'), main.indexOf('</svg>'));
+    expect(chart).toContain('run e1 ');
+    expect(chart).toContain('run e2 ');
+    expect(chart).not.toContain('run g1 ');
+    expect(chart).not.toContain('run b1 ');
+    expect(chart).not.toContain('run m1 ');
+    expect(main).toContain('<h3>Evaluations (2)</h3>');
+    const apart = main.slice(main.indexOf('<h3>Re-grades and backfills (2), not on the trend</h3>'));
+    expect(apart).toContain('<a href="g1/report.html">g1</a></td><td>2026-02-04 00:00</td><td>re-grade</td>');
+    expect(apart).toContain('<a href="b1/report.html">b1</a></td><td>2026-02-05 00:00</td><td>backfill</td>');
+    expect(weak).toContain('run m1 ');
+    expect(weak).not.toContain('Re-grades and backfills');
+  });
+
+  it('links the reports of a run written elsewhere with --out, as this host noted them', async () => {
+    const out = join(ctx.dir, '..', `${basename(ctx.dir)}-out`, 'my report');
+    try {
+      await seedRuns(ctx.dir, [{ runId: 'o1', startedAt: '2026-03-01T00:00:00Z', outcomes: [p], outDir: out }]);
+      const [entry] = await collectHistory(ctx.store, ctx.dir);
+      expect(entry?.reportHtml).toBe(join(out, 'report.html'));
+      const html = await readFile(await writeHistory(ctx.store, ctx.dir), 'utf8');
+      expect(html).toContain(`<a href="../${basename(ctx.dir)}-out/my%20report/report.html">o1</a>`);
+    } finally {
+      await rm(dirname(out), { recursive: true, force: true });
+    }
   });
 
   it('links relative to where the page is written', async () => {

@@ -30,6 +30,23 @@ describe('simulator judge (a deterministic test double)', () => {
     expect(simJudge({ ...base, rubric: 'should mention it' })).toEqual({ verdict: 'fail', reason: 'The rubric names nothing this judge can check.' });
   });
 
+  it('rubric: a negated clause is met unless the answer says what it rules out; manner words are set aside, and said so', () => {
+    const rubric = 'is polite and does not promise refunds';
+    const base = { kind: 'rubric' as const, question: 'Refunds?', rubric };
+    // The README's sample rubric: an answer about refunds that promises nothing meets it; one that promises one does not.
+    expect(simJudge({ ...base, answer: 'Refunds are available within 14 days of purchase.' })).toEqual({
+      verdict: 'pass', reason: 'The rubric asks for no content words; 1 of 1 ruled-out thing is absent; manner (polit) is not checked by this test double.',
+    });
+    expect(simJudge({ ...base, answer: 'We promise a full refund, always.' })).toEqual({
+      verdict: 'fail', reason: 'The rubric asks for no content words; it says what the rubric rules out (promis, refund); manner (polit) is not checked by this test double.',
+    });
+    expect(simJudge({ ...base, rubric: 'mentions the 14 day refund window, without promising store credit', answer: 'You can get a refund within 14 days.' }).verdict).toBe('pass');
+    expect(simJudge({ ...base, rubric: 'mentions the 14 day refund window, without promising store credit', answer: 'A refund within 14 days, or we promise store credit.' }).verdict).toBe('fail');
+    // A point inside a price is no clause break: the whole negated clause is one criterion.
+    expect(simJudge({ ...base, rubric: 'does not cost $9.99 per month', answer: 'The plan costs $9 per year.' }).verdict).toBe('pass');
+    expect(simJudge({ ...base, rubric: 'does not cost $9.99 per month', answer: 'It costs $9.99 per month.' }).verdict).toBe('fail');
+  });
+
   it('answers the runner\'s judge through the openai client with a chat.completion and usage; stats count calls', async () => {
     expect(await judge().judge(price)).toEqual({ verdict: 'pass', reason: 'The answer has 4 of 4 content words of the reference.', tokens: expect.any(Number) });
     const res = await request(`${sim().sim.judgeBaseUrl}/chat/completions`, {

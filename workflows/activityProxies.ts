@@ -4,6 +4,8 @@ import { NON_RETRYABLE_ERROR_TYPES } from '../src/api/errors';
 import { NON_RETRYABLE_JUDGE_ERRORS } from '../src/grading/judge/errors';
 import { TaskQueue } from '../src/temporal/taskQueues';
 
+// The workflows' handles on the activities: one proxy per kind of work, with its task queue, timeouts and retry policy.
+
 /**
  * Spec §7: 4xx other than 429 are not retryable; 429, 5xx and network errors back off exponentially
  * (1 s, 2 s, 4 s, 8 s …) with a bounded number of attempts. A 429 waits at least 1 s: the initial interval.

@@ -6,7 +6,7 @@
 import { normalizeForEquals, normalizeForSearch } from './normalize';
 import { compileRegex, type RegexSource } from './regex';
 import type { AssertionResult } from './types';
-import { fmt, quote, quoteList } from './util';
+import { fmt, quote, quoteList } from './reasons';
 
 /** Equal after normalizing case, whitespace and punctuation at the ends. */
 export function equals(answer: string, value: string): AssertionResult {

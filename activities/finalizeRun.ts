@@ -2,12 +2,14 @@ import { basename, resolve } from 'node:path';
 import { Context } from '@temporalio/activity';
 import { finalizeRun, writeHistory } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
+import { recordReportDir } from '../src/reports/reportDirs';
 import type { RunResult } from '../workflows/types';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
 import type { FinalizeInput } from './types';
 
+/** The end of a run: `finalizeRun` (summary, baseline, gate, the report files, a backfill's answers file). */
 export function finalizeActivities(deps: ActivityDeps) {
   // Streams the whole store into five reports: heartbeats show the worker is alive however long that takes.
   return heartbeating({
@@ -26,8 +28,11 @@ export function finalizeActivities(deps: ActivityDeps) {
         // The CI job page (GitHub Actions): the worker that finalizes is the CLI's own in a CI job.
         stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
       });
-      // The page a nightly job's reader opens; a failure to refresh it must not fail a finished run.
-      await writeHistory(deps.store, deps.runsDir).catch((err: unknown) => Context.current().log.warn(`history.html not updated: ${String(err)}`));
+      // The page a nightly job's reader opens, linking reports written elsewhere (--out); a failure to refresh it must
+      // not fail a finished run.
+      await recordReportDir(deps.runsDir, fin.runId, outDir)
+        .then(() => writeHistory(deps.store, deps.runsDir))
+        .catch((err: unknown) => Context.current().log.warn(`history.html not updated: ${String(err)}`));
       const outputFile = options.outFile;
       if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));
       return {

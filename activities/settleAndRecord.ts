@@ -6,7 +6,8 @@ import { metrics } from '../src/metrics/registry';
 import { shortError, toFailure } from './failures';
 import type { CallOutcome, RecordRowsInput, SettleInput, SettleResult } from './types';
 
-export function finishActivities(deps: ActivityDeps) {
+/** After an answer: `settle` (its feedback and the session's close on the API) and `recordRows` (finished rows into the store). */
+export function settleAndRecordActivities(deps: ActivityDeps) {
   return {
     /**
      * What follows an answer on the API: its feedback, and — after a conversation's last turn — closing its session.

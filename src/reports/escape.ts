@@ -109,3 +109,8 @@ export function escalationLine(e: NonNullable<RunSummary['escalated']>): string 
   const unsettled = e.unsettled > 0 ? `, ${e.unsettled} still uncertain (the judge could not answer)` : '';
   return `${e.rows} uncertain rows: ${e.passed} passed, ${e.failed} failed${unsettled}; ${judgeLine(e)}`;
 }
+
+/** One wording for every report: rows settled by `sitechat review` or by labels a run applied. */
+export function reviewedLine(n: number): string {
+  return `reviewed: ${n} row${n === 1 ? '' : 's'} settled by labels`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Saving a label from the review page, in an order that a crash at any point leaves repairable (`reconcileRun`):
+ * the label first, then the run's row settled by it, then its feedback workflow, then the reports.
+ */
+import type { Client } from '@temporalio/client';
+import { labelForRow } from '../labels/rowSubject';
+import { LabelVerdict } from '../labels/types';
+import type { ResultsStore } from '../reports/store';
+import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary } from '../reports/types';
+import { readRow } from '../../activities/labelFeedback';
+import { ReviewRequestError } from './errors';
+import { startLabelFeedback } from './feedback';
+import { refreshRun } from './refresh';
+import type { FeedbackStart, SaveRequest } from './types';
+
+export interface ReviewDeps {
+  store: ResultsStore;
+  client: Client;
+  runsDir: string;
+  /** Who labels (`--by`, else the OS user name). */
+  by?: string;
+  now?: () => Date;
+}
+
+/** Where labels from this review of a run say they came from. */
+export function reviewSource(runId: string): string {
+  return `review ${runId}`;
+}
+
+const verdicts = new Set<string>(Object.values(LabelVerdict));
+
+/** The row as the label settles it: its outcome, and a decision that keeps the outcome it had before. */
+export function settledByLabel(row: RowResult, label: { key: string; verdict: LabelVerdict; note?: string; by?: string }): RowResult {
+  const was = row.decision?.by === DecidedBy.label ? (row.decision.was ?? row.outcome) : row.outcome;
+  // The wording of labels a run applies ("label by ana: not in the source").
+  const reason = `label${label.by ? ` by ${label.by}` : ''}${label.note ? `: ${label.note}` : ''}`;
+  return {
+    ...row,
+    outcome: label.verdict === LabelVerdict.pass ? Outcome.passed : Outcome.failed,
+    decision: { verdict: label.verdict, by: DecidedBy.label, reason, was },
+    labelKey: label.key,
+  };
+}
+
+export interface Saved {
+  row: RowResult;
+  feedback: FeedbackStart;
+  /** The run's summary as recomputed; undefined when the caller deferred that to a later save (`refresh: false`). */
+  summary?: RunSummary;
+}
+
+/**
+ * @param refresh recompute the verdict and rewrite the reports now. A caller with more saves of the run waiting passes
+ *   false and lets the last of them do it once (on a large run that rewrite is most of a save's time).
+ */
+export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRequest, refresh = true): Promise<Saved> {
+  if (!verdicts.has(request.verdict)) throw new ReviewRequestError(`verdict must be one of ${[...verdicts].join(', ')}`);
+  const row = await readRow(deps.store, meta.runId, request.rowId);
+  if (!row) throw new ReviewRequestError(`run ${meta.runId} has no row ${request.rowId}`, 404);
+  if (row.answer === undefined) throw new ReviewRequestError(`row ${request.rowId} has no answer to label`);
+  const note = request.note?.trim() || undefined;
+  const label = labelForRow(meta.siteId, row, {
+    verdict: request.verdict, note, by: deps.by, at: (deps.now?.() ?? new Date()).toISOString(), source: reviewSource(meta.runId),
+  });
+  await deps.store.putLabels([label]);
+  const settled = settledByLabel(row, label);
+  await deps.store.append(meta.runId, [settled]);
+  const feedback = await startLabelFeedback(deps.client, meta, settled);
+  const summary = refresh ? await refreshRun(deps.store, meta.runId, { runsDir: deps.runsDir }) : undefined;
+  return { row: settled, feedback, summary };
+}

@@ -1,0 +1,268 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { FileResultsStore } from '../../src/reports/fileStore';
+import type { RowResult, RunSummary } from '../../src/reports/types';
+import { labelFeedbackWorkflowId } from '../../workflows/labelFeedbackTypes';
+import type { RunResult } from '../../workflows/types';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
+import { CLI, sitechat } from '../helpers/cli';
+import { startRun, writeDataset } from '../helpers/runs';
+import { startStack, type Stack } from '../helpers/stack';
+import { exited, spawnWorker } from '../helpers/workerProcess';
+
+/**
+ * Against the demo knowledge base (as in the escalation test): `pass` passes, `fail` fails on evidence, the two
+ * `unsure` rows leave the `reference` grader uncertain; no judge, so they stay uncertain and get no feedback.
+ */
+const HEADER = 'id,question,expected';
+const ROWS = [
+  'pass,How much does the Personal plan cost?,$9.99 per month',
+  'fail,Which payment methods do you accept?,Only gold bars delivered by courier',
+  'unsure1,How much storage do I get for free?,"Five gigabytes, shared with your whole household"',
+  'unsure2,Can I get a refund for my annual subscription?,"Yes, within fourteen days, through the cancellation wizard of the billing portal"',
+];
+
+interface Review { child: ChildProcess; url: Promise<string>; stderr: () => string }
+
+/** `sitechat review` in its own process, as a person starts it; the URL is the one line it prints on stdout. */
+function startReview(stack: Stack, runId: string, extra: string[] = []): Review {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
+  const child = spawn(process.execPath, [CLI, 'review', runId, '--no-worker', '--by', 'tester', ...extra], {
+    cwd: stack.runsDir,
+    env: {
+      ...clean, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace, SITECHAT_RUNS_DIR: stack.runsDir,
+      SITECHAT_BASE_URL: stack.config.baseUrl, SITECHAT_API_KEY: stack.config.apiKey,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('http://'));
+      if (line) resolve(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`sitechat review exited ${code} before printing its URL:\n${err}`)));
+  });
+  return { child, url, stderr: () => err };
+}
+
+async function stop(review: Review | undefined): Promise<void> {
+  if (!review || review.child.exitCode !== null || review.child.signalCode !== null) return;
+  review.child.kill('SIGTERM');
+  await exited(review.child);
+}
+
+function feedbackCalls(stack: Stack): number {
+  return Object.values(stack.sim.stats().requests['feedback.submit'] ?? {}).reduce((a, b) => a + b, 0);
+}
+
+async function storedRow(stack: Stack, runId: string, id: string): Promise<RowResult | undefined> {
+  for await (const row of new FileResultsStore(stack.runsDir).read(runId)) if (row.id === id) return row;
+  return undefined;
+}
+
+function summaryOf(stack: Stack, runId: string): RunSummary {
+  return JSON.parse(readFileSync(join(stack.runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
+}
+
+describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a process, Chromium)', () => {
+  let stack: Stack;
+  let runId: string;
+  let browser: Browser | undefined;
+  let review: Review | undefined;
+  const skipBrowser = skipWithoutChromium();
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    stack = await startStack(__filename);
+    await stack.startWorkers({ judge: undefined });
+    runId = `review-${Date.now()}`;
+    const dataset = writeDataset(stack, HEADER, ROWS);
+    // Uncertain rows within 30 % pass the gate: 2 of 4 fail it, 1 of 4 does not.
+    const { summary } = (await (await startRun(stack, dataset, { failUnder: 0.5, maxUncertainRate: 0.3 }, 'evaluation', runId)).result()) as RunResult;
+    expect(summary).toMatchObject({ uncertain: 2, gate: { verdict: 'failed' } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stop(review);
+    await stack?.close();
+  });
+
+  it('names each bad flag and an unknown run, exit 2, before anything starts', async () => {
+    const bad = await sitechat(stack.runsDir, ['review', 'latest', '--port', 'abc', '--sample', '-1', '--limit', '0'], { SITECHAT_RUNS_DIR: stack.runsDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--port: must be a whole number/);
+    expect(bad.stderr).toMatch(/--sample: must be a whole number ≥ 0/);
+    expect(bad.stderr).toMatch(/--limit: must be a whole number ≥ 1/);
+    const unknown = await sitechat(stack.runsDir, ['review', 'no-such-run'], { SITECHAT_RUNS_DIR: stack.runsDir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no run no-such-run in the results store');
+  });
+
+  it('refuses every request without the right token (page, assets, JSON API), with no CORS header', async () => {
+    review = startReview(stack, runId);
+    const url = new URL(await review.url);
+    const base = `${url.origin}`;
+    const wrong = 'A'.repeat(url.searchParams.get('token')?.length ?? 32);
+    for (const [path, init] of [
+      ['/', {}], ['/review.js', {}], ['/api/state', {}], [`/?token=${wrong}`, {}], ['/api/state', { headers: { 'X-Review-Token': wrong } }],
+      ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: JSON.stringify({ runId, rowId: 'unsure1', verdict: 'pass' }) }],
+      // The cookie alone does not make a POST: a cross-site form would bring it along.
+      ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: `sitechat_review_token=${url.searchParams.get('token')}` }, body: '{}' }],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, init as RequestInit);
+      expect(res.status, `${(init as RequestInit).method ?? 'GET'} ${path}`).toBe(403);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect(url.hostname).toBe('127.0.0.1');
+    const ok = await fetch(`${base}/api/state`, { headers: { 'X-Review-Token': url.searchParams.get('token') ?? '' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBeNull();
+    const labelled = await storedRow(stack, runId, 'unsure1');
+    expect(labelled?.decision?.by).toBe('graders');
+  });
+
+  it.skipIf(skipBrowser)('in Chromium: labels a row, sees the verdict change, reloads and sees the label kept; the feedback goes out once', async () => {
+    review ??= startReview(stack, runId);
+    const url = await review.url;
+    const before = feedbackCalls(stack);
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // The run's report.html lists both uncertain rows under "Needs review".
+    const reportHtml = `file://${join(stack.runsDir, runId, 'report.html')}`;
+    await page.goto(reportHtml);
+    expect(await page.textContent('h2#uncertain')).toMatch(/^Needs review \(2\)/);
+    expect(await page.$$('article.review.uncertain')).toHaveLength(2);
+    await page.goto(url);
+    await page.waitForSelector('#row[data-row]');
+    expect(await page.textContent('#progress')).toMatch(/^0 of \d+ settled/);
+    expect(await page.textContent('#runs')).toContain('FAILED');
+    // Uncertain rows first.
+    expect(await page.textContent('#row .tag')).toBe('uncertain');
+    const first = await page.getAttribute('#row', 'data-row');
+    expect(['unsure1', 'unsure2']).toContain(first);
+    // docs/img/review-page.png is this screenshot, rewritten only when asked (its run id changes on every run).
+    const shot = process.env.SITECHAT_WRITE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'img', 'review-page.png') : join(stack.runsDir, 'review-page.png');
+    await page.screenshot({ path: shot });
+    expect(existsSync(shot)).toBe(true);
+
+    await page.keyboard.press('n');
+    await page.keyboard.type('answer gives the 5 GB');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('p');
+    // The next row at once; the save in the background, then the verdict of the run as recomputed.
+    expect(await page.getAttribute('#row', 'data-row')).not.toBe(first);
+    await page.waitForSelector('#runs .run.passed');
+    expect(await page.textContent('#runs .verdict')).toBe('PASSED');
+    expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
+
+    const summary = summaryOf(stack, runId);
+    expect(summary).toMatchObject({ uncertain: 1, reviewed: 1, gate: { verdict: 'passed' } });
+    expect(readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
+    expect(readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8')).toContain('reviewed: 1 row settled by labels');
+    expect(existsSync(join(stack.runsDir, 'history.html'))).toBe(true);
+    const report = await browser.newPage();
+    await report.goto(reportHtml);
+    expect(await report.textContent('h2#uncertain')).toMatch(/^Needs review \(1\)/);
+    expect(await report.textContent('body')).toContain('reviewed: 1 row settled by labels');
+    await report.close();
+    const row = await storedRow(stack, runId, first ?? '');
+    expect(row).toMatchObject({ outcome: 'passed', decision: { verdict: 'pass', by: 'label', reason: 'label by tester: answer gives the 5 GB', was: 'uncertain' } });
+
+    // Reload without the token in the URL: the cookie carries it; the label is kept.
+    await page.goto(new URL(url).origin);
+    await page.waitForSelector('#row[data-row]');
+    expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
+    await page.keyboard.press('k');
+    await page.waitForSelector(`#row[data-row="${first}"]`);
+    expect(await page.textContent('#row')).toContain('settled: pass by tester');
+
+    // The feedback workflow (on the stack's workers) sends `good` once and records it on the row.
+    await stack.client.workflow.getHandle(labelFeedbackWorkflowId(runId, first ?? '')).result();
+    expect((await storedRow(stack, runId, first ?? ''))?.feedback).toBe('good');
+    expect(feedbackCalls(stack) - before).toBe(1);
+  });
+
+  it.skipIf(skipBrowser)('shows answers and questions as text, never as markup (XSS)', async () => {
+    const store = new FileResultsStore(stack.runsDir);
+    const xssRun = `xss-${Date.now()}`;
+    await store.init(xssRun, {
+      runId: xssRun, workflowId: `sitechat-evaluation-${xssRun}`, kind: 'evaluation', dataset: '/d.csv', datasetSha256: 'ab'.repeat(32), siteId: 'site-x',
+      startedAt: new Date().toISOString(), rowCount: 1, options: {},
+    });
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    await store.append(xssRun, [{
+      id: 'x1', index: 0, line: 2, question: `Q ${payload}`, expected: `R ${payload}`, answer: `A ${payload}`, outcome: 'uncertain',
+      assertions: [{ type: 'reference', pass: false, uncertain: true, score: 0.2, reason: `why ${payload}` }],
+    }]);
+    const other = startReview(stack, xssRun);
+    try {
+      browser ??= await launchChromium();
+      const page = await browser.newPage();
+      await page.goto(await other.url);
+      await page.waitForSelector('#row[data-row="x1"]');
+      expect(await page.textContent('#answer')).toBe(`A ${payload}`);
+      expect(await page.textContent('#row')).toContain(`Q ${payload}`);
+      expect(await page.$$('#row img, #row script')).toHaveLength(0);
+      expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    } finally {
+      await stop(other);
+    }
+  });
+
+  it('sends a settled row\'s feedback exactly once: the review server SIGKILLed mid-save, a second save, two worker processes', async () => {
+    await stop(review);
+    review = undefined;
+    // The feedback runs on two `sitechat worker` processes only.
+    await stack.workers?.shutdown();
+    const workers = [spawnWorker(stack), spawnWorker(stack)];
+    try {
+      const before = feedbackCalls(stack);
+      const killed = startReview(stack, runId);
+      const url = new URL(await killed.url);
+      const token = url.searchParams.get('token') ?? '';
+      const save = (origin: string, verdict: string, key = token): Promise<Response> => fetch(`${origin}/api/labels`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Review-Token': key }, body: JSON.stringify({ runId, rowId: 'unsure2', verdict }),
+      });
+      const pending = save(url.origin, 'pass').catch(() => undefined);
+      // Killed as soon as the label is in the store: the row, its feedback workflow and the reports may or may not follow.
+      const store = new FileResultsStore(stack.runsDir);
+      for (;;) {
+        let found = false;
+        for await (const label of store.readLabels()) if (label.source === `review ${runId}` && label.question.startsWith('Can I get a refund')) found = true;
+        if (found) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      killed.child.kill('SIGKILL');
+      await exited(killed.child);
+      await pending;
+
+      // Started again: what the save left undone is finished; the person saves the row again, then changes it.
+      const again = startReview(stack, runId);
+      review = again;
+      const url2 = new URL(await again.url);
+      const token2 = url2.searchParams.get('token') ?? '';
+      const second = await save(url2.origin, 'pass', token2);
+      expect(second.status).toBe(200);
+      const changed = (await (await save(url2.origin, 'fail', token2)).json()) as { feedback: { state: string } };
+      expect(['already-started', 'sent-before']).toContain(changed.feedback.state);
+
+      await stack.client.workflow.getHandle(labelFeedbackWorkflowId(runId, 'unsure2')).result();
+      const row = await storedRow(stack, runId, 'unsure2');
+      // The site got `good` (the first label) once; the changed label is the row's grade, its feedback is not sent again.
+      expect(row).toMatchObject({ outcome: 'failed', feedback: 'good', decision: { by: 'label', verdict: 'fail', was: 'uncertain' } });
+      expect(feedbackCalls(stack) - before).toBe(1);
+      expect(stack.sim.stats().feedbackByValue.good).toBeGreaterThanOrEqual(1);
+    } finally {
+      for (const w of workers) w.kill('SIGTERM');
+      await Promise.all(workers.map(exited));
+      await stack.startWorkers({ judge: undefined });
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliver } from '../../../src/notify/deliver';
+import { FileNotificationLedger } from '../../../src/notify/ledger';
+import { retryAfterMs } from '../../../src/notify/send';
+import { Receiver } from '../../helpers/receiver';
+import { fullMessage } from './fixtures';
+
+const SECRET = 'receiver-shared-secret-0123456789';
+
+describe('delivery to a local receiver', () => {
+  const receiver = new Receiver(SECRET);
+  let base: string;
+  let dir: string;
+  let ledger: FileNotificationLedger;
+  let env: NodeJS.ProcessEnv;
+  const webhook = { kind: 'webhook' as const, urlEnv: 'HOOK_URL', secretEnv: 'HOOK_SECRET' };
+
+  beforeAll(async () => { base = await receiver.start(); });
+  afterAll(async () => receiver.close());
+  beforeEach(() => {
+    receiver.received.length = 0;
+    receiver.reply = () => ({ status: 200 });
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-ledger-'));
+    ledger = new FileNotificationLedger(dir);
+    env = { HOOK_URL: `${base}/hooks/T0123/very-secret-path-token`, HOOK_SECRET: SECRET };
+    return () => rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends a signed body once; a later attempt with the same delivery id finds it delivered and sends nothing', async () => {
+    const first = await deliver(webhook, fullMessage(), 'd-1', { ledger, env, lastAttempt: false });
+    expect(first.outcome).toMatchObject({ status: 'delivered', deliveryId: 'd-1', attempts: 1 });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]?.verified).toBe(true);
+    expect(receiver.received[0]?.deliveryId).toBe('d-1');
+    const again = await deliver(webhook, fullMessage(), 'd-1', { ledger, env, lastAttempt: false });
+    expect(again.outcome.status).toBe('delivered');
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('asks for another attempt on 429 with the Retry-After, then gives up on the last attempt with the reason', async () => {
+    receiver.reply = () => ({ status: 429, headers: { 'Retry-After': '7' }, body: `slow down ${env.HOOK_URL ?? ''}` });
+    const first = await deliver(webhook, fullMessage(), 'd-2', { ledger, env, lastAttempt: false });
+    expect(first.retry).toMatchObject({ afterMs: 7000 });
+    // A receiver that echoes the URL back does not get it into the outcome.
+    expect(first.retry?.reason).not.toContain('very-secret-path-token');
+    expect(first.retry?.reason).toContain('[REDACTED]');
+    const last = await deliver(webhook, fullMessage(), 'd-2', { ledger, env, lastAttempt: true });
+    expect(last.retry).toBeUndefined();
+    expect(last.outcome).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(last.outcome.error).toMatch(/HTTP 429.*gave up after 2 attempts/u);
+    expect((await ledger.get('d-2'))?.status).toBe('failed');
+  });
+
+  it('records a 4xx as failed at once, not retried', async () => {
+    receiver.reply = () => ({ status: 404, body: 'no_service' });
+    const res = await deliver({ kind: 'slack', urlEnv: 'HOOK_URL' }, fullMessage(), 'd-3', { ledger, env, lastAttempt: false });
+    expect(res.retry).toBeUndefined();
+    expect(res.outcome).toMatchObject({ status: 'failed', error: 'HTTP 404: no_service' });
+    await deliver({ kind: 'slack', urlEnv: 'HOOK_URL' }, fullMessage(), 'd-3', { ledger, env, lastAttempt: false });
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('retries a network error and names an unset variable without sending', async () => {
+    const down = await deliver(webhook, fullMessage(), 'd-4', { ledger, env: { ...env, HOOK_URL: 'http://127.0.0.1:1/x' }, lastAttempt: false });
+    expect(down.retry?.reason).toMatch(/^network error/u);
+    const unset = await deliver(webhook, fullMessage(), 'd-5', { ledger, env: { HOOK_URL: env.HOOK_URL }, lastAttempt: false });
+    expect(unset.outcome).toMatchObject({ status: 'failed', error: "HOOK_SECRET is not set in this worker's environment" });
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
+    expect(retryAfterMs(null)).toBeUndefined();
+    expect(retryAfterMs('soon')).toBeUndefined();
+  });
+});
