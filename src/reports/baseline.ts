@@ -177,6 +177,8 @@ async function collectOutcomes(rows: AsyncIterable<RowResult>): Promise<Collecte
   const byTag = Object.create(null) as Record<string, TagStats>;
   const byRow = new RepeatTally(false);
   for await (const row of rows) {
+    // A confirming answer (`--confirm`) is not a row of the baseline run.
+    if (row.confirm !== undefined) continue;
     outcomes.set(row.id, row.outcome);
     byRow.add(row);
     for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);

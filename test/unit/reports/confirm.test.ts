@@ -1,7 +1,10 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confirmationUnits } from '../../../src/datasets/confirm';
 import type { DatasetRow } from '../../../src/datasets/types';
-import type { BaselineInput } from '../../../src/reports/baseline';
+import { loadBaseline, type BaselineInput } from '../../../src/reports/baseline';
 import { evaluateGate } from '../../../src/reports/gate';
 import { summarize } from '../../../src/reports/summary';
 import type { Outcome, RowResult } from '../../../src/reports/types';
@@ -66,5 +69,16 @@ describe('--confirm', () => {
     const s = await summarize(meta(), iterate([...first, ...confirm]), baselineAllPassing(40));
     expect(s.baseline?.confirmation).toMatchObject({ reproduced: ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7'], notReproduced: [] });
     expect(evaluateGate(s, { baselineGiven: true }).verdict).toBe('failed');
+  });
+});
+
+describe('a baseline that confirmed regressions', () => {
+  it('is read without its confirming answers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'baseline-confirm-'));
+    const rows = [row(0), row(1, { outcome: 'failed' }), ...confirming('r1', 1, 2, 2)];
+    await writeFile(join(dir, 'results.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+    const baseline = await loadBaseline(dir);
+    expect([...baseline.outcomes.keys()]).toEqual(['r0', 'r1']);
+    expect(baseline.passRate).toBe(0.5);
   });
 });
