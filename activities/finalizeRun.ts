@@ -1,33 +1,16 @@
 import { basename, resolve } from 'node:path';
 import { Context } from '@temporalio/activity';
-import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type BaselineChoice } from '../src/reports';
+import { finalizeRun, writeHistory } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
 import { recordReportDir } from '../src/reports/reportDirs';
 import type { RunResult } from '../workflows/types';
+import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
 import type { FinalizeInput } from './types';
 
 /** The end of a run: `finalizeRun` (summary, baseline, gate, the report files, a backfill's answers file). */
 export function finalizeActivities(deps: ActivityDeps) {
-  /**
-   * `--baseline latest` is resolved here, when the run ends, so a scheduled run compares with the newest compatible
-   * run (same dataset sha256, site and model, finished, not cancelled, error rate within the gate's).
-   */
-  async function baselineFor({ runId, input }: FinalizeInput, datasetSha256: string): Promise<BaselineChoice | undefined> {
-    const ref = input.options.baseline;
-    if (!ref || input.kind !== 'evaluation') return undefined;
-    const target = {
-      runId,
-      dataset: input.dataset.path,
-      datasetSha256,
-      siteId: input.options.siteId,
-      model: input.options.model ?? null,
-      maxErrorRate: input.options.maxErrorRate ?? 0,
-    };
-    return ref === 'latest' ? selectLatestBaseline(deps.store, target) : loadExplicitBaseline(ref, target);
-  }
-
   // Streams the whole store into five reports: heartbeats show the worker is alive however long that takes.
   return heartbeating({
     /** Summary, baseline comparison, quality gate and the five report files. Safe to repeat. */
@@ -37,7 +20,7 @@ export function finalizeActivities(deps: ActivityDeps) {
       const { options } = fin.input;
       const { summary, paths } = await finalizeRun(deps.store, fin.runId, {
         outDir,
-        baselineChoice: await baselineFor(fin, meta?.datasetSha256 ?? fin.input.dataset.sha256),
+        baselineChoice: await baselineFor(deps, fin, meta?.datasetSha256 ?? fin.input.dataset.sha256),
         sessionsClosed: fin.sessionsClosed,
         sessionsCloseFailed: fin.sessionsCloseFailed ?? 0,
         cancelled: fin.cancelled,

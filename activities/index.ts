@@ -13,6 +13,7 @@ import { buildInfo } from '../src/buildInfo';
 import { AnswerSource, hostOf, type WorkerProvenance } from '../src/reports/provenance';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
+import { confirmActivities } from './confirm';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalizeRun';
 import { settleAndRecordActivities } from './settleAndRecord';
@@ -39,6 +40,7 @@ function buildActivities(deps: ActivityDeps) {
     ...sessionActivities(deps),
     ...settleAndRecordActivities(deps),
     ...finalizeActivities(deps),
+    ...confirmActivities(deps),
     ...gradeActivities(deps),
     ...judgeActivities(deps),
     ...cleanupActivities(deps),

@@ -31,6 +31,8 @@ export function planActivities(deps: ActivityDeps) {
         defaultEmail: input.options.defaultEmail,
         // Empty for scheduled runs: the file is pinned now, and every page comes from this plan.
         expectedSha256: input.dataset.sha256 || undefined,
+        // A backfill records one answer per row, whatever a shared config file says.
+        repeat: input.kind === 'evaluation' ? input.options.repeat : undefined,
       });
       const { outDir: _outDir, ...options } = input.options;
       await deps.store.init(input.runId, {

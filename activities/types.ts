@@ -120,6 +120,20 @@ export interface CustomGradeInput {
 
 export type { OutcomeCounts };
 
+/** `planConfirmation`: the run, and the page number its confirming page takes (the plan's page count). */
+export interface ConfirmInput {
+  runId: string;
+  input: RunInput;
+  page: number;
+}
+
+/** The page of regressed rows to ask again (`--confirm`): its number, the rows and the questions it holds. */
+export interface ConfirmPlan {
+  page: number;
+  rows: number;
+  questions: number;
+}
+
 /** What became of a labelled row's feedback (`labelFeedback` workflow). */
 export interface RecordLabelFeedbackInput {
   runId: string;

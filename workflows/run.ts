@@ -168,6 +168,19 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
       addCounts(progress.counts, skipped);
     }
+    // `--confirm`: only with a baseline, and only a run that asked every row; runs without it issue no new command.
+    if (input.kind === 'evaluation' && (input.options.confirm ?? 0) > 0 && input.options.baseline && nextPage >= plan.pages && !cancelled && !fatal &&
+      patched('confirm-regressions')) {
+      const confirm = await localWork.planConfirmation({ runId: input.runId, input: { ...input, carry: undefined }, page: plan.pages });
+      if (confirm) {
+        progress.phase = 'running';
+        progress.total += confirm.questions;
+        progress.chunks += 1;
+        const { done } = await startPage(confirm.page);
+        await done;
+        progress.phase = 'finishing';
+      }
+    }
     const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
     progress.counts = countsOf(result.summary);
     const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });

@@ -42,6 +42,17 @@ export interface RunOptions {
   outDir?: string;
   /** Backfills: the answers file (.csv or .jsonl), in dataset order, as the workers see the path. */
   outFile?: string;
+  /**
+   * Every conversation asked this many times, in fresh sessions, each repeat graded (src/datasets/repeat.ts); the
+   * reports then give each row's k of N and the gate compares per-row pass rates. @default 1
+   */
+  repeat?: number;
+  /**
+   * When the baseline comparison is about to fail the gate, the regressed rows are asked this many more times in fresh
+   * sessions, and a regression counts only where most of them fail too (src/datasets/confirm.ts). @default 0 for
+   * runs, 2 for schedules (docs/reports.md, "Confirm before alarm")
+   */
+  confirm?: number;
   /** Chunks (pages of 100 conversations) per workflow history before the run continues as new. @default 200 */
   chunksPerRun?: number;
   /**

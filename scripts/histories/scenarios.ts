@@ -300,6 +300,50 @@ const openChunks: Scenario = {
   },
 };
 
+const CONFIRM_REGRESSIONS = 'confirm-regressions';
+
+const confirmed: Scenario = {
+  name: 'evaluation-confirm',
+  about:
+    `evaluationRun with --baseline and --confirm 2 (patched('${CONFIRM_REGRESSIONS}')) on a site made worse after its baseline: ` +
+    'planConfirmation, then a chunk asking the 6 regressed rows twice more (the baseline run itself is not kept)',
+  async run(ctx) {
+    const dataset = await ctx.dataset('confirm', 'id,question,must_include', [
+      `k1,${QUESTIONS.price},$9.99`,
+      `k2,${QUESTIONS.storage},5 GB`,
+      'k3,How do I choose which folders sync to my computer?,Selective sync',
+      'k4,Can I use my files offline on my phone?,Make available offline',
+      'k5,How do I add a new member to my team?,Invite',
+      'k6,Can we use single sign-on with Okta?,SAML 2.0',
+    ]);
+    const baseRunId = `rec-${this.name}-baseline`;
+    const base = await ctx.client.workflow.start('evaluationRun', {
+      taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${baseRunId}`,
+      args: [{ kind: 'evaluation', runId: baseRunId, dataset, options: OPTIONS } satisfies RunInput],
+    });
+    const baseline = (await base.result()) as RunResult;
+    must(baseline.summary.passed === 6, this.name, `expected the baseline to pass all 6 rows, got ${JSON.stringify(baseline.summary)}`);
+    // The weak model answers everything on the site now: all 6 rows regress, and stay regressed when asked again.
+    ctx.sim.simulator.degraded.set(DEMO.siteId, 'gpt-3.5-mini-sim');
+    try {
+      const handle = await startRun(ctx, this.name, 'evaluation', dataset, { baseline: baseline.reportDir, confirm: 2 });
+      const { summary } = (await handle.result()) as RunResult;
+      const confirmation = summary.baseline?.confirmation;
+      must(confirmation?.rows === 6 && confirmation.reproduced.length === 6, this.name, `expected 6 regressed rows confirmed, got ${JSON.stringify(summary.baseline)}`);
+      return ids(handle);
+    } finally {
+      ctx.sim.simulator.degraded.delete(DEMO.siteId);
+    }
+  },
+  check(histories) {
+    const run = histories.find((h) => h.workflowType === 'evaluationRun');
+    if (!run) return 'no evaluationRun history';
+    if (!patchesIn(run.history).includes(CONFIRM_REGRESSIONS)) return `the run's history has no ${CONFIRM_REGRESSIONS} marker`;
+    return activityTypesIn(run.history).includes('planConfirmation') ? undefined : 'the run scheduled no planConfirmation activity';
+  },
+};
+
+
 /**
  * A local webhook receiver for the notify scenarios: answers 200 and counts. The in-process workers read its URL
  * from this process's environment, by the name the run carries.
@@ -382,4 +426,5 @@ const notifyCleanup: Scenario = {
 
 export const SCENARIOS: readonly Scenario[] = [
   evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
+  confirmed,
 ];

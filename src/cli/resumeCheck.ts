@@ -20,6 +20,8 @@ export async function finishedRun(store: ResultsStore, runId: string, rows: numb
   if (!summary) return undefined;
   const kept = new Set<string>();
   for await (const row of store.read(runId)) {
+    // Confirming answers (`--confirm`) are not rows of the plan the resume compares with.
+    if (row.confirm !== undefined) continue;
     if (!KEPT.has(row.outcome)) return undefined;
     kept.add(row.id);
   }

@@ -1,4 +1,6 @@
 import { loadRunConfig, parseDuration, type RunConfig } from '../config';
+import { MAX_CONFIRM } from '../datasets/confirm';
+import { MAX_REPEAT } from '../datasets/repeat';
 import type { RunOptions } from '../../workflows/types';
 import type { RunFlags } from './commands/run';
 import { resolveNotify } from './notifyOptions';
@@ -31,10 +33,34 @@ export function parseRate(raw: string, flag = '--fail-under'): number {
   return value;
 }
 
+/** `--repeat N`: a whole number from 1 to {@link MAX_REPEAT}. */
+export function parseRepeat(raw: string): number {
+  const n = parsePositiveInt(raw, '--repeat');
+  if (n > MAX_REPEAT) throw new UsageError(`--repeat must be at most ${MAX_REPEAT}, got ${n}`);
+  return n;
+}
+
+/** Only a repeat above 1 enters the options: runs without one keep the exact options (and history) they had. */
+function repeatOption(repeat: number | undefined): Pick<RunOptions, 'repeat'> {
+  return repeat !== undefined && repeat > 1 ? { repeat } : {};
+}
+
+/** `--confirm K`: a whole number from 0 (off) to {@link MAX_CONFIRM}. */
+export function parseConfirm(raw: string): number {
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/u.test(raw) || n > MAX_CONFIRM) throw new UsageError(`--confirm must be a whole number from 0 (off) to ${MAX_CONFIRM}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** Only a confirm above 0 enters the options: runs without one keep the exact options (and history) they had. */
+function confirmOption(confirm: number | undefined): Pick<RunOptions, 'confirm'> {
+  return confirm !== undefined && confirm > 0 ? { confirm } : {};
+}
+
 /** Flags win over the config file, which wins over the defaults. */
 export async function resolveRunOptions(
   flags: RunFlags,
-  defaults: { siteId?: string; email?: string; config?: RunConfig },
+  defaults: { siteId?: string; email?: string; config?: RunConfig; confirm?: number },
 ): Promise<{ options: RunOptions; config?: RunConfig }> {
   // A config already loaded by the flag checks is not read (nor its graders imported) twice.
   const config = defaults.config ?? (flags.config ? await loadRunConfig(flags.config) : undefined);
@@ -66,6 +92,8 @@ export async function resolveRunOptions(
       allowSideEffectFailures,
       baseline: flags.baseline,
       outDir: flags.out,
+      ...repeatOption(flags.repeat !== undefined ? parseRepeat(flags.repeat) : config?.repeat),
+      ...confirmOption(flags.confirm !== undefined ? parseConfirm(flags.confirm) : (config?.confirm ?? defaults.confirm)),
       notify: resolveNotify(flags, config, flags.config),
     },
   };

@@ -1,6 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
 import { escalationLine, judgeLine, reviewedLine } from '../reports/escape';
+import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
 
@@ -47,7 +48,11 @@ function baselineLines(s: RunSummary): string[] {
   if (s.baseline) {
     const b = s.baseline;
     const delta = b.delta === null ? 'n/a' : `${b.delta >= 0 ? '+' : ''}${(b.delta * 100).toFixed(1)} pts`;
-    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); regressed ${b.regressed.length}, fixed ${b.fixed.length}, McNemar p = ${b.mcnemar.pValue.toPrecision(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`);
+    const test = b.repeated
+      ? `CMH p = ${b.repeated.pValue.toPrecision(3)}, mean per-row drop ${(b.repeated.drop * 100).toFixed(1)} pts${b.repeated.significant ? ' (significant)' : ' (within noise or below the minimum drop)'}`
+      : `McNemar p = ${b.mcnemar.pValue.toPrecision(3)}${b.mcnemar.significant ? ' (significant)' : ' (within noise)'}`;
+    lines.push(`baseline   ${b.runId}: ${pct(b.passRate)} → ${pct(s.passRate)} (${delta}); ${b.repeated ? 'rows fell' : 'regressed'} ${b.regressed.length}, ${b.repeated ? 'rose' : 'fixed'} ${b.fixed.length}, ${test}`);
+    if (b.confirmation) lines.push(`${INDENT}confirmed: ${confirmationText(b.confirmation)}`);
     if (sel?.chosen && sel.requested === 'latest') lines.push(`${INDENT}chosen: ${sel.chosen.reason}`);
   } else if (sel?.message) {
     lines.push(`baseline   none: ${sel.message}`);
@@ -70,6 +75,11 @@ export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string,
   if (s.kind === 'evaluation') {
     const review = s.uncertain ? `; ${s.uncertain} uncertain rows need review, not in the pass rate` : '';
     lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded${review})`);
+    if (s.repeats) {
+      lines.push(`repeats    ${repeatRowsText(s.repeats)}`);
+      lines.push(`${INDENT}pass rate ${repeatRateText(s.repeats)}`);
+      lines.push(`${INDENT}rows by passes: ${kOfNEntries(s.repeats).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    }
   }
   lines.push(`latency    p50 ${ms(s.latencyMs.p50)}, p95 ${ms(s.latencyMs.p95)}, max ${ms(s.latencyMs.max)}`);
   if (s.kind === 'evaluation') lines.push(`feedback   good ${s.feedback.good}, bad ${s.feedback.bad}, failed ${s.feedback.failed}`);

@@ -15,7 +15,7 @@ import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
 import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
-import { parsePositiveInt, parseRate, UsageError } from './runOptions';
+import { parseConfirm, parsePositiveInt, parseRate, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
 import { notifyProblems } from './notifyOptions';
 
@@ -222,6 +222,14 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   if (flags.failUnder !== undefined) p.try('--fail-under', () => parseRate(flags.failUnder as string, '--fail-under'));
   if (flags.maxErrorRate !== undefined) p.try('--max-error-rate', () => parseRate(flags.maxErrorRate as string, '--max-error-rate'));
   if (flags.maxUncertainRate !== undefined) p.try('--max-uncertain-rate', () => parseRate(flags.maxUncertainRate as string, '--max-uncertain-rate'));
+  if (flags.confirm !== undefined) {
+    if (kind === 'backfill') p.add('--confirm', 'a backfill has no gate: --confirm is for evaluation runs');
+    else p.try('--confirm', () => parseConfirm(flags.confirm as string));
+  }
+  if (flags.repeat !== undefined) {
+    if (kind === 'backfill') p.add('--repeat', 'a backfill records one answer per row: --repeat is for evaluation runs');
+    else p.try('--repeat', () => parseRepeat(flags.repeat as string));
+  }
   p.lines.push(...notifyProblems(flags, config, env, flags.worker, flags.config));
   if (flags.out !== undefined) {
     const problem = kind === 'evaluation' ? await checkOutDir(flags.out) : await checkOutFile(flags.out);

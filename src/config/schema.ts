@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
+import { MAX_CONFIRM } from '../datasets/confirm';
+import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
 import { NotifySpecError, parseDestination, parseTriggers } from '../notify/spec';
 
@@ -42,6 +44,10 @@ export interface RunConfig {
   allowSideEffectFailures?: boolean;
   /** Model for rows without one. @default the site's configured model */
   model?: string;
+  /** Every conversation asked this many times, in fresh sessions (`--repeat`). @default 1 */
+  repeat?: number;
+  /** Regressed rows asked this many more times before the gate fails on them (`--confirm`). @default 0 (runs), 2 (schedules) */
+  confirm?: number;
   /** Notification destinations, as `--notify` takes them: `slack:ENV`, `teams:ENV`, `webhook:URL_ENV:SECRET_ENV`. */
   notify?: string[];
   /** When to notify, as `--notify-on` takes it: `failed,recovered` or a list. @default failed, recovered */
@@ -78,6 +84,8 @@ export const runConfigSchema = z
     maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
     model: z.string().min(1).optional(),
+    repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
+    confirm: z.number().int().min(0).max(MAX_CONFIRM).optional(),
     notify: z.array(z.string().superRefine(parsedBy(parseDestination))).optional(),
     notifyOn: z.union([z.string(), z.array(z.string())]).superRefine(parsedBy(parseTriggers)).optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

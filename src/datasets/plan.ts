@@ -7,12 +7,14 @@
  * unit each, in order of their first row. So with conversations, units are not in strict file
  * order; each row's `index` keeps its dataset position for reports. Inside a conversation, rows
  * are ordered by `turn` when given, else by file order, and rows without a `session_id` take the
- * conversation's one.
+ * conversation's one. With `repeat` > 1 each unit is written that many times in a row (src/datasets/repeat.ts), and
+ * `rows` counts every repeat.
  */
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatasetChangedError, DatasetValidationError } from './issues';
 import { PlanWriter } from './planWriter';
+import { MAX_REPEAT, REPEAT_SUFFIX, repeatUnit } from './repeat';
 import type { DatasetRow, WorkUnit } from './types';
 import { walkDataset, type DatasetReadOptions } from './walk';
 
@@ -24,6 +26,8 @@ export interface WorkPlanOptions extends Omit<DatasetReadOptions, 'maxIssues'> {
   pageSize: number;
   /** When given, the dataset's sha256 must equal it (the file the run was started with). */
   expectedSha256?: string;
+  /** Every conversation this many times, each repeat its own rows and session (src/datasets/repeat.ts). @default 1 */
+  repeat?: number;
 }
 
 /** The plan's summary: small and JSON-safe, fit for workflow history. */
@@ -52,14 +56,25 @@ export interface WorkPlanIndex extends Omit<WorkPlanInfo, 'planDir'> {
  */
 export async function buildWorkPlan(datasetPath: string, planDir: string, options: WorkPlanOptions): Promise<WorkPlanInfo> {
   const { pageSize } = options;
+  const repeat = options.repeat ?? 1;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`pageSize must be a whole number >= 1, got ${pageSize}`);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new RangeError(`repeat must be a whole number from 1 to ${MAX_REPEAT}, got ${repeat}`);
   await mkdir(planDir, { recursive: true });
   const planPath = join(planDir, PLAN_FILE);
   const writer = await PlanWriter.open(`${planPath}.tmp`, pageSize);
+  // A unit's repeats are written one after the other: memory holds one unit whatever N.
+  const writeRepeats = async (unit: WorkUnit): Promise<void> => {
+    for (let r = 1; r <= repeat; r++) await writer.write(repeatUnit(unit, r, repeat));
+  };
   const conversations = new Map<string, DatasetRow[]>();
   try {
     const scan = await walkDataset(datasetPath, options, async (row) => {
-      if (row.conversation === undefined) await writer.write({ key: `row:${row.id}`, rows: [row] });
+      // `x#r2` in the dataset would be the id of the second repeat of `x`.
+      if (repeat > 1 && REPEAT_SUFFIX.test(row.id)) {
+        const message = `id ${JSON.stringify(row.id)} ends like a repeat's id (#r<number>): rename it to run with --repeat`;
+        throw new DatasetValidationError(datasetPath, [{ file: datasetPath, line: row.line, column: 'id', message }], 1);
+      }
+      if (row.conversation === undefined) await writeRepeats({ key: `row:${row.id}`, rows: [row] });
       else {
         const rows = conversations.get(row.conversation);
         if (rows === undefined) conversations.set(row.conversation, [row]);
@@ -70,15 +85,15 @@ export async function buildWorkPlan(datasetPath: string, planDir: string, option
       throw new DatasetChangedError(datasetPath, options.expectedSha256, scan.sha256);
     }
     if (scan.issueCount > 0) throw new DatasetValidationError(datasetPath, scan.issues, scan.issueCount);
-    for (const [key, rows] of conversations) await writer.write({ key, rows: orderConversation(rows) });
+    for (const [key, rows] of conversations) await writeRepeats({ key, rows: orderConversation(rows) });
     const { offsets, bytes, units } = await writer.close();
     const index: WorkPlanIndex = {
-      version: 1, dataset: datasetPath, sha256: scan.sha256, rows: scan.rows, units, pages: offsets.length, pageSize, offsets, bytes,
+      version: 1, dataset: datasetPath, sha256: scan.sha256, rows: scan.rows * repeat, units, pages: offsets.length, pageSize, offsets, bytes,
     };
     await rename(`${planPath}.tmp`, planPath);
     await writeFile(join(planDir, `${PLAN_INDEX_FILE}.tmp`), JSON.stringify(index));
     await rename(join(planDir, `${PLAN_INDEX_FILE}.tmp`), join(planDir, PLAN_INDEX_FILE));
-    return { sha256: scan.sha256, rows: scan.rows, units, pages: index.pages, pageSize, planDir };
+    return { sha256: scan.sha256, rows: index.rows, units, pages: index.pages, pageSize, planDir };
   } catch (error) {
     await writer.abort();
     throw error;

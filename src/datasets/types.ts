@@ -33,6 +33,12 @@ export interface DatasetRow {
   rubric?: string;
   /** Columns the schema does not know, kept verbatim. */
   metadata: Record<string, string>;
+  /** With `--repeat N` (N > 1): the dataset row's own id (`id` is then `<baseId>#r<repeat>` for repeats after the first). */
+  baseId?: string;
+  /** With `--repeat N` (N > 1): which repeat this is, 1..N. */
+  repeat?: number;
+  /** A confirming answer of a regressed row (`--confirm K`): which one, 1..K (src/datasets/confirm.ts). */
+  confirm?: number;
 }
 
 /** One conversation: the rows that run in order in one API session. */

@@ -1,3 +1,4 @@
+import { baseIdOf } from '../datasets/repeat';
 import { baselineRowsFor, type BaselineInput } from './baseline';
 import type { ResultsStore } from './store';
 import { Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from './types';
@@ -48,8 +49,10 @@ export const DetailSection = {
 export type DetailSection = (typeof DetailSection)[keyof typeof DetailSection];
 
 export function detailSectionOf(row: RowResult, regressed: ReadonlySet<string>, fixed: ReadonlySet<string>): DetailSection | undefined {
-  if (regressed.has(row.id)) return DetailSection.regressed;
-  if (fixed.has(row.id)) return DetailSection.fixed;
+  // With repeats the comparison is by dataset row: every answer of a row that fell is shown with the row.
+  const id = baseIdOf(row);
+  if (regressed.has(id)) return DetailSection.regressed;
+  if (fixed.has(id)) return DetailSection.fixed;
   if (row.outcome === Outcome.failed) return DetailSection.failed;
   if (row.outcome === Outcome.uncertain) return DetailSection.uncertain;
   if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) return DetailSection.errored;
@@ -98,7 +101,7 @@ export async function collectReportContext(
     const shown = details[section];
     if (shown.total++ >= maxRows) continue;
     shown.rows.push(row);
-    if (section === DetailSection.regressed || section === DetailSection.fixed) compareIds.add(row.id);
+    if (section === DetailSection.regressed || section === DetailSection.fixed) compareIds.add(baseIdOf(row));
     if (row.conversation !== undefined && (row.turn === undefined || row.turn > 1)) {
       const list = followUps.get(row.conversation) ?? [];
       list.push(row);

@@ -1,4 +1,4 @@
-import { GateVerdict, type GateResult, type GateSettings, type RunSummary } from './types';
+import { GateVerdict, type BaselineComparison, type GateResult, type GateSettings, type RunSummary } from './types';
 
 export interface GateOptions {
   /** Minimum pass rate as a fraction in [0, 1] (0.9 = 90%). @default undefined (no minimum) */
@@ -54,7 +54,8 @@ export function gateSettingsOf(options: GateOptions & { baseline?: string }): Ga
  * - every feedback and every session close succeeded (or `allowSideEffectFailures`);
  * - the pass rate meets `failUnder`, when set;
  * - there is no significant regression against the baseline, when one was given: exact McNemar p < α with more
- *   regressed than fixed rows. Regressions within noise only warn: a nightly run would otherwise flap.
+ *   regressed than fixed rows. Regressions within noise only warn: a nightly run would otherwise flap. With repeats
+ *   on either side, rows are compared by pass rate (CMH p < α and a mean drop of at least `MIN_REPEATED_DROP`).
  * Without `failUnder` and without a baseline comparison the verdict is `no_threshold` (it does not fail).
  * Every reason is listed.
  */
@@ -109,7 +110,17 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   if (options.baselineGiven && !cmp && !options.baselineUnavailable) {
     reasons.push(`a baseline was requested but no comparison was made${summary.baselineSelection?.message ? `: ${summary.baselineSelection.message}` : ''}`);
   }
-  if (cmp && cmp.regressed.length > 0) {
+  if (cmp?.repeated && cmp.regressed.length > 0) {
+    const r = cmp.repeated;
+    const figures = `CMH p = ${r.pValue.toPrecision(3)}, mean per-row pass rate down ${points(r.drop)} points; ${r.baselineRepeat} vs ${r.runRepeat} answers per row`;
+    const ids = listIds(cmp.regressed);
+    if (r.significant) {
+      reasons.push(`significant regression against ${cmp.runId} (${figures}): ${cmp.regressed.length} rows fell, ${cmp.fixed.length} rose: ${ids}`);
+    } else {
+      const why = r.pValue < r.alpha && r.drop > 0 ? `below the ${points(r.minDrop)}-point minimum drop` : 'within noise';
+      warnings.push(`${cmp.regressed.length} rows fell against ${cmp.runId}, ${why} (${figures}, ${cmp.fixed.length} rose): ${ids}`);
+    }
+  } else if (cmp && cmp.regressed.length > 0) {
     const { b, c, pValue, significant } = cmp.mcnemar;
     const ids = listIds(cmp.regressed);
     if (significant && b > c) {
@@ -117,6 +128,10 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
     } else {
       warnings.push(`${b} rows regressed against ${cmp.runId}, within noise (McNemar p = ${pValue.toPrecision(3)}, ${c} fixed): ${ids}`);
     }
+  }
+  const confirmation = cmp?.confirmation;
+  if (confirmation && confirmation.notReproduced.length > 0) {
+    warnings.push(`${confirmation.notReproduced.length} regressed rows did not reproduce in ${confirmation.k} confirming answers each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
   }
   for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 
@@ -129,6 +144,12 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
         : GateVerdict.passed;
   if (verdict === GateVerdict.noThreshold) warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
   return { verdict, passed: verdict === GateVerdict.passed || verdict === GateVerdict.noThreshold, reasons, warnings };
+}
+
+/** The baseline comparison alone fails the gate: a significant regression (with repeats: and the minimum drop). */
+export function regressionFailsGate(cmp: BaselineComparison): boolean {
+  if (cmp.repeated) return cmp.repeated.significant && cmp.regressed.length > 0;
+  return cmp.mcnemar.significant && cmp.mcnemar.b > cmp.mcnemar.c;
 }
 
 /** The verdict as people read it. */
@@ -155,6 +176,11 @@ export function describeGateSettings(s: GateSettings): string[] {
 
 function assertFraction(name: string, value: number): void {
   if (!(value >= 0 && value <= 1)) throw new RangeError(`quality gate: \`${name}\` must be a fraction between 0 and 1, got ${value}`);
+}
+
+/** A difference of rates in percentage points, one decimal. */
+function points(rate: number): string {
+  return (rate * 100).toFixed(1);
 }
 
 /** A rate as a percentage with one decimal. */

@@ -1,7 +1,9 @@
+import { baseIdOf } from '../datasets/repeat';
 import { baselineVerdict } from './baseline';
 import { EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
+import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
@@ -40,6 +42,7 @@ export async function* renderHtml(
   yield header(summary, title);
   yield verdict(summary);
   yield baselineSection(summary);
+  yield repeatsSection(summary, maxText);
   yield tagTable(summary);
   yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
   yield sideEffectSections(context);
@@ -53,9 +56,9 @@ export async function* renderHtml(
   let total = 0;
   for await (const row of results) {
     total++;
-    if (shown < maxRows || (shown < maxProblemRows && (PROBLEMS.has(row.outcome) || regressed.has(row.id)))) {
+    if (shown < maxRows || (shown < maxProblemRows && (PROBLEMS.has(row.outcome) || regressed.has(baseIdOf(row))))) {
       shown++;
-      yield tableRow(row, regressed.has(row.id), maxText);
+      yield tableRow(row, regressed.has(baseIdOf(row)), maxText);
     }
   }
   yield '</tbody></table>\n';
@@ -108,6 +111,7 @@ function baselineSection(s: RunSummary): string {
   if (sel?.message) parts.push(`<p><b>No comparison:</b> ${h(sel.message)}.</p>`);
   for (const warning of sel?.warnings ?? []) parts.push(`<p class="warn">⚠ ${h(warning)}</p>`);
   if (s.baseline) parts.push(`<p>${h(baselineVerdict(s.baseline))}</p>`);
+  if (s.baseline?.confirmation) parts.push(confirmationHtml(s.baseline.confirmation));
   if (sel && sel.skipped.length > 0) {
     const items = sel.skipped.map((x) => `<li><span class="id">${h(x.runId)}</span>: ${h(x.reason)}</li>`);
     if (sel.skippedMore > 0) items.push(`<li>… ${sel.skippedMore} more runs</li>`);

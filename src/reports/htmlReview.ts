@@ -1,3 +1,4 @@
+import { baseIdOf } from '../datasets/repeat';
 import type { AssertionResult } from '../grading/types';
 import { DetailSection, type PriorTurn, type ReportContext } from './context';
 import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
@@ -42,7 +43,7 @@ function card(row: RowResult, section: DetailSection, context: ReportContext, ba
   const head = `<h3><span class="id">${h(row.id)}</span> · line ${row.line}${tags}</h3><p class="q"><b>Q:</b> ${h(truncate(row.question, 800))}</p>`;
   const compare = section === DetailSection.regressed || section === DetailSection.fixed;
   const body = compare
-    ? `<div class="compare">${answerBlock('Now', row, maxText)}${answerBlock(`Baseline ${baselineRunId}`, context.baselineRows.get(row.id), maxText)}</div>`
+    ? `<div class="compare">${answerBlock('Now', row, maxText)}${answerBlock(`Baseline ${baselineRunId}`, context.baselineRows.get(baseIdOf(row)), maxText)}</div>`
     : answerBlock('Answer', row, maxText);
   const expected = row.expected === undefined ? '' : `<p class="expected"><b>Expected:</b> ${h(truncate(row.expected, maxText))}</p>`;
   return `<article class="review ${a(section)}" id="row-${a(row.id)}">${head}${priorTurns(context.priorTurns.get(row.id), maxText)}${body}${expected}</article>\n`;

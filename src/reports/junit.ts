@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { baseIdOf } from '../datasets/repeat';
 import { describeGateSettings, verdictLabel } from './gate';
 import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
@@ -70,7 +71,7 @@ export async function* renderJUnit(
   if (gate) yield gateCase(summary, maxText);
   const regressed = new Set(summary.baseline?.regressed);
   const baselineRunId = summary.baseline?.runId ?? '';
-  for await (const row of results) yield testCase(row, suite, maxText, regressed.has(row.id) ? baselineRunId : undefined);
+  for await (const row of results) yield testCase(row, suite, maxText, regressed.has(baseIdOf(row)) ? baselineRunId : undefined);
   yield '  </testsuite>\n</testsuites>\n';
 }
 

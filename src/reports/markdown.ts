@@ -1,7 +1,9 @@
+import { baseIdOf } from '../datasets/repeat';
 import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
+import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
 import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
@@ -55,7 +57,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     mdRowDetail(row, {
       maxText,
       priorTurns: context.priorTurns.get(row.id),
-      ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(row.id) } }),
+      ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(baseIdOf(row)) } }),
     });
   return [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
@@ -64,6 +66,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     provenanceMd(summary.provenance),
     verdict(summary),
     baselineSection(summary),
+    repeatsSection(summary, maxText),
     ...Object.values(DetailSection).map((s) => section(SECTION_TITLES[s], sections.get(s) ?? new Capped(0), detail(s))),
     lostFeedbackSection(lostFeedback),
     unclosedSection(context),
@@ -114,6 +117,7 @@ function headline(s: RunSummary): string {
   const errorTypes = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);
   if (errorTypes.length > 0) rows.push(['Errors by type', errorTypes.map(([t, n]) => `${mdInline(t)} ${n}`).join(', ')]);
   if (s.missing > 0) rows.splice(2, 0, ['Missing', `**${s.missing} dataset rows have no result**`]);
+  if (s.repeats) rows.splice(1, 0, ['Repeats', `${repeatRowsText(s.repeats)}; pass rate ${repeatRateText(s.repeats)}`]);
   if (s.baseline) rows.push(['Baseline', `${mdInline(s.baseline.runId)}: ${rate(s.baseline.passRate)} (${points(s.baseline.delta)})`]);
   return table(['Metric', 'Value'], rows);
 }
@@ -145,10 +149,36 @@ function baselineSection(s: RunSummary, level = 2): string {
   if (sel?.message) lines.push(`**No comparison:** ${mdInline(sel.message, 500)}.`);
   for (const warning of sel?.warnings ?? []) lines.push('', `⚠️ ${mdInline(warning, 500)}`);
   if (s.baseline) lines.push('', mdInline(baselineVerdict(s.baseline), 2000));
+  const confirmation = s.baseline?.confirmation;
+  if (confirmation) {
+    lines.push('', `**Confirmed before alarm** (--confirm ${confirmation.k}): ${mdInline(confirmationText(confirmation), 500)}.`);
+    const reproduced = new Set(confirmation.reproduced);
+    for (const row of confirmation.answers) {
+      lines.push('', `- ${mdInline(row.id)} (${reproduced.has(row.id) ? 'reproduced' : 'not reproduced'}); the first answer is in the rows below:`);
+      for (const line of confirmingAnswerLines(row.answers, 300)) lines.push(`  - ${mdInline(line, 400)}`);
+    }
+  }
   if (sel && sel.skipped.length > 0) {
     lines.push('', `Runs passed over (${sel.skipped.length + sel.skippedMore}), newest first:`, '');
     for (const skip of sel.skipped) lines.push(`- ${mdInline(skip.runId)}: ${mdInline(skip.reason, 300)}`);
     if (sel.skippedMore > 0) lines.push(`- ${moreLine(sel.skippedMore, 'runs')}`);
+  }
+  return lines.join('\n');
+}
+
+/** Each row's k of N and the flaky rows with every answer. */
+function repeatsSection(s: RunSummary, maxText: number): string {
+  const r = s.repeats;
+  if (!r) return '';
+  const lines = [`## Repeats (${r.n} answers per row)`, '', `${repeatRowsText(r)}.`, '', `Pass rate ${repeatRateText(r)}.`, ''];
+  lines.push(table(['Row passed', 'Rows'], kOfNEntries(r).map(([k, n]) => [k, String(n)])));
+  if (r.flakyRows.length > 0) {
+    lines.push('', `### Flaky rows (${r.flaky})`);
+    for (const f of r.flakyRows) {
+      lines.push('', `**${mdInline(f.id)}** — ${f.passed} of ${f.graded} passed: ${mdInline(f.question, maxText)}`, '');
+      for (const a of f.answers) lines.push(`- repeat ${a.repeat}, ${a.outcome}: ${mdInline(a.answer ?? '(no answer)', maxText)}`);
+    }
+    if (r.flaky > r.flakyRows.length) lines.push('', moreLine(r.flaky - r.flakyRows.length, 'flaky rows not shown'));
   }
   return lines.join('\n');
 }

@@ -56,6 +56,13 @@ export class PgPlanStore implements PlanStore {
     throw new RangeError(`page ${page} is out of range: the plan of run ${runId} has ${pages} page${pages === 1 ? '' : 's'}`);
   }
 
+  async writeExtraPage(runId: string, page: number, units: WorkUnit[]): Promise<void> {
+    await this.db.query(
+      'INSERT INTO plan_pages (run_id, page, units) VALUES ($1, $2, $3) ON CONFLICT (run_id, page) DO UPDATE SET units = EXCLUDED.units',
+      [runId, page, JSON.stringify(units)],
+    );
+  }
+
   async shareDataset(datasetPath: string, sha256: string): Promise<void> {
     if (await this.hasDataset(sha256)) return;
     await this.db.transaction(async (client) => {

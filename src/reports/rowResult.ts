@@ -15,6 +15,8 @@ export function rowBase(row: DatasetRow): Omit<RowResult, 'outcome'> {
     expected: row.expected,
     tags: row.tags,
     metadata: Object.keys(row.metadata).length > 0 ? row.metadata : undefined,
+    ...(row.repeat !== undefined && { baseId: row.baseId, repeat: row.repeat }),
+    ...(row.confirm !== undefined && { baseId: row.baseId, confirm: row.confirm }),
   };
 }
 

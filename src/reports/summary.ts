@@ -1,5 +1,7 @@
 import type { AssertionResult } from '../grading/types';
 import { BaselineDiff, type BaselineInput } from './baseline';
+import { ConfirmTally } from './confirmTally';
+import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
 import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
 
@@ -55,6 +57,8 @@ export async function summarize(
   const byTag = Object.create(null) as Record<string, TagStats>;
   const errorsByType = Object.create(null) as Record<string, number>;
   const diff = baseline && new BaselineDiff(baseline);
+  const byRow = new RepeatTally();
+  const confirmed = new ConfirmTally();
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   let unobserved = 0;
@@ -63,6 +67,14 @@ export async function summarize(
   let lastFinishedAt: string | undefined;
 
   for await (const row of results) {
+    // A confirming answer (`--confirm`) is evidence about a regression, not a row of the run.
+    // Its session and feedback are the run's all the same.
+    if (row.confirm !== undefined) {
+      confirmed.add(row);
+      if (row.sessionId) sessionIds.add(row.sessionId);
+      if (row.feedback) feedback[row.feedback]++;
+      continue;
+    }
     total++;
     counts[counterKey[row.outcome]]++;
     if (row.feedback) feedback[row.feedback]++;
@@ -82,6 +94,8 @@ export async function summarize(
     addEscalated(escalated, row);
     if (row.decision?.by === DecidedBy.label) reviewed++;
     diff?.add(row);
+    // Only rows of a run with repeats carry `repeat`: a run without keeps its memory to one number per row.
+    if (row.repeat !== undefined) byRow.add(row);
   }
 
   const sorted = Float64Array.from(latencies).sort();
@@ -89,6 +103,7 @@ export async function summarize(
   const graded = counts.passed + counts.failed;
   const passRate = graded === 0 ? null : counts.passed / graded;
   const finishedAt = options.finishedAt ?? meta.finishedAt ?? lastFinishedAt ?? null;
+  const repeats = byRow.summary();
   const durationMs = finishedAt === null ? null : Date.parse(finishedAt) - Date.parse(meta.startedAt);
   return {
     runId: meta.runId,
@@ -118,7 +133,8 @@ export async function summarize(
     byTag,
     errorsByType,
     cancelled: options.cancelled ?? false,
-    ...(diff && { baseline: diff.result(passRate) }),
+    ...(diff && { baseline: diff.result(passRate, confirmed) }),
+    ...(repeats && { repeats }),
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
     ...(reviewed > 0 && { reviewed }),

@@ -21,6 +21,15 @@ export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 /** One line of results.jsonl. Never contains the API key. */
 export interface RowResult {
   id: string;
+  /** With `--repeat N` (N > 1): the dataset row's id, shared by its repeats (src/datasets/repeat.ts). */
+  baseId?: string;
+  /** With `--repeat N` (N > 1): which repeat, 1..N. */
+  repeat?: number;
+  /**
+   * A confirming answer (`--confirm K`), 1..K, of the regressed row `baseId`: not counted in the run's figures, only in
+   * `baseline.confirmation`.
+   */
+  confirm?: number;
   /** Dataset order, so reports and backfill output can be written in file order. */
   index: number;
   line: number;
@@ -167,8 +176,97 @@ export interface BaselineComparison {
   /** Ids that failed in the baseline and pass now, in dataset order. */
   fixed: string[];
   mcnemar: McNemarResult;
+  /**
+   * When either run asked its rows more than once (`--repeat`): the per-row comparison that the gate then uses
+   * instead of `mcnemar`; `regressed` and `fixed` then list dataset row ids whose pass rate (k of N) fell or rose.
+   */
+  repeated?: RepeatedComparison;
+  /** `--confirm K`: the regressed rows asked again, and which regressions reproduced (only those count above). */
+  confirmation?: Confirmation;
   /** The baseline's own numbers per tag, so reports can show each tag's change. */
   byTag?: Record<string, TagStats>;
+}
+
+/**
+ * Comparison of runs with repeats, row by row: the Cochran–Mantel–Haenszel test with each row a stratum, and the
+ * drop of the mean per-row pass rate, which must reach `minDrop` too (docs/reports.md, "Repeats").
+ */
+export interface RepeatedComparison {
+  /** Answers per row asked by the baseline and by this run (their `--repeat`). */
+  baselineRepeat: number;
+  runRepeat: number;
+  /** Rows graded in both runs. */
+  rows: number;
+  /** Rows with answers of both outcomes across the two runs: the only ones the test learns from. */
+  informative: number;
+  /** Continuity-corrected CMH χ² (1 df) and its p-value. */
+  statistic: number;
+  pValue: number;
+  alpha: number;
+  /** Mean over the rows graded in both of (baseline pass rate − run pass rate): positive is worse now. */
+  drop: number;
+  /** Smallest `drop` that fails the gate, with p < alpha. */
+  minDrop: number;
+  /** p < alpha and drop ≥ minDrop, with the run worse. */
+  significant: boolean;
+}
+
+/** One confirming answer of a regressed row. */
+export interface ConfirmingAnswer {
+  confirm: number;
+  outcome: Outcome;
+  answer?: string;
+}
+
+/**
+ * `--confirm K`: a regressed row counts only when most of its K confirming answers (asked in fresh sessions) fail too:
+ * more failed than not among those graded (both of 2, 2 of 3). A row whose confirming answers all errored keeps its
+ * regression: nothing spoke against it.
+ */
+export interface Confirmation {
+  /** Confirming answers asked per regressed row. */
+  k: number;
+  /** Regressed rows asked again, and the questions that cost (earlier turns of their conversations included). */
+  rows: number;
+  questions: number;
+  /** Regressions that reproduced: they are `regressed`. */
+  reproduced: string[];
+  /** Regressions that did not: taken as noise, out of `regressed` and of the test. */
+  notReproduced: string[];
+  /** The first confirmed rows' confirming answers (cut short), by row id. */
+  answers: { id: string; answers: ConfirmingAnswer[] }[];
+}
+
+/** A row whose repeats disagree, with its answers (`RepeatSummary.flakyRows`). */
+export interface FlakyRow {
+  id: string;
+  question: string;
+  passed: number;
+  graded: number;
+  /** Its answers, one per repeat, cut to a few hundred characters. */
+  answers: { repeat: number; outcome: Outcome; answer?: string }[];
+}
+
+/** A run with `--repeat N` (N > 1): the rows' pass rates over their repeats. */
+export interface RepeatSummary {
+  /** Repeats asked per row. */
+  n: number;
+  /** Dataset rows with a result. */
+  rows: number;
+  /** Rows whose graded repeats all passed / all failed / disagree (flaky); `ungraded` had none graded. */
+  allPassed: number;
+  allFailed: number;
+  flaky: number;
+  ungraded: number;
+  /** Rows by "k/n": k of their n graded repeats passed. */
+  kOfN: Record<string, number>;
+  /**
+   * Pass rate of all graded answers with a 95 % interval that counts rows, not answers, as the independent units
+   * (Wilson at the effective sample size of the clustered answers: src/reports/repeatStats.ts).
+   */
+  passRate: { value: number; low: number; high: number; effectiveN: number; answers: number; rows: number } | null;
+  /** The first flaky rows in dataset order (capped), with their differing answers. */
+  flakyRows: FlakyRow[];
 }
 
 /** A run `--baseline latest` looked at and did not take, and why. */
@@ -286,6 +384,8 @@ export interface RunSummary {
   /** The run was cancelled (`sitechat cancel`, Ctrl-C): its verdict is CANCELLED, never PASSED. */
   cancelled: boolean;
   baseline?: BaselineComparison;
+  /** Runs with `--repeat N` (N > 1) only: each row's k of N, flaky rows, the clustered interval. */
+  repeats?: RepeatSummary;
   /** How the baseline was chosen, the runs passed over, warnings; present when `--baseline` was given. */
   baselineSelection?: BaselineSelection;
   /** Gate settings applied; evaluation runs only. */

@@ -27,6 +27,8 @@ function inputLines(d: ScheduleDetails): string[] {
     if (options.baseline !== undefined) parts.push(`baseline ${String(options.baseline)}`);
     if (options.failUnder !== undefined) parts.push(`fail under ${String(options.failUnder)}`);
     if (options.maxUncertainRate !== undefined) parts.push(`max uncertain ${String(options.maxUncertainRate)}`);
+    if (options.repeat !== undefined) parts.push(`repeat ${String(options.repeat)}`);
+    if (options.confirm !== undefined) parts.push(`confirm ${String(options.confirm)}`);
     return [`  runs         ${parts.join(', ')}`];
   }
   const rule = ['email', 'idleForMs', 'createdBefore', 'max', 'dryRun']

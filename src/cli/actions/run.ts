@@ -17,6 +17,7 @@ import { isUsageError } from '../usageErrors';
 import { checkModels, modelSource } from '../modelCheck';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
 import { finishedRun } from '../resumeCheck';
+import { planLine, repeatOf } from '../repeatPlan';
 import { refreshHistory } from '../historyRefresh';
 import type { ValidatedFlags } from '../validate';
 
@@ -58,7 +59,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const { scan, config } = checked;
     opened = openCliStore();
     if (flags.resume !== undefined) {
-      const done = await finishedRun(opened.store, flags.resume, scan.rows);
+      const done = await finishedRun(opened.store, flags.resume, scan.rows * repeatOf(flags, config));
       if (done) {
         log.info(`nothing to resume: run ${flags.resume} has an answer for each of its ${done.rows} rows; its results and reports in ${opened.location} are left as they are`);
         if (flags.json) log.out(JSON.stringify(done.summary, null, 2));
@@ -97,7 +98,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
     await startWorkflow(client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
-    log.info(`started ${kind} run ${runId} (${scan.rows} rows, ${scan.conversations} conversations) on site ${options.siteId} — workflow ${workflowId}`);
+    log.info(`started ${kind} run ${runId} (${planLine(scan, options.repeat ?? 1)}) on site ${options.siteId} — workflow ${workflowId}`);
     if (flags.detach) {
       log.out(flags.json ? JSON.stringify({ runId, workflowId }) : workflowId);
       return ExitCode.ok;

@@ -16,13 +16,17 @@ import { openRuntime } from '../runtime';
 import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
 import { checkModels, modelSource } from '../modelCheck';
 
+/** `--confirm` of scheduled runs unless given (docs/reports.md, "Confirm before alarm"). */
+const SCHEDULE_CONFIRM = 2;
+
 async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise<ScheduleOptions | undefined> {
   const datasetPath = resolve(flags.dataset);
   const checked = await preflight('evaluation', flags.dataset, { ...flags, out: undefined, worker: false }, log);
   if (!checked) return undefined;
   const { scan, config } = checked;
   const email = flags.email ?? config?.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
-  const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email, config });
+  // No one watches a nightly run: a false alarm costs a person's morning, two confirming answers per regressed row do not.
+  const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email, config, confirm: SCHEDULE_CONFIRM });
   // The models, as `run` checks them, when this shell can read the tenant's limits (SITECHAT_BASE_URL, key, tenant).
   const modelsUsed = {
     flag: flags.model,

@@ -18,6 +18,8 @@ export interface NightlyScheduleFlags extends SchedulePolicyFlags, NotifyFlags {
   feedback?: string;
   model?: string;
   delimiter?: string;
+  repeat?: string;
+  confirm?: string;
   json?: boolean;
 }
 export type CleanupScheduleFlags = SchedulePolicyFlags & CleanupFlags & { json?: boolean };
@@ -70,6 +72,8 @@ export function register(program: Command): void {
     .option('--fail-under <rate>', 'a run fails its gate below this pass rate, e.g. 0.9 or 90%')
     .option('--max-uncertain-rate <rate>', 'a run fails its gate when more graded rows than this stay uncertain (needs review), e.g. 5% (default 10%)')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')
+    .option('--repeat <n>', 'ask every conversation n times in fresh sessions each night (default 1)')
+    .option('--confirm <k>', 'before a run fails on regressed rows, ask them k more times; only regressions that reproduce count (default 2, 0 turns it off)')
     .option('--answer-timeout <duration>', 'give up waiting for an answer after this long (default 5m)')
     .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')
     .option('--config <file>', 'run config file, read now: assertions, thresholds, run options')

@@ -1,0 +1,36 @@
+/** The words every report uses for a run with repeats (Markdown, HTML and the CLI summary build on these). */
+import { pct } from './gate';
+import type { Confirmation, ConfirmingAnswer, RepeatSummary } from './types';
+
+/** "66.7% (95% CI 44.1–83.6%, 17.3 independent answers' worth over 10 rows)" */
+export function repeatRateText(r: RepeatSummary): string {
+  const p = r.passRate;
+  if (!p) return 'n/a (no graded answer)';
+  return `${pct(p.value)} of ${p.answers} answers (95% CI ${pct(p.low)}–${pct(p.high)}, counted over ${p.rows} rows: worth ${p.effectiveN.toFixed(1)} independent answers)`;
+}
+
+/** "6 all passed, 2 flaky, 2 all failed" */
+export function repeatRowsText(r: RepeatSummary): string {
+  const ungraded = r.ungraded > 0 ? `, ${r.ungraded} without a graded answer` : '';
+  return `${r.rows} rows asked ${r.n} times: ${r.allPassed} all passed, ${r.flaky} flaky (their answers disagree), ${r.allFailed} all failed${ungraded}`;
+}
+
+/** Rows by k of n, most passes first: [["3/3", 6], ["1/3", 2], …]. */
+export function kOfNEntries(r: RepeatSummary): [string, number][] {
+  const value = (key: string): number => {
+    const [k, n] = key.split('/').map(Number);
+    return (k ?? 0) / (n || 1);
+  };
+  return Object.entries(r.kOfN).sort((a, b) => value(b[0]) - value(a[0]) || b[0].localeCompare(a[0]));
+}
+
+/** What `--confirm` asked and found, one line; the answers are listed by the renderers. */
+export function confirmationText(c: Confirmation): string {
+  const asked = `${c.rows} regressed rows asked ${c.k} more times each in fresh sessions (${c.questions} questions)`;
+  return `${asked}: ${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
+}
+
+/** "c1 failed: …" for each confirming answer of a row. */
+export function confirmingAnswerLines(answers: readonly ConfirmingAnswer[], maxText: number): string[] {
+  return answers.map((a) => `confirm ${a.confirm}, ${a.outcome}: ${(a.answer ?? '(no answer)').slice(0, maxText)}`);
+}
