@@ -16,13 +16,15 @@ export interface CompareOptions {
 export async function compareRuns(store: ResultsStore, runIds: readonly string[], opts: CompareOptions = {}): Promise<Comparison> {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
   const variants = await loadVariants(store, runIds, { anyDataset: opts.anyDataset });
-  const rows = await lineUpRows(store, variants);
+  const skipped = { repeats: 0 };
+  const rows = await lineUpRows(store, variants, skipped);
   const pairs = pairStats(rows, variants.length, alpha);
   const best = bestVariant(pairs, variants.length);
   const unpairedRows = rows.filter((r) => r.unpaired).length;
   return {
     version: 1, createdAt: (opts.now?.() ?? new Date()).toISOString(), alpha, variants,
     stats: variants.map((_, v) => variantStats(rows, v)), pairs, rows, pairedRows: rows.length - unpairedRows, unpairedRows,
+    repeatsIgnored: skipped.repeats,
     best, conclusion: conclusion(variants, pairs, best, alpha),
   };
 }

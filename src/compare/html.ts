@@ -58,7 +58,7 @@ export function renderCompareHtml(c: Comparison): string {
 <title>Comparison of ${c.variants.length} runs</title><style>${REPORT_CSS}${COMPARE_CSS}</style></head><body>
 <h1>Comparison of ${c.variants.length} runs</h1>
 <p class="meta">${c.rows.length} rows, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
-<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
+${c.repeatsIgnored ? `<p class="note">${c.repeatsIgnored} answers of repeats or confirmations left out: each row is compared on its first answer.</p>\n` : ''}<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
 <h2>Variants</h2>
 <table id="variants"><thead><tr><th>variant</th><th>run</th><th>pass rate</th><th>95% CI</th><th>graded</th><th>needs review</th><th>errors</th><th>missing</th><th>latency p50</th><th>p95</th><th>confidence mean (min–max)</th></tr></thead><tbody>
 ${c.variants.map((_, i) => statsRow(c, i)).join('\n')}

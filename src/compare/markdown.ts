@@ -33,6 +33,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 export function renderCompareMarkdown(c: Comparison): string {
   const lines: string[] = [`# Comparison of ${c.variants.length} runs`, '', `**${c.conclusion}**`, ''];
   lines.push(`Rows: ${c.rows.length}, graded by every run: ${c.pairedRows}, not paired: ${c.unpairedRows}. Created ${c.createdAt}.`, '');
+  if (c.repeatsIgnored) lines.push(`${c.repeatsIgnored} answers of repeats (\`--repeat\`) or confirmations (\`--confirm\`) left out: each row is compared on its first answer.`, '');
   lines.push('## Variants', '', ...table(
     ['variant', 'run', 'pass rate', '95% CI', 'graded', 'needs review', 'errors', 'missing', 'latency p50', 'p95', 'confidence mean (min–max)'],
     c.variants.map((v, i) => {

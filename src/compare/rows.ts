@@ -59,11 +59,17 @@ function cellOf(row: RowResult): Cell {
  * Every row of every run, in dataset order, with each run's cell. A row is paired by id; with runs of different
  * datasets, the question must also be the same. Memory: one cell per run and row (answers included).
  */
-export async function lineUpRows(store: ResultsStore, variants: readonly Variant[]): Promise<ComparedRow[]> {
+export async function lineUpRows(store: ResultsStore, variants: readonly Variant[], skipped = { repeats: 0 }): Promise<ComparedRow[]> {
   const rows = new Map<string, ComparedRow>();
   const conflicts = new Map<string, string>();
   for (const [v, variant] of variants.entries()) {
     for await (const result of store.read(variant.runId)) {
+      // Each dataset row once: its first answer. Later repeats (`--repeat`) and confirming answers (`--confirm`)
+      // would need the repeat-aware test, which compare does not apply yet; they are counted and said.
+      if (result.confirm !== undefined || (result.repeat ?? 1) > 1) {
+        skipped.repeats++;
+        continue;
+      }
       let row = rows.get(result.id);
       if (!row) {
         row = {

@@ -85,6 +85,8 @@ export interface Comparison {
   /** Number of rows in every pair's statistics (graded by all variants). */
   pairedRows: number;
   unpairedRows: number;
+  /** Answers left out: repeats after the first (`--repeat`) and confirming answers (`--confirm`). */
+  repeatsIgnored: number;
   /** Index of the variant significantly better than every other one, or null. */
   best: number | null;
   /** The plain sentence: the best variant, or "no significant difference". */

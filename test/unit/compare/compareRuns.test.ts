@@ -74,4 +74,17 @@ describe('compareRuns (file store)', () => {
     expect(c.rows.find((r) => r.id === 'q1')?.unpaired).toMatch(/the question differs/);
     expect(c.pairs[0]).toMatchObject({ wins: 0, ties: 1, losses: 0 });
   });
+
+  it('compares each row on its first answer: later repeats and confirming answers are left out and counted', async () => {
+    await seed(store, 'run-a', 'm', ['passed', 'failed']);
+    await seed(store, 'run-b', 'm', ['passed', 'passed']);
+    await store.append('run-b', [
+      { id: 'q0#r2', baseId: 'q0', repeat: 2, index: 0, line: 2, question: 'Question 0?', outcome: 'failed', answer: 'x' },
+      { id: 'q1#c1', baseId: 'q1', confirm: 1, index: 1, line: 3, question: 'Question 1?', outcome: 'failed', answer: 'y' },
+    ]);
+    const c = await compareRuns(store, ['run-a', 'run-b']);
+    expect(c.rows.map((r) => r.id)).toEqual(['q0', 'q1']);
+    expect(c.repeatsIgnored).toBe(2);
+    expect(c.pairs[0]).toMatchObject({ wins: 0, ties: 1, losses: 1 });
+  });
 });
