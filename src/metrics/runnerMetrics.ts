@@ -78,10 +78,10 @@ export function defineRunnerMetrics(registry: Registry) {
       labelNames: ['model'] as const,
       registers,
     }),
-    // Defined ahead of the notification deliveries that will count into it, so dashboards and alerts can name it.
+    // One per send of a notification (src/notify/deliver.ts): result ok, refused (a 4xx), retry, unconfigured.
     notifications: new Counter({
       name: 'sitechat_notifications_total',
-      help: 'Run notification deliveries by destination kind and result',
+      help: 'Run notification sends by destination kind (slack, teams, webhook) and result (ok, refused, retry, unconfigured)',
       labelNames: ['destination', 'result'] as const,
       registers,
     }),

@@ -13,6 +13,7 @@ import { renderSlack } from './slack';
 import { destinationLabel, NotifyKind, type NotifyDestination, type NotifyOutcome } from './spec';
 import { renderTeams } from './teams';
 import { DELIVERY_HEADER, EVENT_HEADER, renderWebhook, SIGNATURE_HEADER, signBody } from './webhook';
+import { metrics } from '../metrics/registry';
 
 export interface DeliverOptions {
   ledger: NotificationLedger;
@@ -63,6 +64,7 @@ export async function deliver(d: NotifyDestination, message: NotificationMessage
 
   const missing = missingEnv(d, opts.env);
   if (missing.length > 0) {
+    metrics().notifications.inc({ destination: d.kind, result: 'unconfigured' });
     const error = `${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set in this worker's environment`;
     return { outcome: outcomeOf(d, await save({ status: 'failed', error }), message) };
   }
@@ -74,6 +76,8 @@ export async function deliver(d: NotifyDestination, message: NotificationMessage
 
   await save({ status: 'sending', sends: record.sends + 1 });
   const sent = await postOnce({ url, body, headers, scrub, timeoutMs: opts.timeoutMs });
+  // One count per send, by destination kind (bounded: slack, teams, webhook): ok, refused (a 4xx), or retry.
+  metrics().notifications.inc({ destination: d.kind, result: sent.status === 'delivered' ? 'ok' : sent.status === 'refused' ? 'refused' : 'retry' });
   if (sent.status === 'delivered') return { outcome: outcomeOf(d, await save({ status: 'delivered', error: undefined }), message) };
   if (sent.status === 'refused') return { outcome: outcomeOf(d, await save({ status: 'failed', error: sent.reason }), message) };
   if (opts.lastAttempt) {

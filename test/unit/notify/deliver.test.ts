@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { enableMetrics } from '../../../src/metrics/registry';
 import { deliver } from '../../../src/notify/deliver';
 import { FileNotificationLedger } from '../../../src/notify/ledger';
 import { retryAfterMs } from '../../../src/notify/send';
@@ -75,5 +76,24 @@ describe('delivery to a local receiver', () => {
     expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
     expect(retryAfterMs(null)).toBeUndefined();
     expect(retryAfterMs('soon')).toBeUndefined();
+  });
+
+  it('counts each send in sitechat_notifications_total by destination kind and result', async () => {
+    const registry = enableMetrics();
+    const count = async (labels: Record<string, string>): Promise<number> => {
+      const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'sitechat_notifications_total');
+      const values = (metric?.values ?? []) as { labels: Record<string, string>; value: number }[];
+      return values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x))?.value ?? 0;
+    };
+    await deliver(webhook, fullMessage(), 'm-1', { ledger, env, lastAttempt: false });
+    receiver.reply = () => ({ status: 503 });
+    await deliver(webhook, fullMessage(), 'm-2', { ledger, env, lastAttempt: false });
+    receiver.reply = () => ({ status: 404 });
+    await deliver({ kind: 'slack', urlEnv: 'HOOK_URL' }, fullMessage(), 'm-3', { ledger, env, lastAttempt: false });
+    await deliver({ kind: 'teams', urlEnv: 'UNSET_HOOK' }, fullMessage(), 'm-4', { ledger, env, lastAttempt: false });
+    expect(await count({ destination: 'webhook', result: 'ok' })).toBe(1);
+    expect(await count({ destination: 'webhook', result: 'retry' })).toBe(1);
+    expect(await count({ destination: 'slack', result: 'refused' })).toBe(1);
+    expect(await count({ destination: 'teams', result: 'unconfigured' })).toBe(1);
   });
 });
