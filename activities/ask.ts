@@ -22,7 +22,7 @@ export function askActivity(deps: ActivityDeps) {
     const ctx = Context.current();
     const beat = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
     const stored = <T>(op: () => Promise<T>, details?: AskHeartbeat): Promise<T> =>
-      withStoreRetry(op, deps.storeOutageLimitMs, () => ctx.heartbeat(details));
+      withStoreRetry(op, deps.storeOutageLimitMs, (wait) => ctx.heartbeat({ ...details, ...wait }));
     // The heartbeat may not have reached the server before the worker died: the store has what was recorded.
     const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await stored(() => deps.store.getSubmission(input.runId, input.rowId)) : undefined;
     const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;

@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure, Context, type Info } from '@temporalio/activity';
-import { StoreUnavailableError } from '../src/reports/storeErrors';
+import { STORE_WAIT_FIELD, StoreUnavailableError, type StoreWait } from '../src/reports/storeErrors';
 import { TaskQueue } from '../src/temporal/taskQueues';
 
 /**
@@ -56,8 +56,10 @@ export function waitingOutStoreOutages<A extends Record<string, (...args: never[
  * Runs a store operation, trying again in place while the store cannot be reached (heartbeating, so the activity
  * is not taken for dead, and stopping when it is cancelled) for up to `limitMs` after the activity was first
  * scheduled. For activities whose own retry would cost more than waiting: an ask must not send its question again.
+ * `heartbeat` gets what the activity waits for, to put in its heartbeat details: a wait in place fails no attempt,
+ * so the details are where `sitechat run` sees it (src/cli/storeOutage.ts).
  */
-export async function withStoreRetry<T>(op: () => Promise<T>, limitMs: number, heartbeat: () => void): Promise<T> {
+export async function withStoreRetry<T>(op: () => Promise<T>, limitMs: number, heartbeat: (wait: StoreWait) => void): Promise<T> {
   const ctx = Context.current();
   for (let delay = 250; ; delay = Math.min(delay * 2, MAX_STORE_RETRY_DELAY_MS)) {
     try {
@@ -66,7 +68,7 @@ export async function withStoreRetry<T>(op: () => Promise<T>, limitMs: number, h
       // Past the limit the error goes to `failureForRetry`, which then makes it final.
       const left = limitMs - (Date.now() - ctx.info.scheduledTimestampMs);
       if (!(err instanceof StoreUnavailableError) || left <= 0) throw err;
-      heartbeat();
+      heartbeat({ [STORE_WAIT_FIELD]: err.message });
       await ctx.sleep(Math.min(delay, left));
     }
   }

@@ -43,6 +43,8 @@ export interface AskHeartbeat {
   submittedAtMs: number;
   /** When the request was last seen still open (set by the heartbeats of a slow answer). */
   seenOpenAtMs?: number;
+  /** While the activity waits out a results-store outage in place: the store's error (shown by `sitechat run`). */
+  storeUnavailable?: string;
 }
 
 /** A row of a page, with the answer an earlier attempt of a resumed run recorded for it. */

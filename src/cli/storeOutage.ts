@@ -3,6 +3,8 @@
  * nothing lost), and the CLI says so from what Temporal knows of those activities — the workers', not its own view.
  */
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { STORE_WAIT_FIELD } from '../reports/storeErrors';
 import type { RunProgress } from '../../workflows/types';
 import type { Logger } from './logger';
 
@@ -15,12 +17,27 @@ const CHECK_EVERY_MS = 5_000;
 /** Pending activities of `workflowIds` whose last attempt failed because the store was unreachable; their last message. */
 export async function storeWaits(client: Client, workflowIds: readonly string[]): Promise<string[]> {
   const described = await Promise.all(workflowIds.map((id) => client.workflow.getHandle(id).describe().catch(() => undefined)));
-  return described.flatMap((d) => (d?.raw.pendingActivities ?? [])
-    .filter((a) => a.lastFailure?.applicationFailureInfo?.type === STORE_UNAVAILABLE)
-    .map((a) => a.lastFailure?.message ?? STORE_UNAVAILABLE));
+  return described.flatMap((d) => (d?.raw.pendingActivities ?? []).flatMap((a) => {
+    // An activity retried after the store failed it, or one waiting for the store in place (an ask: its retry would
+    // ask again), which says so in its heartbeat details.
+    if (a.lastFailure?.applicationFailureInfo?.type === STORE_UNAVAILABLE) return [a.lastFailure.message ?? STORE_UNAVAILABLE];
+    const waiting = storeWaitIn(a.heartbeatDetails?.payloads?.[0]);
+    return waiting === undefined ? [] : [waiting];
+  }));
 }
 
-/** Tells the user once when the workers lose the results store and once when it is back; marks the progress meanwhile. */
+/** The store error a heartbeat's details name (`STORE_WAIT_FIELD`), if any; undecodable details name none. */
+export function storeWaitIn(payload: Parameters<typeof defaultPayloadConverter.fromPayload>[0] | null | undefined): string | undefined {
+  if (!payload) return undefined;
+  try {
+    const details: unknown = defaultPayloadConverter.fromPayload(payload);
+    const wait = details && typeof details === 'object' ? (details as Record<string, unknown>)[STORE_WAIT_FIELD] : undefined;
+    return typeof wait === 'string' ? wait : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class StoreOutageNotice {
   private since: number | undefined;
   private checkedAt = 0;

@@ -41,3 +41,10 @@ export function isTransientStoreError(err: unknown): boolean {
   if (typeof code === 'string' && (code.startsWith('08') || TRANSIENT_SQLSTATES.has(code) || TRANSIENT_SYSCALL_CODES.has(code))) return true;
   return TRANSIENT_MESSAGES.test(err.message);
 }
+
+/**
+ * The heartbeat-details field naming the store error an activity waits out in place (`withStoreRetry`): such a wait
+ * fails no attempt, so `sitechat run` finds it in the pending activity's heartbeat details instead of its last failure.
+ */
+export const STORE_WAIT_FIELD = 'storeUnavailable';
+export type StoreWait = { [STORE_WAIT_FIELD]: string };
