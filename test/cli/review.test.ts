@@ -162,7 +162,9 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     expect(await page.textContent('#runs .verdict')).toBe('PASSED');
     expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
     // The graders' agreement with the labels so far, as `sitechat labels agreement --run` gives it.
-    await page.waitForFunction("document.getElementById('agreement-count').textContent === '1 labelled rows'");
+    // Polled from the test, not with waitForFunction: a predicate given as a string is eval'd in the page, which the
+    // page's CSP (script-src 'self') rightly refuses.
+    await expect.poll(() => page.textContent('#agreement-count'), { timeout: 30_000 }).toBe('1 labelled rows');
     expect(await page.$$eval('#agreement-rows tr td:first-child', (tds) => tds.map((td) => td.textContent))).toContain('reference @ 0.6');
 
     const summary = summaryOf(stack, runId);
