@@ -135,7 +135,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Checked before anything starts: a bad address is a usage error. Only a process that runs a worker serves metrics.
   const metricsAddress = options.worker ? metricsAddressFromEnv() : undefined;
   // Checked before anything starts too; the command's Temporal client traces with or without a worker.
-  const tracing = await startTracingFromEnv('sitechat');
+  const tracing = await startTracingFromEnv('sitechat', (m) => log.warn(m));
   const closers: (() => Promise<void>)[] = [];
   if (tracing) {
     // First in, so last out: the spans of everything closed before it are exported.

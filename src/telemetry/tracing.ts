@@ -1,4 +1,4 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { context, diag, DiagLogLevel, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { envDetectorSync, Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -33,6 +33,16 @@ export interface StartTracingOptions {
   serviceName: string;
   /** Replaces the exporters of the settings (tests: an in-memory exporter). */
   exporters?: SpanExporter[];
+  /** Where the SDK's own warnings and errors go (a collector that refuses or cannot be reached); unset: nowhere. */
+  warn?: (message: string) => void;
+}
+
+const noop = (): void => undefined;
+
+/** The SDK's diagnostics at WARN and above as lines of the process's log: spans that cannot be exported say so. */
+function reportDiagnostics(warn: (message: string) => void): void {
+  const line = (message: string, args: unknown[]): void => warn(`OpenTelemetry: ${[message, ...args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a)))].join(' ')}`);
+  diag.setLogger({ error: (m, ...a) => line(m, a), warn: (m, ...a) => line(m, a), info: noop, debug: noop, verbose: noop }, DiagLogLevel.WARN);
 }
 
 /**
@@ -44,6 +54,7 @@ export interface StartTracingOptions {
 export function startTracing(settings: TracingSettings, options: StartTracingOptions): Tracing {
   const running = activeTracing();
   if (running) return running;
+  if (options.warn) reportDiagnostics(options.warn);
   const resource = new Resource({
     ...Resource.default().attributes,
     'service.name': options.serviceName,

@@ -27,7 +27,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
       return ExitCode.usage;
     }
-    tracing = await startTracingFromEnv('sitechat-worker');
+    tracing = await startTracingFromEnv('sitechat-worker', (m) => log.warn(m));
     if (tracing) log.info(`traces to ${tracingDestination(tracing.settings)}`);
     metrics = await installRuntimeWithMetrics('WARN', metricsAddress);
     // One endpoint per process: with port 0 each worker of a host gets its own, printed here for the scrape config.
