@@ -2,7 +2,8 @@ import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/expor
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { ConsoleSpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ExportResultCode, hrTimeToMicroseconds, type ExportResult } from '@opentelemetry/core';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { TracingSettings } from './settings';
 
 /**
@@ -16,10 +17,33 @@ class OtlpProtobufTraceExporter extends OTLPExporterBase<ReadableSpan[]> impleme
   }
 }
 
-/** The exporters OTEL_TRACES_EXPORTER names: `otlp` in OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL, `console` on stdout. */
+/**
+ * `OTEL_TRACES_EXPORTER=console`: one JSON object per span on stderr. The SDK's own console exporter writes to stdout,
+ * where `--json` output and summaries go.
+ */
+class StderrSpanExporter implements SpanExporter {
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    for (const span of spans) {
+      const { traceId, spanId } = span.spanContext();
+      const line = {
+        span: span.name, traceId, spanId, parentSpanId: span.parentSpanId, kind: span.kind,
+        startUs: hrTimeToMicroseconds(span.startTime), durationUs: hrTimeToMicroseconds(span.duration),
+        status: span.status, attributes: span.attributes, events: span.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+      };
+      process.stderr.write(`${JSON.stringify(line)}\n`);
+    }
+    done({ code: ExportResultCode.SUCCESS });
+  }
+
+  async shutdown(): Promise<void> {
+    // Nothing buffered.
+  }
+}
+
+/** The exporters OTEL_TRACES_EXPORTER names: `otlp` in OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL, `console` on stderr. */
 export function exportersFor(settings: TracingSettings): SpanExporter[] {
   return settings.exporters.map((kind) => {
-    if (kind === 'console') return new ConsoleSpanExporter();
+    if (kind === 'console') return new StderrSpanExporter();
     return settings.protocol === 'http/json' ? new OtlpJsonTraceExporter() : new OtlpProtobufTraceExporter();
   });
 }

@@ -99,5 +99,5 @@ function traceContentFromEnv(env: NodeJS.ProcessEnv): boolean {
 
 /** `OTLP http/protobuf to http://collector:4318/v1/traces`, for a start line. */
 export function tracingDestination(settings: TracingSettings): string {
-  return settings.exporters.map((kind) => (kind === 'console' ? 'stdout (console exporter)' : `OTLP ${settings.protocol} at ${settings.endpoint}`)).join(' and ');
+  return settings.exporters.map((kind) => (kind === 'console' ? 'stderr (console exporter)' : `OTLP ${settings.protocol} at ${settings.endpoint}`)).join(' and ');
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exportersFor } from '../../../src/telemetry/exporter';
 import { tracingSettingsFromEnv } from '../../../src/telemetry/settings';
 
@@ -55,6 +55,25 @@ describe('OTLP/HTTP exporters', () => {
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('the console exporter', () => {
+  it('writes one JSON object per span to stderr, none to stdout', async () => {
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const out = vi.spyOn(process.stdout, 'write');
+    try {
+      const [exporter] = exportersFor({ exporters: ['console'], protocol: 'http/protobuf', endpoint: '', content: false, contentMaxChars: 0 });
+      const result = await new Promise<{ code: ExportResultCode }>((resolve) => exporter?.export([oneSpan()], resolve));
+      expect(result.code).toBe(ExportResultCode.SUCCESS);
+      const lines = err.mock.calls.map(([chunk]) => String(chunk));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ span: 'POST /m2m/sites/{site_id}/chat/async', kind: SpanKind.CLIENT, traceId: expect.stringMatching(/^[0-9a-f]{32}$/) as string });
+      expect(out).not.toHaveBeenCalled();
+    } finally {
+      err.mockRestore();
+      out.mockRestore();
     }
   });
 });
