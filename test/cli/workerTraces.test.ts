@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
-import { CLI } from '../helpers/cli';
+import { CLI, sitechat } from '../helpers/cli';
 import { historyText } from '../helpers/history';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
@@ -131,5 +132,25 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
     expect(stderr).not.toContain('traces to');
     expect(collector.posts).toEqual([]);
     expect(await historyText(stack.client, `${workflowId}/chunk-0`)).not.toContain('_tracer-data');
+  });
+
+  it("`sitechat run` traces its client and its in-process worker: the client's start of the run is the trace's root", async () => {
+    collector.posts.length = 0;
+    writeFileSync(join(stack.runsDir, 'q.csv'), 'question\nHow much does the Personal plan cost?\n');
+    const res = await sitechat(stack.runsDir, ['run', 'q.csv'], {
+      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace,
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(`traces to OTLP http/json at ${collector.url}/v1/traces`);
+    const spans = spansOf(collector.posts);
+    const root = spans.filter((s) => s.name === 'StartWorkflow:evaluationRun');
+    expect(root, 'the client span').toHaveLength(1);
+    expect(root[0]?.parentSpanId || undefined).toBeUndefined();
+    const submit = spans.find((s) => s.name === 'POST /m2m/sites/{site_id}/chat/async');
+    expect(submit?.traceId).toBe(root[0]?.traceId);
+    const resource = (JSON.parse(collector.posts[0]?.body as string) as OtlpRequest).resourceSpans[0]?.resource.attributes ?? [];
+    expect(resource).toEqual(expect.arrayContaining([{ key: 'service.name', value: { stringValue: 'sitechat' } }]));
+    expect(collector.posts.map((p) => p.body).join('')).not.toContain(DEMO.apiKey);
   });
 });
