@@ -14,17 +14,27 @@ import { SpanAttr } from './attributes';
 function activityTracing(tracer: Tracer): ActivityInterceptorsFactory[] {
   return [
     (ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }), outbound: new OpenTelemetryActivityOutboundInterceptor(ctx) }),
-    (ctx) => ({
-      inbound: {
-        execute: (input, next) => {
-          const arg: unknown = input.args[0];
-          const span = trace.getActiveSpan();
-          span?.setAttribute(SpanAttr.attempt, ctx.info.attempt);
-          if (typeof arg === 'object' && arg !== null && 'siteId' in arg && typeof arg.siteId === 'string') span?.setAttribute(SpanAttr.site, arg.siteId);
-          return context.with(withAttempt(context.active(), ctx.info.attempt), () => next(input));
+    (ctx) => {
+      let ids: { trace_id: string; span_id: string } | undefined;
+      return {
+        inbound: {
+          execute: (input, next) => {
+            const arg: unknown = input.args[0];
+            const span = trace.getActiveSpan();
+            span?.setAttribute(SpanAttr.attempt, ctx.info.attempt);
+            if (typeof arg === 'object' && arg !== null && 'siteId' in arg && typeof arg.siteId === 'string') span?.setAttribute(SpanAttr.site, arg.siteId);
+            const sc = span?.spanContext();
+            if (sc) ids = { trace_id: sc.traceId, span_id: sc.spanId };
+            return context.with(withAttempt(context.active(), ctx.info.attempt), () => next(input));
+          },
         },
-      },
-    }),
+        outbound: {
+          // The SDK logs an activity's end (`Activity failed` among them) after its span is no longer active, so
+          // Temporal's interceptor adds no ids to it; these are the execution's own.
+          getLogAttributes: (attributes, next) => next(ids === undefined ? attributes : { ...ids, ...attributes }),
+        },
+      };
+    },
   ];
 }
 

@@ -90,6 +90,8 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=${encodeURIComponent(collectorToken)}`, OTEL_SERVICE_NAME: 'sitechat-worker-under-test',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=ci',
+      // The SDK logs each activity's end at DEBUG: such lines carry the ids of the activity's span.
+      SITECHAT_LOG_FORMAT: 'json', SITECHAT_TEMPORAL_LOG_LEVEL: 'DEBUG',
     });
     expect(code, stderr).toBe(0);
     expect(stderr).toContain(`traces to OTLP http/json at ${collector.url}/v1/traces`);
@@ -112,6 +114,14 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
     }
     // The client of this test is not traced: the run's workflow span is the root, and everything hangs under it.
     expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    const askSpans = new Set(spans.filter((s) => s.name === 'RunActivity:ask').map((s) => s.spanId));
+    const logLines = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const askLines = logLines.filter((l) => l.activity === 'ask' && typeof l.trace_id === 'string');
+    expect(askLines.length, 'ask activity log lines with a trace id').toBeGreaterThan(0);
+    for (const l of askLines) {
+      expect(l.trace_id).toBe(spans[0]?.traceId);
+      expect(askSpans.has(l.span_id as string), 'the line names its activity span').toBe(true);
+    }
     // The trace context travels in the workflow's headers, and the header value of the exporter nowhere.
     expect(await historyText(stack.client, `${workflowId}/chunk-0`)).toContain('_tracer-data');
     expect(stderr).not.toContain(collectorToken);
