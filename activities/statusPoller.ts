@@ -2,6 +2,7 @@ import { NotFoundError, RateLimitError, SiteChatError } from '../src/api/errors'
 import type { SiteChatClient } from '../src/api';
 import type { RequestStatus } from '../src/api/schemas';
 import type { Pacer } from '../src/ratelimit/pacer';
+import { carryContext, type InContext } from '../src/telemetry/carry';
 
 /** How a watched request ended. */
 export type PollOutcome =
@@ -46,6 +47,8 @@ export interface StatusPollerOptions {
 }
 
 interface Watch extends WatchOptions {
+  /** The watching activity's trace context: its polls' spans are its children. */
+  inContext: InContext;
   dueAt: number;
   beatAt: number;
   inFlight: boolean;
@@ -97,6 +100,7 @@ export class StatusPoller {
         beatAt: now + this.#opts.beatAfterMs,
         inFlight: false,
         polled: false,
+        inContext: carryContext(),
         resolve,
         reject,
         onAbort: () => this.#end(w, () => reject(options.signal.reason)),
@@ -151,7 +155,7 @@ export class StatusPoller {
     const first = !w.polled;
     let waitMs = intervalMs;
     try {
-      const get = (): Promise<RequestStatus> => api.requests.get(w.siteId, w.requestId, { signal: w.signal });
+      const get = (): Promise<RequestStatus> => w.inContext(() => api.requests.get(w.siteId, w.requestId, { signal: w.signal }));
       const status = this.#opts.pacedPerRoute(w.siteId) ? await limiter.run(this.#opts.routeKey(w.siteId), get, w.signal) : await get();
       w.lastError = undefined;
       if (status.status === 'completed' || status.status === 'failed') return this.#end(w, () => w.resolve({ kind: 'finished', status, atFirstPoll: first }));

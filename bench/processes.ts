@@ -52,6 +52,8 @@ export async function startWorkerProcess(w: WorkerEnv): Promise<WorkerProcess> {
       ...(process.env.BENCH_WORKER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS } : {}),
       // BENCH_WORKER_METRICS=1: the workers serve their metrics (an ephemeral port each), to see what that costs.
       ...(process.env.BENCH_WORKER_METRICS === '1' ? { SITECHAT_METRICS_ADDR: '127.0.0.1:0' } : {}),
+      // BENCH_WORKER_OTLP_ENDPOINT=http://…: the workers trace, sending OTLP/HTTP there, to see what tracing costs.
+      ...(process.env.BENCH_WORKER_OTLP_ENDPOINT ? { OTEL_EXPORTER_OTLP_ENDPOINT: process.env.BENCH_WORKER_OTLP_ENDPOINT } : {}),
     }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -17,6 +17,8 @@
  *
  * BENCH_WORKER_METRICS=1 has the worker processes serve their Prometheus metrics (SITECHAT_METRICS_ADDR on an ephemeral
  * port), to measure what the instrumentation costs.
+ * BENCH_WORKER_OTLP_ENDPOINT=http://host:port has the worker processes trace (OTEL_EXPORTER_OTLP_ENDPOINT), to measure what
+ * tracing costs; any OTLP/HTTP receiver will do.
  * BENCH_WORKER_NODE_OPTIONS (e.g. --max-old-space-size=160) is passed to the worker processes as NODE_OPTIONS, for
  * memory diagnostics; it is recorded in the command line of the results.
  *
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: git(['rev-parse', 'HEAD']).trim(),
     dirty: git(['status', '--porcelain', '--untracked-files=no']).split('\n').filter(Boolean).map((l) => l.slice(3)),
-    command: `${process.env.BENCH_WORKER_METRICS === '1' ? 'BENCH_WORKER_METRICS=1 ' : ''}${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    command: `${process.env.BENCH_WORKER_METRICS === '1' ? 'BENCH_WORKER_METRICS=1 ' : ''}${process.env.BENCH_WORKER_OTLP_ENDPOINT ? `BENCH_WORKER_OTLP_ENDPOINT=${process.env.BENCH_WORKER_OTLP_ENDPOINT} ` : ''}${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: args.quick,
     machine: {
       cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30),

@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
+import type { Span } from '@opentelemetry/api';
 import { apiCallMetrics } from '../metrics/apiCalls';
+import { setApiStatus, withApiSpan } from '../telemetry/apiSpan';
+import { activeTracing } from '../telemetry/state';
 import type { ResolvedConfig } from './config';
 import { type Endpoint, endpointLabel, fillPath, queryString } from './endpoints';
 import { ConfigurationError } from './errors';
@@ -37,12 +40,14 @@ export class Transport {
   readonly #key: Secret;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #origin: URL;
   #closing?: Promise<void>;
 
   constructor(config: ResolvedConfig, key: Secret, dispatcher?: Dispatcher) {
     this.config = config;
     this.#key = key;
     this.#ownsDispatcher = dispatcher === undefined;
+    this.#origin = new URL(config.origin);
     this.#dispatcher =
       dispatcher ??
       new Pool(config.origin, {
@@ -59,6 +64,12 @@ export class Transport {
   }
 
   async call<S extends z.ZodType>(call: Call<S>, options: RequestOptions = {}): Promise<z.output<S>> {
+    const tracing = activeTracing();
+    if (tracing === undefined) return this.#call(call, options);
+    return withApiSpan(tracing, this.#origin, call, (span) => this.#call(call, options, span));
+  }
+
+  async #call<S extends z.ZodType>(call: Call<S>, options: RequestOptions, span?: Span): Promise<z.output<S>> {
     const label = endpointLabel(call.endpoint);
     if (this.#closing !== undefined) {
       throw new ConfigurationError(`${label} called after close() — create a new SiteChatClient`, { endpoint: label });
@@ -76,6 +87,7 @@ export class Transport {
       throw connectionError(err, { endpoint: label, origin: this.scrub(this.config.baseUrl), timeoutMs });
     }
     this.#report(call, res.status, started);
+    setApiStatus(span, res.status);
     const scrub = (text: string): string => this.scrub(text);
     if (res.status < 200 || res.status > 299) {
       throw errorFromResponse({ status: res.status, endpoint: label, bodyText: res.text, retryAfter: res.retryAfter, scrub });

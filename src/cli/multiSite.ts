@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { tracedClientOptions } from '../telemetry/client';
 import { CANCELLED_BEFORE_START, summarizeMultiSite, type SiteRunRef } from '../reports/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { OpenedStore } from '../reports/openStore';
@@ -97,7 +98,7 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
     kind: 'evaluation', runId, sites, dataset: { path: start.dataset.path, sha256: start.dataset.sha256 },
     options: { ...options, outDir: start.remote ? undefined : outDir },
   };
-  const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
+  const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
   await startWorkflow(client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
   log.info(`started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {

@@ -6,6 +6,8 @@ import { startLocalServer, type LocalServer } from '../temporal/localServer';
 import { isSameProcess, processIdentity, type ProcessIdentity } from '../temporal/processIdentity';
 import { metricsAddressFromEnv } from '../metrics/address';
 import { installRuntimeWithMetrics } from '../metrics/start';
+import { tracingDestination } from '../telemetry/settings';
+import { startTracingFromEnv } from '../telemetry/start';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import { Secret } from '../api/secret';
@@ -132,8 +134,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log } = options;
   // Checked before anything starts: a bad address is a usage error. Only a process that runs a worker serves metrics.
   const metricsAddress = options.worker ? metricsAddressFromEnv() : undefined;
-  const metrics = await installRuntimeWithMetrics('ERROR', metricsAddress);
+  // Checked before anything starts too; the command's Temporal client traces with or without a worker.
+  const tracing = await startTracingFromEnv('sitechat', (m) => log.warn(m));
   const closers: (() => Promise<void>)[] = [];
+  if (tracing) {
+    // First in, so last out: the spans of everything closed before it are exported.
+    closers.push(() => tracing.shutdown());
+    log.info(`traces to ${tracingDestination(tracing.settings)}`);
+  }
+  const metrics = await installRuntimeWithMetrics('ERROR', metricsAddress);
   if (metrics) {
     closers.push(() => metrics.close());
     log.info(`metrics of the in-process worker at ${metrics.url}`);

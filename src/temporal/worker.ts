@@ -4,6 +4,7 @@ import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptio
 import { createActivities, type ActivityDeps } from '../../activities';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
 import { siteInLogs } from '../logging/siteInLogs';
+import { activeTracing } from '../telemetry/state';
 import { hostname } from 'node:os';
 import { configureQueueBudgets } from './queueConfig';
 import { limitHeapGrowth } from './heapGrowth';
@@ -15,7 +16,10 @@ export interface WorkersOptions {
   connection: NativeConnection;
   namespace?: string;
   config: WorkerConfig;
-  /** Reuse a bundle across workers of one process (bundling takes seconds). @default the prebuilt one, else bundled now */
+  /**
+   * Reuse a bundle across workers of one process (bundling takes seconds); with tracing on it must be a traced one
+   * (`bundleWorkflows({ traced: true })`). @default the prebuilt one, else bundled now
+   */
   workflowBundle?: WorkflowBundleWithSourceMap | { codePath: string };
   /** Extra dependencies for the activities (tests inject a dispatcher through the client). */
   deps?: Partial<ActivityDeps>;
@@ -44,19 +48,39 @@ export function workflowsPath(): string {
   return join(__dirname, '..', '..', 'workflows');
 }
 
-/** dist/workflow-bundle.js, written by `npm run build` (scripts/bundle-workflows.ts). */
-export function prebuiltBundlePath(): string {
-  return join(__dirname, '..', '..', 'workflow-bundle.js');
+/**
+ * dist/workflow-bundle.js, written by `npm run build` (scripts/bundle-workflows.ts); with `traced`,
+ * dist/workflow-bundle-traced.js, the same workflows with the OpenTelemetry workflow interceptors.
+ */
+export function prebuiltBundlePath(traced = false): string {
+  return join(__dirname, '..', '..', traced ? 'workflow-bundle-traced.js' : 'workflow-bundle.js');
 }
 
 /** The build's bundle when running from dist/, else a fresh one (tests run the sources, which may be newer). */
-async function workflowBundleFor(): Promise<WorkflowBundleWithSourceMap | { codePath: string }> {
-  const prebuilt = prebuiltBundlePath();
-  return __filename.endsWith('.js') && existsSync(prebuilt) ? { codePath: prebuilt } : bundleWorkflows();
+async function workflowBundleFor(traced: boolean): Promise<WorkflowBundleWithSourceMap | { codePath: string }> {
+  const prebuilt = prebuiltBundlePath(traced);
+  return __filename.endsWith('.js') && existsSync(prebuilt) ? { codePath: prebuilt } : bundleWorkflows({ traced });
 }
 
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: workflowsPath(), logger: quietBundlerLogger });
+/**
+ * The workflow interceptors of `@temporalio/interceptors-opentelemetry`: a span per workflow run, and the trace
+ * context put into the headers of each activity and child workflow it starts. They issue no commands of their own
+ * (headers are not compared on replay; the replay test replays every recorded history through the traced bundle too).
+ */
+export function tracingWorkflowInterceptorsPath(): string {
+  return require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+}
+
+/**
+ * Two bundles, so that a worker without tracing runs workflows without a trace of it (no interceptor, no span, no
+ * OpenTelemetry code in the sandbox), and a traced one gets the interceptors, which must be bundled in.
+ */
+export function bundleWorkflows(options: { traced?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({
+    workflowsPath: workflowsPath(),
+    logger: quietBundlerLogger,
+    ...(options.traced ? { workflowInterceptorModules: [tracingWorkflowInterceptorsPath()] } : {}),
+  });
 }
 
 const noop = (): void => undefined;
@@ -82,7 +106,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     }
   }
   const { activities, close } = createActivities(config, options.deps);
-  const workflowBundle = options.workflowBundle ?? (await workflowBundleFor());
+  const tracing = activeTracing()?.workerOptions();
+  const workflowBundle = options.workflowBundle ?? (await workflowBundleFor(tracing !== undefined));
 
   const workers = await Promise.all(queues.map((taskQueue) => {
     const base: WorkerOptions = {
@@ -90,7 +115,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       namespace: options.namespace,
       taskQueue,
       activities,
-      interceptors: { activity: [siteInLogs] },
+      interceptors: { activity: [siteInLogs, ...(tracing?.interceptors?.activity ?? [])] },
+      ...(tracing?.sinks ? { sinks: tracing.sinks } : {}),
     };
     if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });
     if (taskQueue === TaskQueue.judge) return Worker.create({ ...base, ...judgeLimits(config), maxConcurrentActivityTaskExecutions: 20 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, sitechat } from '../helpers/cli';
 
 /**
- * SITECHAT_METRICS_ADDR and SITECHAT_LOG_FORMAT are settings like any other: a bad one exits 2 with its name, before
+ * SITECHAT_METRICS_ADDR, SITECHAT_LOG_FORMAT and the OTEL_* tracing variables are settings like any other: a bad one exits 2 with its name, before
  * any server, worker or request starts (no Temporal server is given: none is needed to refuse them).
  */
 describe('metrics and log settings are checked first (built CLI)', () => {
@@ -36,6 +36,20 @@ describe('metrics and log settings are checked first (built CLI)', () => {
     const res = await sitechat(dir, ['run', 'q.csv'], { SITECHAT_METRICS_ADDR: 'http://localhost:9464' });
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain('SITECHAT_METRICS_ADDR="http://localhost:9464": not host:port');
+    expect(res.stderr).not.toMatch(/starting an embedded Temporal dev server|embedded simulator/);
+    expect(readdirSync(dir)).not.toContain('.sitechat');
+  });
+
+  it('`sitechat worker` with OTLP over gRPC asked for exits 2 naming the variable', async () => {
+    const res = await sitechat(dir, ['worker'], { ...apiEnv, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain('OTEL_EXPORTER_OTLP_PROTOCOL="grpc": OTLP over gRPC is not supported');
+  });
+
+  it('`sitechat run` with a malformed OTEL_EXPORTER_OTLP_HEADERS exits 2 before anything starts, without printing the header value', async () => {
+    const res = await sitechat(dir, ['run', 'q.csv'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_HEADERS: 'authorization' });
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toContain('OTEL_EXPORTER_OTLP_HEADERS: entry 1 is not key=value');
     expect(res.stderr).not.toMatch(/starting an embedded Temporal dev server|embedded simulator/);
     expect(readdirSync(dir)).not.toContain('.sitechat');
   });

@@ -7,15 +7,20 @@ import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
+import { tracedClientOptions } from '../../src/telemetry/client';
+import { activeTracing } from '../../src/telemetry/state';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-/** Bundling takes seconds; one bundle serves every worker of a test file. */
+/**
+ * Bundling takes seconds; one bundle serves every worker of a test file. A file that started tracing (before its
+ * stack) gets the traced bundle, as a traced worker would.
+ */
 export function sharedBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflows();
+  bundle ??= bundleWorkflows({ traced: activeTracing() !== undefined });
   return bundle;
 }
 
@@ -50,7 +55,7 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
   const workerConnection = await NativeConnection.connect({ address });
   const stack: Stack = {
     sim: simulator,
-    client: new Client({ connection: clientConnection, namespace }),
+    client: new Client({ connection: clientConnection, namespace, ...tracedClientOptions() }),
     namespace,
     runsDir,
     config,

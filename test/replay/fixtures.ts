@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type ReplayWorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { INDEX_FILE, type HistoryFixture } from '../../scripts/histories/fixtureIndex';
 import { historyFromJson } from '../../scripts/histories/historyJson';
 
@@ -25,12 +25,12 @@ export function fixtureFilesOnDisk(dir: string = FIXTURES_DIR): string[] {
  * Replays each fixture's history with one replay worker running `workflowBundle`, and pairs every history with its
  * outcome. The worker replays histories one at a time, in the order given, so outcomes come back in that order.
  */
-export async function replayFixtures(workflowBundle: WorkflowBundleWithSourceMap, fixtures: HistoryFixture[], dir: string = FIXTURES_DIR): Promise<ReplayOutcome[]> {
+export async function replayFixtures(workflowBundle: WorkflowBundleWithSourceMap, fixtures: HistoryFixture[], dir: string = FIXTURES_DIR, sinks?: ReplayWorkerOptions['sinks']): Promise<ReplayOutcome[]> {
   // Each history replays under its recorded workflow id: the run names its chunks after it, and core compares the
   // child workflow ids it starts with the recorded ones.
   const histories = fixtures.map((f) => ({ workflowId: f.workflowId, history: historyFromJson(JSON.parse(readFileSync(join(dir, f.file), 'utf8'))) }));
   const outcomes: ReplayOutcome[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'sitechat-fixtures' }, histories)) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, replayName: 'sitechat-fixtures', ...(sinks ? { sinks } : {}) }, histories)) {
     const fixture = fixtures[outcomes.length];
     if (!fixture || fixture.workflowId !== result.workflowId) throw new Error(`replay results out of order at ${result.workflowId}`);
     outcomes.push({ fixture, error: result.error });

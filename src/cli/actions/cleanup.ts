@@ -1,4 +1,5 @@
 import { Client, WorkflowFailedError } from '@temporalio/client';
+import { tracedClientOptions } from '../../telemetry/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupInputFromFlags, CleanupOptionError, cleanupProgressQuery,
@@ -51,7 +52,7 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
   };
   try {
     runtime = await openRuntime({ log, worker: flags.worker });
-    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace });
+    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
     process.once('SIGINT', onSigint);
     const runId = newRunId();
     const several = sites.length > 1;

@@ -8,11 +8,15 @@ import { JudgeConfigError } from '../../grading/judge/errors';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
 import { PgDatabase } from '../../reports/pgDatabase';
+import { tracingDestination } from '../../telemetry/settings';
+import { startTracingFromEnv } from '../../telemetry/start';
+import type { Tracing } from '../../telemetry/tracing';
 
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
   const log = createLogger({ source: 'worker' });
   let metrics: WorkerMetrics | undefined;
+  let tracing: Tracing | undefined;
   try {
     const config = workerConfigFromEnv();
     const metricsAddress = metricsAddressFromEnv();
@@ -23,6 +27,8 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
       return ExitCode.usage;
     }
+    tracing = await startTracingFromEnv('sitechat-worker', (m) => log.warn(m));
+    if (tracing) log.info(`traces to ${tracingDestination(tracing.settings)}`);
     metrics = await installRuntimeWithMetrics('WARN', metricsAddress);
     // One endpoint per process: with port 0 each worker of a host gets its own, printed here for the scrape config.
     if (metrics) log.info(`metrics at ${metrics.url}${metrics.temporal ? " (with the Temporal SDK's)" : ''}`);
@@ -54,5 +60,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
   } finally {
     // A listening endpoint would keep the process alive after the workers stopped.
     await metrics?.close();
+    // Exports the spans still buffered (the workflow spans of runs that just ended among them).
+    await tracing?.shutdown();
   }
 }

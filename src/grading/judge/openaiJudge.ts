@@ -14,6 +14,7 @@ import { parseJudgeReply } from './parse';
 import { buildMessages } from './prompts';
 import { judgeSettingsFromEnv, type JudgeSettings } from './settings';
 import { JudgeConfigError } from './errors';
+import { withJudgeSpan } from '../../telemetry/judgeSpan';
 import type { Judge, JudgeRequest, JudgeVerdict } from './types';
 
 /** The request body the judge sends (what tests pin). */
@@ -57,7 +58,11 @@ export class OpenAIJudge implements Judge {
    * One call, over within SITECHAT_JUDGE_TIMEOUT_MS from the request to the reply's last byte: the client's own timer
    * stops at the headers, so a body that trickles in would hold the call until the activity's time-out.
    */
-  async judge(request: JudgeRequest, options: { signal?: AbortSignal } = {}): Promise<JudgeVerdict> {
+  judge(request: JudgeRequest, options: { signal?: AbortSignal } = {}): Promise<JudgeVerdict> {
+    return withJudgeSpan(this.model, () => this.#judge(request, options));
+  }
+
+  async #judge(request: JudgeRequest, options: { signal?: AbortSignal }): Promise<JudgeVerdict> {
     const deadline = AbortSignal.timeout(this.settings.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
     let text: string;

@@ -1,0 +1,93 @@
+import { context, diag, DiagLogLevel, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { envDetectorSync, Resource } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { WorkerOptions } from '@temporalio/worker';
+import { AsyncLocalContextManager } from './contextManager';
+import { exportersFor } from './exporter';
+import type { TracingSettings } from './settings';
+import { setActiveTracing, activeTracing } from './state';
+import { tracingWorkerOptions } from './worker';
+
+/** The process's tracing, once started: what the worker, the Temporal client and the API client read. */
+export interface Tracing {
+  readonly settings: TracingSettings;
+  readonly tracer: Tracer;
+  /** Where the workflows' spans (sent out of the workflow sandbox through a sink) go. */
+  readonly spanProcessor: SpanProcessor;
+  readonly resource: Resource;
+  /** For every Temporal client of the process: starts, signals and queries get a span and carry its context. */
+  readonly workflowClientInterceptor: WorkflowClientInterceptor;
+  /** Interceptors and the workflow span sink for the process's workers (they also need the traced workflow bundle). */
+  workerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'>;
+  /** Exports what is buffered and stops; idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export const TRACER_NAME = 'sitechat-runner';
+
+export interface StartTracingOptions {
+  /** `service.name` unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES give one. */
+  serviceName: string;
+  /** Replaces the exporters of the settings (tests: an in-memory exporter). */
+  exporters?: SpanExporter[];
+  /** Where the SDK's own warnings and errors go (a collector that refuses or cannot be reached); unset: nowhere. */
+  warn?: (message: string) => void;
+}
+
+const noop = (): void => undefined;
+
+/** The SDK's diagnostics at WARN and above as lines of the process's log: spans that cannot be exported say so. */
+function reportDiagnostics(warn: (message: string) => void): void {
+  const line = (message: string, args: unknown[]): void => warn(`OpenTelemetry: ${[message, ...args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a)))].join(' ')}`);
+  diag.setLogger({ error: (m, ...a) => line(m, a), warn: (m, ...a) => line(m, a), info: noop, debug: noop, verbose: noop }, DiagLogLevel.WARN);
+}
+
+/**
+ * Starts the process's tracing: a tracer provider whose spans go through a batch processor (OTEL_BSP_* apply) to the
+ * configured exporters, with the W3C trace-context propagator the Temporal interceptors put into workflow and
+ * activity headers, and an async-local context manager. Sampling follows OTEL_TRACES_SAMPLER(_ARG), as the SDK reads
+ * them. One per process: a second call returns the first.
+ */
+export function startTracing(settings: TracingSettings, options: StartTracingOptions): Tracing {
+  const running = activeTracing();
+  if (running) return running;
+  if (options.warn) reportDiagnostics(options.warn);
+  const resource = new Resource({
+    ...Resource.default().attributes,
+    'service.name': options.serviceName,
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults.
+    ...envDetectorSync.detect().attributes,
+  });
+  const processors = (options.exporters ?? exportersFor(settings)).map((e) => new BatchSpanProcessor(e));
+  const spanProcessor = processors.length === 1 ? (processors[0] as SpanProcessor) : fanOut(processors);
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  context.setGlobalContextManager(new AsyncLocalContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  let stopping: Promise<void> | undefined;
+  const tracer = provider.getTracer(TRACER_NAME);
+  const tracing: Tracing = {
+    settings,
+    tracer,
+    spanProcessor,
+    resource,
+    workflowClientInterceptor: new OpenTelemetryWorkflowClientInterceptor({ tracer }),
+    workerOptions: () => tracingWorkerOptions(tracer, spanProcessor, resource),
+    shutdown: () => (stopping ??= provider.shutdown()),
+  };
+  setActiveTracing(tracing);
+  return tracing;
+}
+
+/** One processor in front of several (OTEL_TRACES_EXPORTER=otlp,console). */
+function fanOut(processors: SpanProcessor[]): SpanProcessor {
+  return {
+    onStart: (span, ctx) => processors.forEach((p) => p.onStart(span, ctx)),
+    onEnd: (span) => processors.forEach((p) => p.onEnd(span)),
+    forceFlush: async () => void (await Promise.all(processors.map((p) => p.forceFlush()))),
+    shutdown: async () => void (await Promise.all(processors.map((p) => p.shutdown()))),
+  };
+}
