@@ -15,47 +15,17 @@
  * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
  */
-import { readFileSync } from 'node:fs';
 import { I_DONT_KNOW, Plan, type FixturesInput } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { findModel } from '../src/sim/kb/models';
 import { Simulator } from '../src/sim/simulator';
+import { HELD_OUT, loadSquad, normalize, type SquadArticle } from './sim-realism-data';
 
-interface SquadQa {
-  question: string;
-  answers: { text: string }[];
-  is_impossible?: boolean;
-}
-interface SquadArticle {
-  title: string;
-  paragraphs: { context: string; qas: SquadQa[] }[];
-}
-
-const HELD_OUT = ['Normans', 'Computational_complexity_theory'];
 const BANDS = [0, 20, 40, 60, 80, 101];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** SQuAD's answer normalization. */
-export function normalize(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\b(a|an|the)\b/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-function load(path: string, exclude: ReadonlySet<string>): SquadArticle[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const data = (raw as { data?: unknown }).data;
-  if (!Array.isArray(data)) throw new Error(`${path}: \`data\` must be an array of SQuAD articles`);
-  const norm = (t: string): string => t.replace(/_/g, ' ').toLowerCase();
-  const skip = new Set([...exclude].map(norm));
-  return (data as SquadArticle[]).filter((a) => !skip.has(norm(a.title)));
 }
 
 /** One question's outcome. `half`: the article's position among the loaded ones (even = tuning half `a`, odd = check half `b`). */
@@ -143,7 +113,7 @@ function main(): void {
   const model = flag('model') ?? 'gpt-4o-mini';
   const seed = Number(flag('seed') ?? 1);
   const limit = Number(flag('limit') ?? Infinity);
-  const articles = load(path, exclude);
+  const articles = loadSquad(path, exclude);
   const started = performance.now();
   const outcomes = evaluate(articles, scope, model, seed, limit);
   const ms = performance.now() - started;
