@@ -16,7 +16,14 @@ const PAIRS =
   'opened closed|import export|imported exported|gain loss|gained lost|domestic foreign|ancient modern|birth death|' +
   'born died|same different|true false|full empty|heavy light|hot cold|warm cool|fast slow|always never|' +
   'agree disagree|support oppose|supported opposed|friend enemy|ally enemy|victory defeat|male female|men women|' +
-  'father mother|son daughter|king queen|husband wife';
+  'father mother|son daughter|king queen|husband wife|increase reduce|increasing decreasing|rising falling|' +
+  'add remove|added removed|include exclude|included excluded|permit prohibit|buy sell|bought sold|send receive|' +
+  'sent received|lend borrow|succeeded failed|create destroy|created destroyed|appear disappear|enter exit|' +
+  'arrive depart|input output|inner outer|majority minority|expensive cheap|greater smaller|greatest least|' +
+  'wider narrower|widest narrowest|deep shallow|thick thin|younger older|youngest oldest|upstream downstream|' +
+  'summer winter|day night|dry wet|natural artificial|direct indirect|formal informal|official unofficial|' +
+  'military civilian|urban rural|catholic protestant|conservative liberal|democratic republican|northeast southwest|' +
+  'northwest southeast|lost found|ban allow|defeated won|lower raise|lowered raised';
 
 /** Words a passage uses for the question's word: "an earlier version" answers "an older version". */
 const ALIKE =
