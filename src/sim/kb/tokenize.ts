@@ -60,8 +60,9 @@ export function toTerm(token: string): string | null {
   // Accents folded: questions are often typed without them ("Rene" for "René").
   const t = token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
   if (t.length === 0 || STOP_WORDS.has(t) || (t.length === 1 && !/\d/.test(t))) return null;
-  const stemmed = stem(IRREGULAR[t] ?? t);
-  return CANONICAL[stemmed] ?? stemmed;
+  // Own keys only: "constructor" or "toString" in a document must not reach Object.prototype.
+  const stemmed = stem(Object.hasOwn(IRREGULAR, t) ? (IRREGULAR[t] as string) : t);
+  return Object.hasOwn(CANONICAL, stemmed) ? (CANONICAL[stemmed] as string) : stemmed;
 }
 
 /** The index terms of a text, in order, duplicates kept. */

@@ -62,6 +62,8 @@ describe('answer shapes', () => {
       'The St. Brel abbey was founded by monks.', 'It burned c. 1130.', 'The U.S. Army came.',
     ]);
     expect(terms('René Bréval')).toEqual(terms('Rene Breval'));
+    // words that are names of Object.prototype's members are words like any other
+    expect(terms('The constructor called toString and valueOf')).toEqual(['constructor', 'call', 'tostr', 'valueof']);
     expect(ask('Who founded the town of Breval?').answer).toContain('René Dufour');
   });
 });
