@@ -11,51 +11,22 @@
  * normalization: lower case, no punctuation or articles, single spaces) and the share refused ("I don't
  * know"); on unanswerable ones (SQuAD 2.0 `is_impossible`), the share refused; and calibration: for every
  * answer that is not a refusal, the share correct per confidence band. Every figure is given for all
- * articles and for two halves (odd and even positions in the file): tune on half a, check on half b. The
+ * articles and for two halves (odd and even positions in the file): on the development file, rules are tuned on
+ * half a and half b is only measured; a second source (`sim-realism-splits.ts`) is only measured. The
  * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
  */
-import { readFileSync } from 'node:fs';
 import { I_DONT_KNOW, Plan, type FixturesInput } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { findModel } from '../src/sim/kb/models';
 import { Simulator } from '../src/sim/simulator';
+import { HELD_OUT, loadSquad, normalize, type SquadArticle } from './sim-realism-data';
 
-interface SquadQa {
-  question: string;
-  answers: { text: string }[];
-  is_impossible?: boolean;
-}
-interface SquadArticle {
-  title: string;
-  paragraphs: { context: string; qas: SquadQa[] }[];
-}
-
-const HELD_OUT = ['Normans', 'Computational_complexity_theory'];
 const BANDS = [0, 20, 40, 60, 80, 101];
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** SQuAD's answer normalization. */
-export function normalize(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\b(a|an|the)\b/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-function load(path: string, exclude: ReadonlySet<string>): SquadArticle[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new Error(`${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const data = (raw as { data?: unknown }).data;
-  if (!Array.isArray(data)) throw new Error(`${path}: \`data\` must be an array of SQuAD articles`);
-  const norm = (t: string): string => t.replace(/_/g, ' ').toLowerCase();
-  const skip = new Set([...exclude].map(norm));
-  return (data as SquadArticle[]).filter((a) => !skip.has(norm(a.title)));
 }
 
 /** One question's outcome. `half`: the article's position among the loaded ones (even = tuning half `a`, odd = check half `b`). */
@@ -143,7 +114,7 @@ function main(): void {
   const model = flag('model') ?? 'gpt-4o-mini';
   const seed = Number(flag('seed') ?? 1);
   const limit = Number(flag('limit') ?? Infinity);
-  const articles = load(path, exclude);
+  const articles = loadSquad(path, exclude);
   const started = performance.now();
   const outcomes = evaluate(articles, scope, model, seed, limit);
   const ms = performance.now() - started;
@@ -158,8 +129,8 @@ function main(): void {
   const row = (label: string, f: (t: Tally) => string): string => `| ${label} | ${f(all)} | ${f(halves.a)} | ${f(halves.b)} |`;
   const lines = [
     `${articles.length} articles, ${paragraphs} paragraphs as text documents (${scope === 'site' ? 'all on one site' : 'one site per article'}); model ${model}, seed ${seed}; ${(ms / outcomes.length).toFixed(2)} ms per question`,
-    `half a (articles 1, 3, 5 … of the file, used for tuning): ${titles(0)}`,
-    `half b (articles 2, 4, 6 …, checked only): ${titles(1)}`,
+    `half a (articles 1, 3, 5 … of the file; of the development file, the half rules are tuned on): ${titles(0)}`,
+    `half b (articles 2, 4, 6 …; of the development file, measured only): ${titles(1)}`,
     '',
     '| measure | all | half a | half b |',
     '|---|---:|---:|---:|',

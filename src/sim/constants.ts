@@ -25,6 +25,13 @@ export const DEMO = {
   level1ApiKey: 'sk-sim-basic-0000',
 } as const;
 
+/**
+ * Longest chat `message` the simulator accepts by default, in characters. The spec does not show the API's limit
+ * (§8); the runner refuses longer questions when it validates a dataset (`RowLimit.questionChars`), so the two agree:
+ * a question the runner sends is never a 400 here, and one the simulator would refuse never leaves the runner.
+ */
+export const MAX_MESSAGE_LENGTH = 16_000;
+
 /** `error` strings of the API (spec §7) plus the simulator's own decisions for unspecified cases. */
 export const ApiError = {
   invalidLimitOrOffset: 'invalid limit or offset',

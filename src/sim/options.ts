@@ -1,3 +1,4 @@
+import { MAX_MESSAGE_LENGTH } from './constants';
 import { resolveAdminToken } from './adminAuth';
 import type { FaultConfig } from './faults/config';
 import type { FixturesInput } from './fixtures';
@@ -117,7 +118,7 @@ export interface SimulatorOptions {
   feedbackUuidCheck?: FeedbackUuidCheck;
   /** @default 'reject' */
   unknownModel?: UnknownModel;
-  /** Longest accepted `message`, in characters; longer is 400 `invalid payload`. @default 4000 */
+  /** Longest accepted `message`, in characters; longer is 400 `invalid payload`. @default 16000 (`MAX_MESSAGE_LENGTH`) */
   maxMessageLength?: number;
   /** Largest accepted request body; larger is 413. @default 1_048_576 */
   maxBodyBytes?: number;
@@ -164,7 +165,7 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     feedbackResubmit: o.feedbackResubmit ?? FeedbackResubmit.original,
     feedbackUuidCheck: o.feedbackUuidCheck ?? FeedbackUuidCheck.both,
     unknownModel: o.unknownModel ?? UnknownModel.reject,
-    maxMessageLength: o.maxMessageLength ?? 4000,
+    maxMessageLength: o.maxMessageLength ?? MAX_MESSAGE_LENGTH,
     maxBodyBytes: o.maxBodyBytes ?? 1_048_576,
     syncTimeoutMs: o.syncTimeoutMs ?? 60_000,
     statusConfidence: o.statusConfidence ?? true,

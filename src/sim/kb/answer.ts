@@ -5,7 +5,8 @@ import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
 import type { AnswerVariation } from './noise';
 import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
-import { asksForNumber, FRAME_TERMS, terms } from './tokenize';
+import { answerShape, answerTypeTerm } from './answerShape';
+import { FRAME_TERMS, terms } from './tokenize';
 
 export type ConfidenceLevel = 'low' | 'medium' | 'high';
 
@@ -43,7 +44,7 @@ const SECOND_SENTENCE = 0.5;
  * A sentence of another retrieved document joins the answer when it scores at least this share of the best
  * one: an assistant that reads several retrieved passages combines the ones that match almost equally well.
  */
-const OTHER_DOCUMENT = 0.8;
+const OTHER_DOCUMENT = 0.6;
 /** Below this many words, an answer may take one sentence more than the model's limit. */
 const SHORT_ANSWER_WORDS = 50;
 /** Documents whose sentences are ranked. */
@@ -112,7 +113,8 @@ function finish(model: ModelProfile, rng: Prng, raw: number, answer: string, rea
 
 /** The question's terms (weight 1) plus, for models that read the conversation, earlier questions' terms. */
 function queryTerms(input: AnswerInput): Map<string, number> {
-  const query = new Map<string, number>(terms(input.message).map((t) => [t, FRAME_TERMS.has(t) ? FRAME_WEIGHT : 1]));
+  const typeTerm = answerTypeTerm(input.message);
+  const query = new Map<string, number>(terms(input.message).map((t) => [t, FRAME_TERMS.has(t) || t === typeTerm ? FRAME_WEIGHT : 1]));
   if (!input.model.useConversation) return query;
   (input.previousMessages ?? []).slice(0, CONTEXT_WEIGHTS.length).forEach((m, i) => {
     for (const t of terms(m)) if (!query.has(t)) query.set(t, CONTEXT_WEIGHTS[i] ?? 0);
@@ -135,7 +137,7 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
   let hits: Hit[] = kb.search([...current], context, (t) => query.get(t) ?? 0, CANDIDATES);
   if (hits.length > 1 && model.wrongDocumentRate > 0 && rng.next() < model.wrongDocumentRate) hits = hits.slice(1);
   if (hits.length > 1 && variation?.kind === 'other-document') hits = hits.slice(1);
-  const ranked = rankSentences(kb, query, hits, model.contextChars, asksForNumber(input.message));
+  const ranked = rankSentences(kb, query, hits, model.contextChars, answerShape(input.message));
   const best = ranked[0];
   const relevance = best ? best.passage : 0;
   if (!best || relevance < MIN_COVERAGE) {

@@ -1,9 +1,12 @@
 /**
  * Whether the passage an answer would rest on actually answers the question, beyond sharing its words.
  * A question the knowledge base does not answer often looks like one it does: same topic, same words,
- * but it asks about what did *not* happen, or about another year or figure. A reader that checks its
- * evidence refuses those; word coverage alone cannot tell them apart.
+ * but it asks about what did *not* happen, about another year or figure, about the opposite ("smallest" for
+ * "largest") or about another thing of the same name ("Spanish Parliament" for "Scottish Parliament"). A reader
+ * that checks its evidence refuses those; word coverage alone cannot tell them apart.
  */
+import { statedOpposite } from './antonyms';
+import { swappedModifier } from './modifierSwap';
 
 /** Negation in a question ("Which king did not…", "…never…", "…isn't…"). */
 const QUESTION_NEGATION = /\b(not|never|cannot|no longer)\b|n't\b/i;
@@ -17,7 +20,7 @@ const NUMBER = /\d+/g;
  */
 const CHECKED_NUMBER = /(?<!\d)\d{2,}(?!\d|st\b|nd\b|rd\b|th\b)/gi;
 
-export const MismatchKind = { negation: 'negation', number: 'number' } as const;
+export const MismatchKind = { negation: 'negation', number: 'number', opposite: 'opposite', modifier: 'modifier' } as const;
 export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
 
 export interface Mismatch {
@@ -28,8 +31,9 @@ export interface Mismatch {
 
 /**
  * The first reason the evidence does not answer the question, or undefined when it may: the question
- * is negated and the best sentence states no negation; or the question names a number (a year, a
- * count) that its document does not contain.
+ * is negated and the best sentence states no negation; the question names a number (a year, a
+ * count) that its document does not contain; the sentence states the opposite of a word of the question; or it
+ * puts another modifier before the question's noun.
  */
 export function evidenceMismatch(question: string, sentence: string, documentText: string): Mismatch | undefined {
   if (QUESTION_NEGATION.test(question) && !EVIDENCE_NEGATION.test(sentence)) {
@@ -38,5 +42,9 @@ export function evidenceMismatch(question: string, sentence: string, documentTex
   const numbers = new Set(documentText.match(NUMBER) ?? []);
   const missing = (question.match(CHECKED_NUMBER) ?? []).find((n) => !numbers.has(n));
   if (missing !== undefined) return { kind: MismatchKind.number, reason: `the best passage does not mention ${missing}` };
+  const opposite = statedOpposite(question, sentence, documentText);
+  if (opposite) return { kind: MismatchKind.opposite, reason: `the question asks about "${opposite.asked}", the best passage says "${opposite.stated}"` };
+  const swap = swappedModifier(question, sentence);
+  if (swap) return { kind: MismatchKind.modifier, reason: `the question asks about "${swap.asked}", the best passage about "${swap.stated}"` };
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { AnswerShape, offersShape } from './answerShape';
 import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import { sentences, terms } from './tokenize';
 
@@ -22,8 +23,8 @@ export interface RankedSentence {
 const NEAR_WEIGHT = 0.5;
 /** Weight of the document's normalized retrieval score in a sentence's score. */
 const DOC_WEIGHT = 0.3;
-/** Added to sentences with a digit when the question asks "when", "how many", "what year"… */
-const NUMBER_BONUS = 0.1;
+/** Added to a sentence that holds a candidate answer of the shape the question asks for (a number, a name, a place). */
+const SHAPE_BONUS: Readonly<Record<AnswerShape, number>> = { number: 0.1, name: 0.1, place: 0.1, other: 0 };
 /** Two question terms in a row in the sentence (a phrase) add this share of the rarer one's weight. */
 const PHRASE_BONUS = 0.5;
 
@@ -51,11 +52,12 @@ function evidence(kb: SiteKnowledge, query: Weighted, found: ReadonlySet<string>
  * Ranks every sentence of the candidate documents: what the sentence covers of the question, what
  * its neighbours and the title add (less), and how well its document was retrieved. Best first.
  */
-export function rankSentences(kb: SiteKnowledge, query: Weighted, hits: readonly Hit[], contextChars: number | null, wantsNumber = false): RankedSentence[] {
+export function rankSentences(kb: SiteKnowledge, query: Weighted, hits: readonly Hit[], contextChars: number | null, shape: AnswerShape = AnswerShape.other): RankedSentence[] {
   let total = 0;
   for (const [t, w] of query) total += kb.idf(t) * w;
   if (total <= 0 || hits.length === 0) return [];
   const top = hits[0]?.score ?? 1;
+  const asked = new Set(query.keys());
   const out: RankedSentence[] = [];
   for (const hit of hits) {
     const list = documentSentences(hit.doc, contextChars);
@@ -67,8 +69,8 @@ export function rankSentences(kb: SiteKnowledge, query: Weighted, hits: readonly
       let near = 0;
       for (const [t, w] of query) if (!sets[i]?.has(t) && around.has(t)) near += kb.idf(t) * w;
       const passage = Math.min(1, (own + near) / total);
-      const numeric = wantsNumber && /\d/.test(s.text) ? NUMBER_BONUS : 0;
-      const score = (own + NEAR_WEIGHT * near) / total + DOC_WEIGHT * (hit.score / top) + numeric;
+      const candidate = shape !== AnswerShape.other && offersShape(s.text, shape, asked) ? SHAPE_BONUS[shape] : 0;
+      const score = (own + NEAR_WEIGHT * near) / total + DOC_WEIGHT * (hit.score / top) + candidate;
       out.push({ hit, index: i, text: s.text, own: Math.min(1, own / total), passage, score });
     });
   }

@@ -57,10 +57,12 @@ export function stem(word: string): string {
 
 /** One raw token to an index term, or null for stop words and single letters. */
 export function toTerm(token: string): string | null {
-  const t = token.toLowerCase();
+  // Accents folded: questions are often typed without them ("Rene" for "René").
+  const t = token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
   if (t.length === 0 || STOP_WORDS.has(t) || (t.length === 1 && !/\d/.test(t))) return null;
-  const stemmed = stem(IRREGULAR[t] ?? t);
-  return CANONICAL[stemmed] ?? stemmed;
+  // Own keys only: "constructor" or "toString" in a document must not reach Object.prototype.
+  const stemmed = stem(Object.hasOwn(IRREGULAR, t) ? (IRREGULAR[t] as string) : t);
+  return Object.hasOwn(CANONICAL, stemmed) ? (CANONICAL[stemmed] as string) : stemmed;
 }
 
 /** The index terms of a text, in order, duplicates kept. */
@@ -78,12 +80,20 @@ export function tokens(text: string): string[] {
   return text.split(WORD_SPLIT).filter((t) => t.length > 0);
 }
 
+/** Words whose period does not end a sentence ("St. Bartholomew", "Dr. Smith", "c. 1560", "J. Smith", "U.S. Army"). */
+const ABBREVIATION = /(?:^|[\s(])(?:st|mr|mrs|ms|dr|prof|rev|gen|col|capt|lt|sgt|gov|sen|rep|jr|sr|no|vol|ca|c|d|fl|vs|etc|approx|[A-Z]|(?:[A-Za-z]\.)+[A-Za-z])\.$/i;
+
 /** Splits prose into sentences at `.`, `!` or `?` followed by whitespace and a capital, digit or quote. */
 export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const out: string[] = [];
+  for (const piece of text.split(/(?<=[.!?])\s+(?=[A-Z0-9"'(])/)) {
+    const s = piece.trim();
+    if (s.length === 0) continue;
+    const last = out.length - 1;
+    if (last >= 0 && ABBREVIATION.test(out[last] as string)) out[last] = `${out[last] as string} ${s}`;
+    else out.push(s);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { RowLimit } from '../../../src/datasets/limits';
 import { ApiError, WEAK_MODEL } from '../../../src/sim';
+import { MAX_MESSAGE_LENGTH } from '../../../src/sim/constants';
 import { EMAIL, UUID, useSimulator } from './helpers';
 
 const api = useSimulator();
@@ -27,7 +29,7 @@ describe('chat, async (spec §4.4)', () => {
     ['message missing', { email: EMAIL }],
     ['message blank', { message: '   ', email: EMAIL }],
     ['message not a string', { message: 42, email: EMAIL }],
-    ['message longer than 4000 characters', { message: 'x'.repeat(4001), email: EMAIL }],
+    ['message longer than 16,000 characters', { message: 'x'.repeat(16_001), email: EMAIL }],
     ['no session_id and no email', { message: 'hi' }],
     ['empty session_id and no email', { message: 'hi', session_id: '' }],
     ['malformed email', { message: 'hi', email: 'not-an-email' }],
@@ -45,11 +47,15 @@ describe('chat, async (spec §4.4)', () => {
     });
   }
 
-  it('accepts exactly 4000 characters, and records response_language, ui_locale and model', async () => {
-    const res = await api().chatAsync({ message: 'x'.repeat(4000), email: EMAIL, model: WEAK_MODEL, response_language: 'de', ui_locale: 'de-AT' });
+  it('accepts exactly 16,000 characters, and records response_language, ui_locale and model', async () => {
+    const res = await api().chatAsync({ message: 'x'.repeat(16_000), email: EMAIL, model: WEAK_MODEL, response_language: 'de', ui_locale: 'de-AT' });
     expect(res.status).toBe(200);
     const stored = await api().get(`/__sim/requests/${String(res.body.request_id)}`);
     expect(stored.body).toMatchObject({ model: WEAK_MODEL, responseLanguage: 'de', uiLocale: 'de-AT', mode: 'async' });
+  });
+
+  it("accepts by default the longest question the runner's dataset check lets through, and no longer", () => {
+    expect(MAX_MESSAGE_LENGTH).toBe(RowLimit.questionChars);
   });
 
   it('uses the site default model when none is given', async () => {
