@@ -1,4 +1,5 @@
 import { basename, resolve } from 'node:path';
+import { compareVariants } from '../src/reports/matrixComparison';
 import { summarizeMultiSite, type MultiSiteSummaryInput } from '../src/reports/multiSite';
 import { writeMultiSiteReports } from '../src/reports/multiSiteRender';
 import type { MultiSiteResult } from '../workflows/multiSiteTypes';
@@ -14,13 +15,15 @@ export interface MultiSiteReportInput extends MultiSiteSummaryInput {
 export function multiSiteActivities(deps: ActivityDeps) {
   return {
     /**
-     * The combined report of a multi-site run, from every site's stored summary and rows: summary.json with a line
-     * per site and the overall gate, report.md, report.html, junit.xml. Safe to repeat (same inputs, same files).
+     * The combined report of a multi-site or matrix run, from every variant's stored summary and rows: summary.json
+     * with a line per variant and the overall gate, report.md, report.html, junit.xml, and the comparison of the
+     * variants (compare.md, .html, .json, .junit.xml). Safe to repeat (same inputs, same files).
      */
     async writeMultiSiteReport(input: MultiSiteReportInput): Promise<MultiSiteResult> {
       const outDir = input.outDir ?? resolve(deps.runsDir, input.runId);
-      const summary = await summarizeMultiSite(deps.store, input);
-      const paths = await writeMultiSiteReports(summary, outDir);
+      const compared = await compareVariants(deps.store, input.sites);
+      const summary = await summarizeMultiSite(deps.store, input, compared);
+      const paths = await writeMultiSiteReports(summary, outDir, compared.comparison);
       return { runId: input.runId, summary, reportDir: outDir, reportFiles: paths.map((p) => basename(p)), cancelled: input.cancelled };
     },
   };

@@ -29,6 +29,10 @@ export function planActivities(deps: ActivityDeps) {
         pageSize: PAGE_SIZE,
         delimiter: input.options.delimiter,
         defaultEmail: input.options.defaultEmail,
+        // A variant's language and locale fill the rows that leave them empty, as `--model` does for `model`.
+        ...((input.options.responseLanguage !== undefined || input.options.uiLocale !== undefined) && {
+          rowDefaults: { response_language: input.options.responseLanguage, ui_locale: input.options.uiLocale },
+        }),
         // Empty for scheduled runs: the file is pinned now, and every page comes from this plan.
         expectedSha256: input.dataset.sha256 || undefined,
         // A backfill records one answer per row, whatever a shared config file says.

@@ -12,7 +12,7 @@ import { CANCELLED_BEFORE_START } from '../src/reports/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { listing, local } from './activityProxies';
 import { multiSiteQuery, siteRunId } from './multiSiteSignals';
-import type { MultiSiteInput, MultiSiteResult, MultiSiteState } from './multiSiteTypes';
+import type { MultiSiteInput, MultiSiteResult, MultiSiteState, VariantSpec } from './multiSiteTypes';
 import { describeFailure } from './activityFailure';
 import { notifyEnd } from './notifying';
 import { runIdFromWorkflowId, type runDataset } from './run';
@@ -22,18 +22,38 @@ import { emptyCounts, type RunInput, type RunProgress } from './types';
 /** The workflow type each site's run is started as: an ordinary evaluation, so `sitechat watch <runId>-<site>` works. */
 const SITE_WORKFLOW_TYPE = 'evaluationRun';
 
+/** The options a variant's run starts with: the run's, with the variant's settings over them. */
+function variantOptions(given: MultiSiteInput, variant: VariantSpec, parentRunId: string, outDir: string | undefined): RunInput['options'] {
+  const { options } = given;
+  return {
+    // The parent notifies once for every variant: the variants' runs do not.
+    ...options, notify: undefined, siteId: variant.siteId, outDir,
+    ...(variant.model !== undefined && { model: variant.model }),
+    ...(variant.responseLanguage !== undefined && { responseLanguage: variant.responseLanguage }),
+    ...(variant.uiLocale !== undefined && { uiLocale: variant.uiLocale }),
+    variant: { parentRunId, name: variant.name },
+  };
+}
+
 /**
- * One dataset against several sites: every site's access is checked first (a typo in one site name sends nothing to
- * any site), then one ordinary evaluation run per site, all at once, then one combined report. Sites do not slow
- * each other: each site's API calls carry its own fairness key and budget. Each site keeps its own full reports,
- * baseline (`--baseline latest` picks the same dataset, site and model) and gate; the run passes when every site's
- * gate passes. A cancel reaches every site's run, which drains and writes its reports as a single run does.
+ * One dataset in several variants (sites, models, answer languages, locales; `given.variants`, or one per site of
+ * `given.sites`): every site's access is checked first (a typo in one site name sends nothing anywhere), then one
+ * ordinary evaluation run per variant, all at once, then one combined report and the comparison of the variants.
+ * Each site's API calls carry its own fairness key and budget: sites do not slow each other, and variants on one
+ * site share its budget. Each variant keeps its own full reports, baseline and gate; the run passes when every
+ * variant's gate passes (and, with `reference`, no variant beats it significantly). A cancel reaches every variant's
+ * run, which drains and writes its reports as a single run does.
+ *
+ * A multi-site run's variants are named after their sites, so its commands (preflights, then a child per site with
+ * workflow id `<workflowId>-<site>`, then the report activity) are those of runs started before variants existed.
  */
 export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResult> {
   const { workflowId, startTime } = workflowInfo();
   const runId = given.runId || runIdFromWorkflowId(workflowId);
-  const sites = given.sites.map((siteId) => ({ siteId, runId: siteRunId(runId, siteId), workflowId: `${workflowId}-${siteId}`, done: false }));
-  const state: MultiSiteState = { runId, sites };
+  const variants: VariantSpec[] = given.variants ?? given.sites.map((siteId) => ({ name: siteId, siteId }));
+  const noun = given.variants ? 'variant' : 'site';
+  const sites = variants.map((v) => ({ siteId: v.siteId, name: v.name, runId: siteRunId(runId, v.name), workflowId: `${workflowId}-${v.name}`, done: false }));
+  const state: MultiSiteState = { runId, sites, ...(given.variants && { variants: given.variants }), ...(given.reference !== undefined && { reference: given.reference }) };
   const children = new Map<string, ChildWorkflowHandle<typeof runDataset>>();
   let cancelled = false;
   let phase: RunProgress['phase'] = 'preparing';
@@ -63,22 +83,19 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
 
     phase = 'running';
     const refs: SiteRunRef[] = [];
-    await Promise.all(sites.map(async (site) => {
-      const ref: SiteRunRef = { siteId: site.siteId, runId: site.runId, workflowId: site.workflowId };
-      if (given.options.outDir) ref.reportDir = `${given.options.outDir}/${site.siteId}`;
+    await Promise.all(sites.map(async (site, i) => {
+      const variant = variants[i] as VariantSpec;
+      const ref: SiteRunRef = { siteId: site.siteId, runId: site.runId, workflowId: site.workflowId, ...(given.variants && { variant }) };
+      if (given.options.outDir) ref.reportDir = `${given.options.outDir}/${site.name}`;
       refs.push(ref);
       if (cancelled) {
-        ref.failure = { message: 'the run was cancelled before this site started', type: CANCELLED_BEFORE_START };
+        ref.failure = { message: `the run was cancelled before this ${noun} started`, type: CANCELLED_BEFORE_START };
         site.done = true;
         return;
       }
-      const input: RunInput = {
-        kind: 'evaluation', runId: site.runId, dataset: given.dataset,
-        // The parent notifies once for every site: the sites' runs do not.
-        options: { ...given.options, notify: undefined, siteId: site.siteId, outDir: ref.reportDir },
-      };
+      const input: RunInput = { kind: 'evaluation', runId: site.runId, dataset: given.dataset, options: variantOptions(given, variant, runId, ref.reportDir) };
       const child = await startChild<typeof runDataset>(SITE_WORKFLOW_TYPE, { workflowId: site.workflowId, taskQueue: TaskQueue.main, args: [input] });
-      children.set(site.siteId, child);
+      children.set(site.name, child);
       // A cancel that came while this child was starting reaches it now.
       if (cancelled) void CancellationScope.nonCancellable(() => child.signal(cancelSignal)).catch(() => undefined);
       try {
@@ -93,10 +110,10 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
     }));
 
     phase = 'finishing';
-    const ordered = given.sites.map((siteId) => refs.find((r) => r.siteId === siteId) as SiteRunRef);
+    const ordered = sites.map((site) => refs.find((r) => r.runId === site.runId) as SiteRunRef);
     const report = {
       runId, workflowId, kind: 'evaluation' as const, dataset: given.dataset.path, startedAt: startTime.toISOString(), sites: ordered,
-      outDir: given.options.outDir, cancelled,
+      outDir: given.options.outDir, cancelled, ...(given.reference !== undefined && { reference: given.reference }),
     };
     const result: MultiSiteResult = await local.writeMultiSiteReport(report);
     const notifications = await notifyEnd(given.options.notify, { kind: 'multiSite', report, reportDir: result.reportDir });
@@ -104,7 +121,7 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
     phase = 'done';
     const failed = ordered.filter((r) => r.failure && r.failure.type !== CANCELLED_BEFORE_START);
     if (failed.length > 0) {
-      const why = failed.map((r) => `site ${r.siteId}: ${r.failure?.message ?? ''}`).join('; ');
+      const why = failed.map((r) => `${noun} ${r.variant?.name ?? r.siteId}: ${r.failure?.message ?? ''}`).join('; ');
       throw ApplicationFailure.nonRetryable(`${why} (combined report written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
     }
     return result;

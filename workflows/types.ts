@@ -18,6 +18,15 @@ export interface RunOptions {
   defaultEmail?: string;
   /** Model for rows without one; absent means the site's default. */
   model?: string;
+  /** `response_language` for rows without one (a variant's answer language); absent lets the assistant choose. */
+  responseLanguage?: string;
+  /** `ui_locale` for rows without one (a variant's locale). */
+  uiLocale?: string;
+  /**
+   * Set by a matrix run on each of its variants' runs (`<parentRunId>-<name>`): `sitechat runs` and history.html
+   * group the variants under their parent. Absent on ordinary runs.
+   */
+  variant?: { parentRunId: string; name: string };
   /** Assertions applied to every row, from the run config. */
   assertions: AssertionSpec[];
   /** Pass marks of the reference graders whose spec has none (`reference`, `f1`, `rougeL`, `levenshtein`). */

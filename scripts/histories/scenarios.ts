@@ -253,6 +253,25 @@ const multiSite: Scenario = {
   },
 };
 
+const variants: Scenario = {
+  name: 'variants',
+  about: `multiSiteRun of a matrix: two variants (models) on ${DEMO.siteId}, one evaluationRun each (ids <runId>-<variant>), then the combined report and the comparison; only the parent is kept`,
+  keep: [MULTI_SITE_WORKFLOW_TYPE],
+  async run(ctx) {
+    const dataset = await ctx.dataset('variants', 'id,question,must_include', [`v1,${QUESTIONS.price},$9.99`]);
+    const runId = `rec-${this.name}`;
+    const input: MultiSiteInput = {
+      kind: 'evaluation', runId, sites: [DEMO.siteId], dataset, options: { ...OPTIONS, siteId: DEMO.siteId },
+      variants: [{ name: 'strong', siteId: DEMO.siteId, model: 'gpt-4o-mini' }, { name: 'weak', siteId: DEMO.siteId, model: 'gpt-3.5-mini-sim' }], reference: 'strong',
+    };
+    const handle = await startWorkflow(ctx.client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
+    const { summary } = await handle.result();
+    const names = summary.sites.map((s) => s.variant?.name).join(',');
+    must(names === 'strong,weak' && summary.total === 2 && summary.comparison !== undefined, this.name, `expected variants strong and weak compared over 1 row each, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+};
+
 const cleanup: Scenario = {
   name: 'cleanup',
   about: 'sessionCleanup listing one session per page: 41 pages, so it continues as new after 40; 3 idle sessions closed across both runs',
@@ -425,6 +444,6 @@ const notifyCleanup: Scenario = {
 };
 
 export const SCENARIOS: readonly Scenario[] = [
-  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
+  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
   confirmed,
 ];

@@ -52,6 +52,8 @@ export interface ModelsInUse {
   flag?: string;
   /** The config file's `model` and the file, when no `--model` overrides it. */
   config?: { file: string; model: string };
+  /** The config file's `variants` that name a model. */
+  variants?: { file: string; models: { index: number; model: string }[] };
   /** The dataset, read again for its `model` column when it has one. */
   dataset?: { path: string; shown: string; hasModelColumn: boolean; delimiter?: string; defaultEmail?: string };
 }
@@ -61,8 +63,16 @@ export async function modelProblems(used: ModelsInUse, valid: readonly string[],
   const known = new Set(valid);
   const offer = `tenant ${tenantId} offers: ${valid.join(', ')}`;
   const problems: string[] = [];
-  if (used.flag !== undefined && !known.has(used.flag)) problems.push(`--model: ${JSON.stringify(used.flag)} is not a model of the tenant; ${offer}`);
-  if (used.config && !known.has(used.config.model)) problems.push(`${used.config.file}: \`model\`: ${JSON.stringify(used.config.model)} is not a model of the tenant; ${offer}`);
+  // `--model a,b` (a matrix run) names each model it compares.
+  for (const model of used.flag?.split(',').map((m) => m.trim()) ?? []) {
+    if (!known.has(model)) problems.push(`--model: ${JSON.stringify(model)} is not a model of the tenant; ${offer}`);
+  }
+  for (const model of used.config?.model.split(',').map((m) => m.trim()) ?? []) {
+    if (!known.has(model)) problems.push(`${used.config?.file ?? ''}: \`model\`: ${JSON.stringify(model)} is not a model of the tenant; ${offer}`);
+  }
+  for (const v of used.variants?.models ?? []) {
+    if (!known.has(v.model)) problems.push(`${used.variants?.file ?? ''}: \`variants[${v.index}].model\`: ${JSON.stringify(v.model)} is not a model of the tenant; ${offer}`);
+  }
   const ds = used.dataset;
   if (ds?.hasModelColumn) {
     const rows: string[] = [];
@@ -77,7 +87,7 @@ export async function modelProblems(used: ModelsInUse, valid: readonly string[],
 
 /** Checks the models in use when the tenant's list can be had; prints the problems and returns false when there is any. */
 export async function checkModels(used: ModelsInUse, source: ModelSource, log: Logger): Promise<boolean> {
-  if (used.flag === undefined && used.config === undefined && !used.dataset?.hasModelColumn) return true;
+  if (used.flag === undefined && used.config === undefined && !used.variants?.models.length && !used.dataset?.hasModelColumn) return true;
   const valid = await tenantModels(source, log);
   if (valid === undefined) return true;
   const problems = await modelProblems(used, valid, source.tenantId as string);

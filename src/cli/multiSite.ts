@@ -7,7 +7,10 @@ import type { OpenedStore } from '../reports/openStore';
 import { TaskQueue } from '../temporal/taskQueues';
 import { startWorkflow } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';
-import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import type { MultiSiteInput, VariantSpec } from '../../workflows/multiSiteTypes';
+import { compareVariants } from '../reports/matrixComparison';
+import { matrixPlanLines } from './matrixPlan';
+import { variantSites } from './variants';
 import { progressQuery } from '../../workflows/signals';
 import { emptyCounts, type RunOptions, type RunProgress } from '../../workflows/types';
 import { ExitCode, followRun } from './follow';
@@ -52,9 +55,10 @@ export function multiSiteProgress(client: Client, workflowId: string): () => Pro
   const last = new Map<string, RunProgress>();
   return async () => {
     const state = await client.workflow.getHandle(workflowId).query(multiSiteQuery);
+    // Keyed by workflow: variants on one site are separate runs.
     await Promise.all(state.sites.map(async (site) => {
       const p = await client.workflow.getHandle(site.workflowId).query(progressQuery).catch(() => undefined);
-      if (p) last.set(site.siteId, p);
+      if (p) last.set(site.workflowId, p);
     }));
     return combineProgress(state.runId, [...last.values()], state.sites.length);
   };
@@ -82,32 +86,50 @@ export interface MultiSiteStart {
   runId: string;
   workflowId: string;
   dataset: { path: string; sha256: string; rows: number };
-  /** Options as resolved; `siteId` is the comma-separated list. */
+  /** Options as resolved; `siteId` is the comma-separated list (and `model` may be one). */
   options: RunOptions;
+  /** Every variant; `matrix` false: they are the sites of `--site a,b`, named after them (the multi-site run). */
+  variants: VariantSpec[];
+  matrix: boolean;
+  /** `--reference`, a variant's name. */
+  reference?: string;
+  /** Questions one variant sends (rows × repeats), and the worker's rate per site and path: for the plan line. */
+  questions: number;
+  ratePerSecond: number;
   detach: boolean;
   json: boolean;
 }
 
-/** `sitechat run --site a,b,c`: starts the multi-site workflow and follows it (or returns at once with `--detach`). */
+/**
+ * `sitechat run --site a,b,c`, `--model a,b` or a config with `variants:`: prints the plan, starts the multi-site
+ * workflow and follows it (or returns at once with `--detach`).
+ */
 export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> {
-  const { log, runtime, runId, workflowId, options } = start;
-  const sites = parseSiteList(options.siteId, '--site');
+  const { log, runtime, runId, workflowId, options, variants } = start;
+  const sites = start.matrix ? variantSites(variants) : parseSiteList(options.siteId, '--site');
   const outDir = options.outDir ? resolve(options.outDir) : undefined;
-  // Paths on this host mean nothing to a worker elsewhere: with a remote store the workers place the reports.
+  // Paths on this host mean nothing to a worker elsewhere: with a remote store the workers place the reports. A
+  // matrix run's models are its variants'; a multi-site run keeps the input it always had (no `variants`).
   const input: MultiSiteInput = {
     kind: 'evaluation', runId, sites, dataset: { path: start.dataset.path, sha256: start.dataset.sha256 },
-    options: { ...options, outDir: start.remote ? undefined : outDir },
+    options: { ...options, ...(start.matrix && { siteId: sites.join(','), model: undefined }), outDir: start.remote ? undefined : outDir },
+    ...(start.matrix && { variants }), ...(start.reference !== undefined && { reference: start.reference }),
   };
+  for (const line of matrixPlanLines(variants, start.questions, start.ratePerSecond)) log.info(line);
   const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
   await startWorkflow(client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
-  log.info(`started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
+  const names = variants.map((v) => v.name);
+  log.info(start.matrix
+    ? `started evaluation run ${runId} (${start.dataset.rows} rows) in ${variants.length} variants at once: ${names.join(', ')} — workflow ${workflowId}; each variant's run is ${runId}-<variant>`
+    : `started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {
     if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch` starts them again');
-    log.out(start.json ? JSON.stringify({ runId, workflowId, sites: sites.map((s) => ({ siteId: s, runId: siteRunId(runId, s), workflowId: `${workflowId}-${s}` })) }) : workflowId);
+    const runs = variants.map((v) => ({ ...(start.matrix && { variant: v.name }), siteId: v.siteId, runId: siteRunId(runId, v.name), workflowId: `${workflowId}-${v.name}` }));
+    log.out(start.json ? JSON.stringify({ runId, workflowId, sites: runs }) : workflowId);
     return ExitCode.ok;
   }
   const code = await followRun(client, workflowId, { log, json: start.json, progress: multiSiteProgress(client, workflowId) });
-  if (start.remote) await renderMultiSiteFromStore(client, start.remote, { runId, workflowId, sites, outDir }, log);
+  if (start.remote) await renderMultiSiteFromStore(client, start.remote, { runId, workflowId, variants, matrix: start.matrix, reference: start.reference, outDir }, log);
   return code;
 }
 
@@ -116,22 +138,27 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
  * (each site's five files in `DIR/<site>/`), or in `<SITECHAT_RUNS_DIR>/<runId>/` (each site's in
  * `<SITECHAT_RUNS_DIR>/<runId>-<site>/`). A site's failure comes from its workflow, as the parent saw it.
  */
-export async function renderMultiSiteFromStore(client: Client, opened: OpenedStore, run: { runId: string; workflowId: string; sites: string[]; outDir?: string }, log: Logger): Promise<void> {
+export async function renderMultiSiteFromStore(
+  client: Client, opened: OpenedStore, run: { runId: string; workflowId: string; variants: VariantSpec[]; matrix: boolean; reference?: string; outDir?: string }, log: Logger,
+): Promise<void> {
   const outDir = run.outDir ?? localRunDir(runsDir(), run.runId);
   const refs: SiteRunRef[] = [];
-  for (const siteId of run.sites) {
-    const ref: SiteRunRef = { siteId, runId: siteRunId(run.runId, siteId), workflowId: `${run.workflowId}-${siteId}` };
-    // The layout the workers use: `--out DIR` puts the sites in DIR/<site>/, else beside the run (<runId>-<site>/).
-    const siteDir = run.outDir ? join(run.outDir, siteId) : localRunDir(runsDir(), ref.runId);
+  for (const variant of run.variants) {
+    const { siteId, name } = variant;
+    const ref: SiteRunRef = { siteId, ...(run.matrix && { variant }), runId: siteRunId(run.runId, name), workflowId: `${run.workflowId}-${name}` };
+    // The layout the workers use: `--out DIR` puts the variants in DIR/<variant>/, else beside the run (<runId>-<variant>/).
+    const siteDir = run.outDir ? join(run.outDir, name) : localRunDir(runsDir(), ref.runId);
     if (await renderFromStore(opened, ref.runId, { outDir: siteDir }, quietInfo(log))) ref.reportDir = siteDir;
     ref.failure = await siteFailure(client, ref.workflowId);
     refs.push(ref);
   }
   const startedAt = (await client.workflow.getHandle(run.workflowId).describe()).startTime.toISOString();
   // The dataset's path comes from the sites' stored runs (this host may know it under another path).
-  const summary = await summarizeMultiSite(opened.store, { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation', dataset: '', startedAt, sites: refs });
-  const paths = await writeMultiSiteReports(summary, outDir);
-  log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each site's in ${refs.map((r) => r.reportDir ?? `(none: ${r.siteId})`).join(', ')}`);
+  const compared = await compareVariants(opened.store, refs);
+  const input = { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation' as const, dataset: '', startedAt, sites: refs, ...(run.reference !== undefined && { reference: run.reference }) };
+  const summary = await summarizeMultiSite(opened.store, input, compared);
+  const paths = await writeMultiSiteReports(summary, outDir, compared.comparison);
+  log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each variant's in ${refs.map((r) => r.reportDir ?? `(none: ${r.variant?.name ?? r.siteId})`).join(', ')}`);
 }
 
 /** Why a site's run failed, or nothing when it completed; a site that never started was cancelled before it. */

@@ -1,5 +1,5 @@
 import { verdictLabel } from '../reports/gate';
-import type { MultiSiteSummary } from '../reports/multiSite';
+import { lineName, type MultiSiteSummary } from '../reports/multiSite';
 import { SiteVerdict } from '../reports/siteVerdict';
 import type { RunSummary } from '../reports/types';
 
@@ -14,12 +14,22 @@ function pct(rate: number | null): string {
 export function siteLines(s: RunSummary): string[] {
   const sites = (s as Partial<MultiSiteSummary>).sites;
   if (!Array.isArray(sites) || sites.length === 0) return [];
-  const width = Math.max(...sites.map((x) => x.siteId.length));
-  return sites.map((x, i) => {
+  const matrix = sites.some((x) => x.variant);
+  const width = Math.max(...sites.map((x) => lineName(x).length));
+  const lines = sites.map((x, i) => {
     const verdict = x.verdict === SiteVerdict.runFailed ? 'RUN FAILED' : verdictLabel(x.verdict);
     const errors = x.error + x.timedOut;
     const where = x.reportDir ? ` — ${x.reportDir}` : x.failure ? ` — ${x.failure}` : '';
     const uncertain = x.uncertain ? `, uncertain ${x.uncertain}` : '';
-    return `${i === 0 ? 'sites      ' : '           '}${x.siteId.padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${where}`;
+    const label = i > 0 ? '           ' : matrix ? 'variants   ' : 'sites      ';
+    const settings = matrix ? ` (site ${x.siteId}${x.variant?.model ? `, model ${x.variant.model}` : ''}${x.variant?.responseLanguage ? `, language ${x.variant.responseLanguage}` : ''}${x.variant?.uiLocale ? `, locale ${x.variant.uiLocale}` : ''})` : '';
+    return `${label}${lineName(x).padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${settings}${where}`;
   });
+  return [...lines, ...comparisonLines(s as MultiSiteSummary)];
+}
+
+/** The comparison's sentence; or why there is none. */
+function comparisonLines(s: MultiSiteSummary): string[] {
+  if (s.comparison) return [`compared   ${s.comparison.conclusion} (rows side by side: compare.html in the run's report directory)`];
+  return s.comparisonUnavailable ? [`compared   ${s.comparisonUnavailable}`] : [];
 }

@@ -17,6 +17,8 @@ import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parseConfirm, parsePositiveInt, parseRate, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
+import { checkReference, isModelList, resolveVariants } from './variants';
+import type { VariantSpec } from '../../workflows/multiSiteTypes';
 import { notifyProblems } from './notifyOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */
@@ -187,6 +189,33 @@ function checkSiteList(p: UsageProblems, kind: 'evaluation' | 'backfill', flags:
   if (flags.resume !== undefined) p.add('--resume', 'resume a multi-site run one site at a time: --site SITE --resume <runId>-SITE');
 }
 
+/**
+ * `--model a,b`, the config's `variants:` and `--reference`: variants that can be named and told apart, only where a
+ * matrix makes sense (an evaluation that is not resumed), and a reference that is one of them.
+ */
+function checkMatrix(p: UsageProblems, kind: 'evaluation' | 'backfill', flags: ValidatedFlags, config: RunConfig | undefined, site: string, siteFrom: string): void {
+  const model = flags.model ?? config?.model;
+  const modelFrom = flags.model !== undefined ? '--model' : `--config ${flags.config ?? ''}: \`model\``;
+  let variants: VariantSpec[] | undefined;
+  try {
+    variants = resolveVariants({ site, siteFrom, model, modelFrom, config, configFile: flags.config });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    p.lines.push(err.message);
+    return;
+  }
+  // A list of sites alone is judged by checkSiteList, with the messages multi-site runs always had.
+  if (variants && (isModelList(model) || config?.variants)) {
+    const from = isModelList(model) ? modelFrom : `--config ${flags.config ?? ''}: \`variants\``;
+    if (kind === 'backfill') p.add(from, 'a backfill asks one variant (its answers file is per run): run one backfill per model or variant');
+    if (flags.resume !== undefined) p.add('--resume', 'resume a matrix run one variant at a time: --resume <runId>-<variant> with that variant\'s settings');
+  }
+  if (flags.reference !== undefined) {
+    if (kind === 'backfill') p.add('--reference', 'a backfill has no gate: --reference is for evaluation runs');
+    else p.try('--reference', () => checkReference(flags.reference as string, variants));
+  }
+}
+
 /** Flags of `run` and `backfill`; `maxErrorRate` and `maxUncertainRate` are the quality gate's ceilings where the command has them. */
 export type ValidatedFlags = RunFlags & { maxErrorRate?: string; maxUncertainRate?: string };
 
@@ -210,7 +239,12 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   }
   const site = flags.site ?? config?.site ?? defaultSiteId;
   if (site === undefined || site.trim() === '') p.add('--site', 'no site given: pass --site ID or set SITECHAT_SITE_ID');
-  else if (isSiteList(site)) checkSiteList(p, kind, flags, site, flags.site !== undefined ? '--site' : config?.site !== undefined ? `--config ${flags.config ?? ''}: \`site\`` : 'SITECHAT_SITE_ID');
+  else {
+    const siteFrom = flags.site !== undefined ? '--site' : config?.site !== undefined ? `--config ${flags.config ?? ''}: \`site\`` : 'SITECHAT_SITE_ID';
+    const before = p.lines.length;
+    if (isSiteList(site)) checkSiteList(p, kind, flags, site, siteFrom);
+    if (p.lines.length === before) checkMatrix(p, kind, flags, config, site, siteFrom);
+  }
   if (flags.concurrency !== undefined) p.try('--concurrency', () => parsePositiveInt(flags.concurrency as string, '--concurrency'));
   if (flags.answerTimeout !== undefined) p.try('--answer-timeout', () => parsePositiveDuration(flags.answerTimeout as string, '--answer-timeout'));
   if (flags.email !== undefined && !isEmail(flags.email)) p.add('--email', `must be an email address, got ${JSON.stringify(flags.email)}`);

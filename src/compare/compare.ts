@@ -10,12 +10,15 @@ export interface CompareOptions {
   alpha?: number;
   /** Pair runs of different datasets by row id and question. */
   anyDataset?: boolean;
+  /** Names of the runs in the tables, in the order of `runIds` (a matrix run's variant names). @default `model @ site` */
+  labels?: readonly string[];
   now?: () => Date;
 }
 
 export async function compareRuns(store: ResultsStore, runIds: readonly string[], opts: CompareOptions = {}): Promise<Comparison> {
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
-  const variants = await loadVariants(store, runIds, { anyDataset: opts.anyDataset });
+  const loaded = await loadVariants(store, runIds, { anyDataset: opts.anyDataset });
+  const variants = opts.labels ? loaded.map((v, i) => ({ ...v, label: opts.labels?.[i] ?? v.label })) : loaded;
   const skipped = { repeats: 0 };
   const rows = await lineUpRows(store, variants, skipped);
   const pairs = pairStats(rows, variants.length, alpha);

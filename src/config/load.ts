@@ -1,7 +1,7 @@
 /** Finds and loads the run config file, with errors that name the file and the key path. */
 import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { isNode, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { parseDuration } from './duration';
 import { runConfigSchema, type RunConfig } from './schema';
@@ -22,13 +22,15 @@ export const MAX_CONFIG_BYTES = 1 << 20;
 export interface ConfigIssue {
   path: string;
   message: string;
+  /** 1-based line in a YAML file, for the keys a reader is most likely to mistype (so far `variants`). */
+  line?: number;
 }
 
 /** The config file cannot be read or is invalid; the message lists every problem. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   constructor(readonly file: string, readonly issues: ConfigIssue[]) {
-    super(issues.map((i) => `${file}: ${i.path === '' ? '' : `\`${i.path}\` `}${i.message}`).join('\n'));
+    super(issues.map((i) => `${file}${i.line === undefined ? '' : `:${i.line}`}: ${i.path === '' ? '' : `\`${i.path}\` `}${i.message}`).join('\n'));
   }
 }
 
@@ -46,9 +48,17 @@ export async function findRunConfig(dir: string): Promise<string | undefined> {
  * are resolved against the config file's directory and must exist.
  */
 export async function loadRunConfig(path: string): Promise<RunConfig> {
-  const raw = parseFile(path, await readText(path));
+  const { data: raw, lineOf } = parseFile(path, await readText(path));
   const parsed = runConfigSchema.safeParse(raw ?? {}, { reportInput: true });
-  if (!parsed.success) throw new ConfigError(path, parsed.error.issues.map(toConfigIssue));
+  if (!parsed.success) {
+    throw new ConfigError(path, parsed.error.issues.map((issue) => {
+      const found = toConfigIssue(issue);
+      // An unknown key is reported on its object: its own line is the one to point at.
+      const at = issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+      const line = issue.path[0] === 'variants' ? lineOf?.(at) : undefined;
+      return line === undefined ? found : { ...found, line };
+    }));
+  }
   const config: RunConfig = { ...parsed.data };
   if (config.answerTimeout !== undefined) config.answerTimeoutMs = parseDuration(config.answerTimeout);
   const missing: ConfigIssue[] = [];
@@ -75,11 +85,12 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-function parseFile(path: string, text: string): unknown {
+/** The file's data, and for YAML where a key path is written (the deepest node of it that exists). */
+function parseFile(path: string, text: string): { data: unknown; lineOf?: (keys: readonly PropertyKey[]) => number | undefined } {
   const ext = extname(path).toLowerCase();
   if (ext === '.json') {
     try {
-      return JSON.parse(text) as unknown;
+      return { data: JSON.parse(text) as unknown };
     } catch (error) {
       throw new ConfigError(path, [{ path: '', message: `invalid JSON: ${(error as Error).message}` }]);
     }
@@ -87,12 +98,13 @@ function parseFile(path: string, text: string): unknown {
   if (ext !== '.yaml' && ext !== '.yml') {
     throw new ConfigError(path, [{ path: '', message: `unsupported config format "${ext}": use .yaml, .yml or .json` }]);
   }
-  const doc = parseDocument(text.replace(/^\uFEFF/u, ''));
+  const lines = new LineCounter();
+  const doc = parseDocument(text.replace(/^\uFEFF/u, ''), { lineCounter: lines });
   if (doc.errors.length > 0) {
     throw new ConfigError(path, doc.errors.map((e) => ({ path: '', message: `invalid YAML: ${e.message.split('\n')[0] ?? ''}` })));
   }
   try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+    return { data: doc.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown, lineOf: (keys) => lineOfPath(doc, lines, keys) };
   } catch (error) {
     // The yaml package throws a ReferenceError for excessive or unresolvable aliases.
     if (!(error instanceof ReferenceError)) throw error;
@@ -104,6 +116,15 @@ function parseFile(path: string, text: string): unknown {
         : `invalid YAML: ${error.message}`,
     }]);
   }
+}
+
+/** Line of the deepest node along `keys` (an unknown key's issue points at its object, so the object's line). */
+function lineOfPath(doc: Document, lines: LineCounter, keys: readonly PropertyKey[]): number | undefined {
+  for (let n = keys.length; n > 0; n--) {
+    const node: unknown = doc.getIn(keys.slice(0, n).map((k) => (typeof k === 'symbol' ? String(k) : k)), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
 }
 
 function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
@@ -121,6 +142,7 @@ function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
     case 'invalid_type':
       return { path, message: issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}` };
     case 'too_small':
+      if (issue.origin === 'array' && Number(issue.minimum) > 1) return { path, message: issue.message };
       return { path, message: issue.origin === 'array' || issue.origin === 'string' ? `must not be empty` : `must be ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}` };
     case 'too_big':
       return { path, message: `must be ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}` };

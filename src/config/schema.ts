@@ -52,7 +52,42 @@ export interface RunConfig {
   notify?: string[];
   /** When to notify, as `--notify-on` takes it: `failed,recovered` or a list. @default failed, recovered */
   notifyOn?: string | string[];
+  /**
+   * A matrix run: each named variant is a run of its own over the same dataset, with these settings over the run's,
+   * and the parent compares them (docs/compare.md). At least two. @default none (one run)
+   */
+  variants?: VariantConfig[];
 }
+
+/** One variant of a matrix run, as written in the config. Keys as the dataset's columns and the API's fields. */
+export interface VariantConfig {
+  /** Names the variant's run (`<runId>-<name>`) and its column in the comparison. */
+  name: string;
+  model?: string;
+  response_language?: string;
+  ui_locale?: string;
+  site?: string;
+}
+
+/** Variant names and site ids name folders and workflow ids: letters, digits, `.`, `_`, `-`, first a letter or digit. */
+export const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/u;
+const SAFE_NAME_RULE = 'must be letters, digits, ".", "_" or "-", starting with a letter or digit (it names a folder and a workflow)';
+
+const variantSchema = z.strictObject({
+  name: z.string().regex(SAFE_NAME, { error: SAFE_NAME_RULE }),
+  model: z.string().min(1).optional(),
+  response_language: z.string().min(1).optional(),
+  ui_locale: z.string().min(1).optional(),
+  site: z.string().regex(SAFE_NAME, { error: `(a site id) ${SAFE_NAME_RULE}` }).optional(),
+});
+
+const variantsSchema = z.array(variantSchema).min(2, { error: 'must list at least two variants (a comparison needs two)' }).superRefine((list, ctx) => {
+  const seen = new Set<string>();
+  list.forEach((v, i) => {
+    if (seen.has(v.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `${JSON.stringify(v.name)} is the name of an earlier variant: names must differ` });
+    seen.add(v.name);
+  });
+});
 
 /** A zod check from a parser that throws NotifySpecError: its message becomes the issue. */
 function parsedBy(parse: (value: never) => unknown) {
@@ -88,4 +123,5 @@ export const runConfigSchema = z
     confirm: z.number().int().min(0).max(MAX_CONFIRM).optional(),
     notify: z.array(z.string().superRefine(parsedBy(parseDestination))).optional(),
     notifyOn: z.union([z.string(), z.array(z.string())]).superRefine(parsedBy(parseTriggers)).optional(),
+    variants: variantsSchema.optional(),
   }) satisfies z.ZodType<Omit<RunConfig, 'answerTimeoutMs'>, unknown>;

@@ -86,6 +86,14 @@ export interface RowContext {
   /** 0-based data row position. */
   index: number;
   defaultEmail?: string;
+  /** Values for rows that leave these columns empty: a variant's answer language and locale (`variants:`). */
+  rowDefaults?: RowDefaults;
+}
+
+/** Per-run defaults of the columns a variant may set; a row's own value wins, as a row's `model` does over `--model`. */
+export interface RowDefaults {
+  response_language?: string;
+  ui_locale?: string;
 }
 
 /** The row's id: its `id` value (trimmed), else the 1-based data row number. Valid or not. */
@@ -119,6 +127,8 @@ export function parseRow(record: RawRecord, ctx: RowContext, issues: IssueCollec
     line: record.line,
     question: parsed.data.question,
     ...(email === undefined ? {} : { email }),
+    ...(fields.response_language === undefined && ctx.rowDefaults?.response_language !== undefined ? { response_language: ctx.rowDefaults.response_language } : {}),
+    ...(fields.ui_locale === undefined && ctx.rowDefaults?.ui_locale !== undefined ? { ui_locale: ctx.rowDefaults.ui_locale } : {}),
     metadata,
   };
 }

@@ -7,7 +7,7 @@ import { datasetFormat, ensureReadableFile, type DatasetFormat } from './format'
 import { sha256File } from './hash';
 import { IssueCollector } from './issues';
 import { readJsonl } from './jsonl';
-import { parseRow, recordId } from './schema';
+import { parseRow, recordId, type RowDefaults } from './schema';
 import type { DatasetIssue, DatasetRow } from './types';
 
 /** Options shared by `scanDataset` and `buildWorkPlan`. */
@@ -16,6 +16,8 @@ export interface DatasetReadOptions {
   delimiter?: string;
   /** Email for rows without one (it ties the conversation to a user in the site's chat history). @default none */
   defaultEmail?: string;
+  /** `response_language` / `ui_locale` for rows without one (a variant's settings). @default none */
+  rowDefaults?: RowDefaults;
   /** Issues kept (all are counted). @default 1000 */
   maxIssues?: number;
   /**
@@ -67,7 +69,7 @@ export async function walkDataset(
     // A CSV header without `question` is reported once, not once per row.
     if (format === 'csv' && !ctx.columns.includes('question')) continue;
     checker.addId(recordId(record.values, index), record.line);
-    const row = parseRow(record, { index, defaultEmail: options.defaultEmail }, issues);
+    const row = parseRow(record, { index, defaultEmail: options.defaultEmail, rowDefaults: options.rowDefaults }, issues);
     if (row === undefined) continue;
     checker.add(row);
     await onRow?.(row);

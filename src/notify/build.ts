@@ -4,7 +4,7 @@
  * bounded: one streaming pass over the run's rows, one over the baseline's.
  */
 import { loadBaseline } from '../reports/baseline';
-import type { MultiSiteSummary } from '../reports/multiSite';
+import { lineName, lineNoun, type MultiSiteSummary } from '../reports/multiSite';
 import type { ResultsStore } from '../reports/store';
 import { Outcome, type RowResult, type RunSummary } from '../reports/types';
 import type { CleanupReport } from '../cleanup/types';
@@ -66,9 +66,9 @@ function counts(s: RunSummary): Record<string, number> {
   return { passed: s.passed, failed: s.failed, uncertain: s.uncertain ?? 0, answered: s.answered, error: s.error, timed_out: s.timedOut, skipped: s.skipped, missing: s.missing };
 }
 
-function runTitle(what: string, runId: string, verdict: NotifyVerdict, sites: string[]): string {
+function runTitle(what: string, runId: string, verdict: NotifyVerdict, sites: string[], noun = 'site'): string {
   const label = verdict === 'no_threshold' ? 'finished (no quality threshold set)' : verdict.toUpperCase();
-  return `sitechat ${what} ${runId}: ${label} on ${sites.length > 1 ? 'sites' : 'site'} ${sites.join(', ')}`;
+  return `sitechat ${what} ${runId}: ${label} ${noun === 'site' ? 'on' : 'in'} ${sites.length > 1 ? `${noun}s` : noun} ${sites.join(', ')}`;
 }
 
 /** An evaluation run's message, from its stored summary and rows. */
@@ -102,16 +102,23 @@ export async function buildMultiSiteMessage(store: ResultsStore, summary: MultiS
     regressedTotal += site.baseline?.regressed.length ?? 0;
     const details = await rowDetails(store, site, undefined, line.siteId);
     regressed.push(...details.regressed);
-    for (const [type, text] of details.examples) if (!examples.has(type)) examples.set(type, `${line.siteId}: ${text}`);
+    for (const [type, text] of details.examples) if (!examples.has(type)) examples.set(type, `${lineName(line)}: ${text}`);
   }
-  const sites = summary.sites.map((s) => s.siteId);
+  // A matrix run's variants may share a site: the payload lists each site once, the title names the variants.
+  const sites = [...new Set(summary.sites.map((s) => s.siteId))];
+  const matrix = summary.sites.some((s) => s.variant);
   const verdict = verdictOfSummary(summary);
-  const failures = summary.sites.filter((s) => s.failure).map((s) => `site ${s.siteId}: ${s.failure ?? ''}`);
-  const deltas = summary.sites.filter((s) => s.baseline).map((s) => `${s.siteId} ${s.baseline?.delta === null || s.baseline?.delta === undefined ? 'n/a' : `${s.baseline.delta > 0 ? '+' : ''}${(s.baseline.delta * 100).toFixed(1)} pp`}`);
+  const failures = summary.sites.filter((s) => s.failure).map((s) => `${lineNoun([s])} ${lineName(s)}: ${s.failure ?? ''}`);
+  const deltas = summary.sites.filter((s) => s.baseline).map((s) => `${lineName(s)} ${s.baseline?.delta === null || s.baseline?.delta === undefined ? 'n/a' : `${s.baseline.delta > 0 ? '+' : ''}${(s.baseline.delta * 100).toFixed(1)} pp`}`);
   return {
-    event: NotifyEvent.multiSiteRun, verdict, title: runTitle('multi-site run', summary.runId, verdict, sites),
+    event: NotifyEvent.multiSiteRun, verdict, title: matrix
+      ? runTitle('matrix run', summary.runId, verdict, summary.sites.map(lineName), 'variant')
+      : runTitle('multi-site run', summary.runId, verdict, sites),
     reasons: [...(summary.gate?.reasons ?? []), ...failures].slice(0, MAX_REASONS),
-    warnings: [...(summary.gate?.warnings ?? []), ...(deltas.length > 0 ? [`change vs each site's baseline: ${deltas.join(', ')}`] : [])].slice(0, MAX_REASONS),
+    warnings: [
+      ...(summary.gate?.warnings ?? []), ...(deltas.length > 0 ? [`change vs each ${lineNoun(summary.sites)}'s baseline: ${deltas.join(', ')}`] : []),
+      ...(matrix && summary.comparison ? [`compared: ${summary.comparison.conclusion}`] : []),
+    ].slice(0, MAX_REASONS),
     runId: summary.runId, workflowId: summary.workflowId, sites, model: summary.model,
     dataset: { path: summary.dataset, sha256: summary.datasetSha256 }, passRate: summary.passRate,
     counts: counts(summary), regressed: regressed.slice(0, MAX_REGRESSED_ROWS), regressedTotal,

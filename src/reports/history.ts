@@ -44,6 +44,19 @@ export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'datas
   origin: RunOrigin;
   /** Absolute path of the run's report.html on this host: where `--out` put it, else in the run's directory. */
   reportHtml?: string;
+  /** The answer language and locale the run set for its rows (a variant's `response_language`, `ui_locale`), when it did. */
+  language?: string;
+  locale?: string;
+  /** A variant of a matrix or multi-site run: the parent run and the variant's name (its site in a multi-site run). */
+  parent?: { runId: string; variant: string };
+}
+
+/** A matrix or multi-site run as the history shows it: its variants' runs, and the combined report when found here. */
+export interface ParentGroup {
+  runId: string;
+  /** Newest first, as the entries came. */
+  variants: HistoryEntry[];
+  reportHtml?: string;
 }
 
 /** Which runs to list; every given field must match. */
@@ -87,8 +100,40 @@ export function originOf(meta: RunMeta): RunOrigin {
   return meta.options?.grade !== undefined || meta.workflowId.startsWith('sitechat-grade-') ? RunOrigin.regrade : RunOrigin.evaluation;
 }
 
+/** `options.variant` of a variant's run (workflows/types.ts RunOptions), checked: meta from disk is not trusted. */
+function parentOf(meta: RunMeta): HistoryEntry['parent'] {
+  const v = meta.options?.variant as { parentRunId?: unknown; name?: unknown } | undefined;
+  return v && typeof v.parentRunId === 'string' && typeof v.name === 'string' ? { runId: v.parentRunId, variant: v.name } : undefined;
+}
+
+/** The parents of the variants among `entries`, in order of their newest variant. */
+export function parentGroups(entries: readonly HistoryEntry[]): ParentGroup[] {
+  const groups = new Map<string, ParentGroup>();
+  for (const e of entries) {
+    if (!e.parent) continue;
+    const g = groups.get(e.parent.runId) ?? { runId: e.parent.runId, variants: [] };
+    g.variants.push(e);
+    groups.set(e.parent.runId, g);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Where a parent's combined report.html is on this host: beside its variants' directories (`<runsDir>/<runId>/`), or
+ * above them when `--out DIR` put the variants in `DIR/<variant>/`.
+ */
+async function parentReport(runsDir: string, g: ParentGroup): Promise<string | undefined> {
+  const candidates = [resolve(runDirOf(runsDir, g.runId), ReportFile.html)];
+  for (const v of g.variants) {
+    if (v.reportHtml && v.parent && basename(dirname(v.reportHtml)) === v.parent.variant) candidates.push(resolve(dirname(dirname(v.reportHtml)), ReportFile.html));
+  }
+  for (const c of candidates) if (await isFile(c)) return c;
+  return undefined;
+}
+
 function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefined): HistoryEntry {
   const errors = summary.error + summary.timedOut;
+  const parent = parentOf(meta);
   return {
     runId: meta.runId,
     kind: meta.kind,
@@ -107,6 +152,9 @@ function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefi
     verdict: verdictOf(summary),
     origin: originOf(meta),
     ...(reportHtml ? { reportHtml } : {}),
+    ...(typeof meta.options?.responseLanguage === 'string' && { language: meta.options.responseLanguage }),
+    ...(typeof meta.options?.uiLocale === 'string' && { locale: meta.options.uiLocale }),
+    ...(parent && { parent }),
   };
 }
 
@@ -146,8 +194,13 @@ export function relativeHref(fromFile: string, target: string): string {
 export async function writeHistory(store: ResultsStore, runsDir: string, file = join(runsDir, HISTORY_FILE), filter: HistoryFilter = {}): Promise<string> {
   const entries = await collectHistory(store, runsDir, filter);
   await mkdir(dirname(resolve(file)), { recursive: true });
+  const parents = await Promise.all(parentGroups(entries).map(async (g) => {
+    const reportHtml = await parentReport(runsDir, g);
+    return reportHtml ? { ...g, reportHtml } : g;
+  }));
   const html = renderHistoryHtml(entries, {
     href: (entry) => (entry.reportHtml ? relativeHref(file, entry.reportHtml) : undefined),
+    parents: parents.map((g) => ({ ...g, href: g.reportHtml ? relativeHref(file, g.reportHtml) : undefined })),
     generatedAt: new Date().toISOString(),
   });
   await writeFileAtomic(file, html);

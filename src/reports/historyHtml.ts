@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { pct } from './gate';
-import { RunOrigin, type HistoryEntry } from './history';
+import { RunOrigin, type HistoryEntry, type ParentGroup } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a } from './escape';
 import { trendSvg } from './trendSvg';
@@ -10,6 +10,8 @@ export interface HistoryHtmlOptions {
   href(entry: HistoryEntry): string | undefined;
   /** ISO time shown as "generated at". */
   generatedAt: string;
+  /** Matrix and multi-site runs, each with its variants, and a link to its combined report when there is one. */
+  parents?: (ParentGroup & { href?: string })[];
 }
 
 /** Styles of the history page, on top of the report's. Constants only: no run data is interpolated here. */
@@ -32,16 +34,43 @@ function rate(value: number | null): string {
   return value === null ? 'n/a' : pct(value);
 }
 
-/** Runs grouped by dataset, site and model, the group with the newest run first; entries arrive newest first. */
+/**
+ * Runs grouped by dataset, site and model (and the answer language and locale a variant set), the group with the
+ * newest run first; entries arrive newest first.
+ */
 function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const byKey = new Map<string, HistoryEntry[]>();
   for (const e of entries) {
-    const key = `${e.dataset}\u0000${e.siteId}\u0000${e.model ?? ''}`;
+    const key = `${e.dataset}\u0000${e.siteId}\u0000${e.model ?? ''}\u0000${e.language ?? ''}\u0000${e.locale ?? ''}`;
     const list = byKey.get(key) ?? [];
     list.push(e);
     byKey.set(key, list);
   }
   return [...byKey.values()];
+}
+
+/**
+ * Matrix and multi-site runs at the top: a line per parent with its variants (each links to its own report and
+ * sits on its dataset, site and model's trend below), and the parent's combined report with the comparison.
+ */
+function parentsSection(options: HistoryHtmlOptions): string {
+  const parents = options.parents ?? [];
+  if (parents.length === 0) return '';
+  const rows = parents.map((g) => {
+    const id = g.href ? `<a href="${a(g.href)}">${h(g.runId)}</a>` : h(g.runId);
+    const variants = [...g.variants].reverse().map((e) => {
+      const href = options.href(e);
+      const name = h(e.parent?.variant ?? e.runId);
+      return `${href ? `<a href="${a(href)}">${name}</a>` : name} <span class="v-${a(e.verdict)}">${h(e.verdict)}</span> ${rate(e.passRate)}`;
+    });
+    const first = g.variants[g.variants.length - 1] as HistoryEntry;
+    return `<tr><td>${id}</td><td>${h(first.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(basename(first.dataset))}</td><td>${variants.join('<br>')}</td></tr>`;
+  });
+  return `<section class="group" id="matrix-runs"><h2>Matrix and multi-site runs (${parents.length})</h2>
+<p class="meta">Each variant is a run of its own, on its dataset, site and model's trend below; the run id opens the combined report with the comparison.</p>
+<table><thead><tr><th>run</th><th>started (UTC)</th><th>dataset</th><th>variants: verdict, pass rate</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></section>\n`;
 }
 
 const TABLE_HEAD = '<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th></tr></thead>';
@@ -60,7 +89,8 @@ function table(runs: readonly HistoryEntry[], options: HistoryHtmlOptions): stri
 function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
   const head = runs[0] as HistoryEntry;
   const model = head.model ? `model ${head.model}` : 'the site\'s default model';
-  const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}`;
+  const settings = [head.language && `answer language ${head.language}`, head.locale && `locale ${head.locale}`].filter(Boolean).join(', ');
+  const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}${settings ? `, ${settings}` : ''}`;
   const evaluations = runs.filter((e) => e.origin === RunOrigin.evaluation);
   const apart = runs.filter((e) => e.origin !== RunOrigin.evaluation);
   const parts: string[] = [];
@@ -92,7 +122,7 @@ ${parts.join('\n')}
 export function renderHistoryHtml(entries: readonly HistoryEntry[], options: HistoryHtmlOptions): string {
   const body = entries.length === 0
     ? '<p>No finished runs yet. Runs appear here once they have finished (sitechat run …).</p>\n'
-    : groups(entries).map((g) => group(g, options)).join('');
+    : parentsSection(options) + groups(entries).map((g) => group(g, options)).join('');
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Run history</title>

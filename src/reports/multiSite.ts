@@ -2,16 +2,20 @@
  * The combined summary of a multi-site run: one line per site (rows, pass rate, errors, verdict, gate) and an overall
  * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
  */
+import type { VariantSpec } from '../../workflows/multiSiteTypes';
+import { digestOf, referenceReasons, type ComparisonDigest, type VariantComparison } from './matrixComparison';
 import type { ResultsStore } from './store';
-import { CANCELLED_BEFORE_START, SiteVerdict, unjudgedSites } from './siteVerdict';
+import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from './siteVerdict';
 import { summarize } from './summary';
 import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from './types';
 
-export { CANCELLED_BEFORE_START, overallLabel, SiteVerdict } from './siteVerdict';
+export { CANCELLED_BEFORE_START, lineName, lineNoun, overallLabel, SiteVerdict } from './siteVerdict';
 
 /** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
 export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
   siteId: string;
+  /** A matrix run's variant (its name and settings); absent in a multi-site run, whose lines are its sites. */
+  variant?: VariantSpec;
   runId: string;
   workflowId: string;
   /** Where the site's own report files are; absent when its run wrote none. */
@@ -36,11 +40,19 @@ export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncert
  */
 export interface MultiSiteSummary extends RunSummary {
   sites: SiteLine[];
+  /** The comparison of the variants (or sites), in short; compare.{md,html,json,junit.xml} hold all of it. */
+  comparison?: ComparisonDigest;
+  /** Why there is no comparison (fewer than two variants finished). */
+  comparisonUnavailable?: string;
+  /** `--reference`: the variant no other may beat significantly. */
+  reference?: string;
 }
 
 /** A site's run as the parent workflow saw it end. */
 export interface SiteRunRef {
   siteId: string;
+  /** Set in matrix runs (`variants`); a multi-site run's lines are named after their sites. */
+  variant?: VariantSpec;
   runId: string;
   workflowId: string;
   reportDir?: string;
@@ -48,7 +60,7 @@ export interface SiteRunRef {
 }
 
 function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
-  const base = { siteId: ref.siteId, runId: ref.runId, workflowId: ref.workflowId };
+  const base = { siteId: ref.siteId, ...(ref.variant && { variant: ref.variant }), runId: ref.runId, workflowId: ref.workflowId };
   if (!summary) {
     return {
       ...base, rows: 0, passed: 0, failed: 0, uncertain: 0, answered: 0, error: 0, timedOut: 0, skipped: 0, missing: 0,
@@ -82,15 +94,17 @@ function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
  * not judged, so it is never counted as passing: with any such site the overall verdict is "no quality threshold set"
  * (exit 0, as for a single run without one), and the warnings name the unjudged sites and those that passed.
  */
-export function combineGates(lines: readonly SiteLine[]): GateResult {
+export function combineGates(lines: readonly SiteLine[], referenceFailures: readonly string[] = []): GateResult {
   const reasons: string[] = [];
   const warnings: string[] = [];
   for (const s of lines) {
-    if (s.verdict === SiteVerdict.runFailed) reasons.push(`site ${s.siteId}: the run failed: ${s.failure ?? 'unknown error'}`);
-    else if (s.verdict === SiteVerdict.cancelled) reasons.push(`site ${s.siteId}: the run was cancelled`);
-    for (const r of s.verdict === SiteVerdict.cancelled ? [] : (s.gate?.reasons ?? [])) reasons.push(`site ${s.siteId}: ${r}`);
-    for (const w of s.gate?.warnings ?? []) if (!w.startsWith('no quality threshold set')) warnings.push(`site ${s.siteId}: ${w}`);
+    const who = `${lineNoun([s])} ${lineName(s)}`;
+    if (s.verdict === SiteVerdict.runFailed) reasons.push(`${who}: the run failed: ${s.failure ?? 'unknown error'}`);
+    else if (s.verdict === SiteVerdict.cancelled) reasons.push(`${who}: the run was cancelled`);
+    for (const r of s.verdict === SiteVerdict.cancelled ? [] : (s.gate?.reasons ?? [])) reasons.push(`${who}: ${r}`);
+    for (const w of s.gate?.warnings ?? []) if (!w.startsWith('no quality threshold set')) warnings.push(`${who}: ${w}`);
   }
+  reasons.push(...referenceFailures);
   const verdicts = new Set(lines.map((s) => s.verdict));
   const { unjudged, passed } = unjudgedSites(lines);
   const verdict = verdicts.has(SiteVerdict.cancelled)
@@ -99,9 +113,9 @@ export function combineGates(lines: readonly SiteLine[]): GateResult {
       ? GateVerdict.failed
       : unjudged.length === 0 && passed.length > 0 ? GateVerdict.passed : GateVerdict.noThreshold;
   if (verdict === GateVerdict.noThreshold && passed.length > 0) {
-    warnings.unshift(`not judged: no quality threshold set on ${unjudged.length === 1 ? 'site' : 'sites'} ${unjudged.join(', ')} (no --fail-under, and no baseline ` +
-      `to compare with: with --baseline latest, no earlier run of that site), so the run is not called PASSED although ${passed.join(', ')} passed; ` +
-      'give --fail-under to judge every site');
+    warnings.unshift(`not judged: no quality threshold set on ${lineNoun(lines, unjudged.length)} ${unjudged.join(', ')} (no --fail-under, and no baseline ` +
+      `to compare with: with --baseline latest, no earlier run of that ${lineNoun(lines)}), so the run is not called PASSED although ${passed.join(', ')} passed; ` +
+      `give --fail-under to judge every ${lineNoun(lines)}`);
   } else if (verdict === GateVerdict.noThreshold) {
     warnings.push('no quality threshold set: give --fail-under or --baseline to judge the answers');
   }
@@ -124,17 +138,32 @@ export interface MultiSiteSummaryInput {
   /** When the parent started (ISO); the sites' own starts come later. */
   startedAt: string;
   sites: SiteRunRef[];
+  /** `--reference`: the run fails when another variant beats this one significantly. */
+  reference?: string;
 }
 
-/** Reads every site's stored summary and rows and adds them up (one streamed pass over the rows). */
-export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSummaryInput): Promise<MultiSiteSummary> {
+function distinct(values: readonly string[]): string {
+  return [...new Set(values)].join(',');
+}
+
+function distinctModels(models: readonly (string | undefined)[]): string | undefined {
+  const named = models.filter((m): m is string => m !== undefined);
+  return named.length === 0 ? undefined : distinct(named);
+}
+
+/**
+ * Reads every site's stored summary and rows and adds them up (one streamed pass over the rows). `compared` is the
+ * comparison of the variants (`compareVariants`): its digest goes into the summary, and with `reference` into the gate.
+ */
+export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSummaryInput, compared?: VariantComparison): Promise<MultiSiteSummary> {
   const found = await Promise.all(input.sites.map(async (ref) => ({ ref, meta: await store.getMeta(ref.runId), summary: await store.getSummary(ref.runId) })));
   const lines = found.map(({ ref, summary }) => lineOf(ref, summary));
   const withRows = found.filter((f) => f.meta !== undefined);
   const first = withRows[0]?.meta;
   const meta: RunMeta = {
     runId: input.runId, workflowId: input.workflowId, kind: input.kind, dataset: first?.dataset ?? input.dataset,
-    datasetSha256: first?.datasetSha256 ?? '', siteId: input.sites.map((s) => s.siteId).join(','), model: first?.model,
+    // A matrix run's sites and models, each once, comma-separated (as `--site a,b` and `--model a,b` name them).
+    datasetSha256: first?.datasetSha256 ?? '', siteId: distinct(input.sites.map((s) => s.siteId)), model: distinctModels(withRows.map((f) => f.meta?.model)),
     startedAt: input.startedAt, rowCount: withRows.reduce((n, f) => n + (f.meta?.rowCount ?? 0), 0) || undefined, options: {},
     // Every site's run was prepared by a worker of the same cluster: the first one's says where all answers came from.
     ...(first?.provenance && { provenance: first.provenance }),
@@ -147,13 +176,18 @@ export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSu
     sessionsClosed: closed, sessionsCloseFailed: closeFailed, cancelled: summaries.some((s) => s.cancelled), finishedAt,
   });
   const askedTwice = summaries.reduce((n, s) => n + (s.askedTwice?.count ?? 0), 0);
-  // Row ids repeat across sites (one dataset): each is listed as `<site>:<row id>`.
-  const askedTwiceIds = found.flatMap((f) => (f.summary?.askedTwice?.rowIds ?? []).map((id) => `${f.ref.siteId}:${id}`));
+  // Row ids repeat across sites (one dataset): each is listed as `<site>:<row id>` (`<variant>:<row id>` in a matrix run).
+  const askedTwiceIds = found.flatMap((f) => (f.summary?.askedTwice?.rowIds ?? []).map((id) => `${lineName(f.ref)}:${id}`));
+  const digest = compared?.comparison ? digestOf(compared.comparison, compared.leftOut) : undefined;
+  const referenceFailures = digest && input.reference !== undefined ? referenceReasons(digest, input.reference) : [];
   return {
     ...combined,
     askedTwice: { count: askedTwice, rowIds: askedTwiceIds.slice(0, ASKED_TWICE_LISTED) },
     ...(summaries[0]?.gateSettings && { gateSettings: summaries[0].gateSettings }),
-    ...(input.kind === 'evaluation' && { gate: combineGates(lines) }),
+    ...(input.kind === 'evaluation' && { gate: combineGates(lines, referenceFailures) }),
     sites: lines,
+    ...(digest && { comparison: digest }),
+    ...(compared?.unavailable && { comparisonUnavailable: compared.unavailable }),
+    ...(input.reference !== undefined && { reference: input.reference }),
   };
 }

@@ -8,7 +8,10 @@ import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { overallLabel, SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
+import { lineName, lineNoun, overallLabel, SiteVerdict, type MultiSiteSummary, type SiteLine } from './multiSite';
+import type { Comparison } from '../compare/types';
+import { writeComparison } from '../compare/write';
+import { comparisonHtml, comparisonMd } from './matrixRender';
 import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
 import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
 import { GateVerdict } from './types';
@@ -43,23 +46,49 @@ function siteCells(s: SiteLine): string[] {
 
 const SITE_HEADER = ['site', 'rows', 'passed', 'failed', 'uncertain', 'errors', 'skipped/missing', 'pass rate', 'error rate', 'duration', 'verdict'];
 
+/** A matrix run's table: each variant's name and settings, then the same figures. */
+const VARIANT_HEADER = ['variant', 'site', 'model', 'language', 'locale', ...SITE_HEADER.slice(1)];
+
+function isMatrix(s: MultiSiteSummary): boolean {
+  return s.sites.some((x) => x.variant);
+}
+
+function header(s: MultiSiteSummary): string[] {
+  return isMatrix(s) ? VARIANT_HEADER : SITE_HEADER;
+}
+
+/** The settings columns of a matrix run's line (none for a multi-site run's). */
+function settingCells(s: MultiSiteSummary, line: SiteLine): string[] {
+  if (!isMatrix(s)) return [];
+  const v = line.variant;
+  return [line.siteId, v?.model ?? 'default', v?.responseLanguage ?? '-', v?.uiLocale ?? '-'];
+}
+
+function title(s: MultiSiteSummary): string {
+  return isMatrix(s) ? `Matrix evaluation report: ${s.dataset}` : `Multi-site evaluation report: ${s.dataset}`;
+}
+
 export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): string {
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
-  const table = [line(SITE_HEADER), line(SITE_HEADER.map(() => '---')), ...s.sites.map((site) => {
+  const head = header(s);
+  const table = [line(head), line(head.map(() => '---')), ...s.sites.map((site) => {
     const link = siteLink(outDir, site, ReportFile.markdown);
-    return line([link ? `[${mdInline(site.siteId)}](${link})` : mdInline(site.siteId), ...siteCells(site)]);
+    const name = lineName(site);
+    return line([link ? `[${mdInline(name)}](${link})` : mdInline(name), ...settingCells(s, site).map((c) => mdInline(c)), ...siteCells(site)]);
   })].join('\n');
+  const noun = lineNoun(s.sites);
   const parts = [
-    `# Multi-site evaluation report: ${mdInline(s.dataset)}`,
+    `# ${mdInline(title(s))}`,
     simulatorNoticeMd(s.provenance),
-    `Run ${mdInline(s.runId)} on ${s.sites.length} sites; ${s.total} rows in all, pass rate **${rate(s.passRate)}** (${s.passed} / ${s.graded} graded), `
+    `Run ${mdInline(s.runId)} in ${s.sites.length} ${lineNoun(s.sites, s.sites.length)}; ${s.total} rows in all, pass rate **${rate(s.passRate)}** (${s.passed} / ${s.graded} graded), `
       + `latency p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}; ${formatMs(s.durationMs)}.`,
-    '## Sites',
+    isMatrix(s) ? '## Variants' : '## Sites',
     table,
     '## Verdict',
-    s.gate ? `**Overall: ${overallLabel(s.gate.verdict, s.sites, verdictLabel)}** (every site's gate must pass; a site without a threshold is not judged)` : 'No verdict.',
+    s.gate ? `**Overall: ${overallLabel(s.gate.verdict, s.sites, verdictLabel)}** (every ${noun}'s gate must pass; a ${noun} without a threshold is not judged${s.reference ? `; no variant may beat the reference ${mdInline(s.reference)} significantly` : ''})` : 'No verdict.',
     [...(s.gate?.reasons ?? []).map((r) => `- ${mdInline(r, 2000)}`), ...(s.gate?.warnings ?? []).map((w) => `- ⚠️ ${mdInline(w, 2000)}`)].join('\n'),
-    s.gateSettings ? `Gate settings, for every site:\n\n${describeGateSettings(s.gateSettings).map((l) => `- ${mdInline(l, 300)}`).join('\n')}` : '',
+    ...comparisonMd(s),
+    s.gateSettings ? `Gate settings, for every ${noun}:\n\n${describeGateSettings(s.gateSettings).map((l) => `- ${mdInline(l, 300)}`).join('\n')}` : '',
     ...baselineLines(s),
     provenanceMd(s.provenance),
   ];
@@ -70,33 +99,36 @@ function baselineLines(s: MultiSiteSummary): string[] {
   const rows = s.sites.filter((site) => site.baseline).map((site) => {
     const b = site.baseline as NonNullable<SiteLine['baseline']>;
     const delta = b.delta === null ? 'n/a' : `${b.delta >= 0 ? '+' : ''}${(b.delta * 100).toFixed(1)} pts`;
-    return `- ${mdInline(site.siteId)}: against ${mdInline(b.runId)}, ${delta}, ${b.regressed} regressed, ${b.fixed} fixed`;
+    return `- ${mdInline(lineName(site))}: against ${mdInline(b.runId)}, ${delta}, ${b.regressed} regressed, ${b.fixed} fixed`;
   });
-  return rows.length > 0 ? ['## Baselines (each site against its own)', rows.join('\n')] : [];
+  return rows.length > 0 ? [`## Baselines (each ${lineNoun(s.sites)} against its own)`, rows.join('\n')] : [];
 }
 
 export function renderMultiSiteHtml(s: MultiSiteSummary, outDir: string): string {
-  const title = `Multi-site evaluation report: ${s.dataset}`;
+  const pageTitle = title(s);
+  const noun = lineNoun(s.sites);
   const rows = s.sites.map((site) => {
     const link = siteLink(outDir, site, ReportFile.html);
-    const name = link ? `<a href="${a(link)}">${h(site.siteId)}</a>` : h(site.siteId);
+    const name = link ? `<a href="${a(link)}">${h(lineName(site))}</a>` : h(lineName(site));
     const cls = site.verdict === SiteVerdict.runFailed ? GateVerdict.failed : site.verdict;
+    const settings = settingCells(s, site).map((c) => `<td>${h(c)}</td>`).join('');
     const cells = siteCells(site).map((c, i, all) => (i === all.length - 1 ? `<td class="o-${a(cls)}">${h(c)}</td>` : `<td>${h(c)}</td>`));
-    return `<tr><td>${name}</td>${cells.join('')}</tr>`;
+    return `<tr><td>${name}</td>${settings}${cells.join('')}</tr>`;
   });
   const list = (items: string[], cls: string): string => (items.length ? `<ul class="${cls}">${items.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '');
   const verdict = s.gate
-    ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(overallLabel(s.gate.verdict, s.sites, verdictLabel))} (every site's gate must pass; a site without a threshold is not judged)</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
+    ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(overallLabel(s.gate.verdict, s.sites, verdictLabel))} (every ${noun}'s gate must pass; a ${noun} without a threshold is not judged${s.reference ? `; no variant may beat the reference ${h(s.reference)} significantly` : ''})</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
     : '';
-  const meta = [`run ${s.runId}`, `${s.sites.length} sites`, `${s.total} rows`, `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
+  const meta = [`run ${s.runId}`, `${s.sites.length} ${lineNoun(s.sites, s.sites.length)}`, `${s.total} rows`, `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(pageTitle)}</title>
 <style>${REPORT_CSS}</style></head><body>
-<header><h1>${h(title)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
+<header><h1>${h(pageTitle)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
 <h2>Verdict</h2>${verdict}
-<h2>Sites</h2><table class="tags"><thead><tr>${SITE_HEADER.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Each site's report (rows, baseline, failures) is linked from its name.</p>
+${comparisonHtml(s)}
+<h2>${isMatrix(s) ? 'Variants' : 'Sites'}</h2><table class="tags"><thead><tr>${header(s).map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Each ${noun}'s report (rows, baseline, failures) is linked from its name.</p>
 </body></html>\n`;
 }
 
@@ -105,18 +137,18 @@ export function renderMultiSiteJUnit(s: MultiSiteSummary): string {
   const cases = s.sites.map((site) => {
     const reasons = [...(site.failure ? [site.failure] : []), ...(site.gate?.reasons ?? [])].join('\n');
     const body = site.verdict === SiteVerdict.failed
-      ? `<failure message="${escapeXmlAttr(`gate failed on site ${site.siteId}`)}">${escapeXml(reasons)}</failure>`
+      ? `<failure message="${escapeXmlAttr(`gate failed on ${lineNoun([site])} ${lineName(site)}`)}">${escapeXml(reasons)}</failure>`
       : site.verdict === SiteVerdict.runFailed || site.verdict === SiteVerdict.cancelled
-        ? `<error message="${escapeXmlAttr(`${siteVerdictLabel(site.verdict)} on site ${site.siteId}`)}">${escapeXml(reasons)}</error>`
+        ? `<error message="${escapeXmlAttr(`${siteVerdictLabel(site.verdict)} on ${lineNoun([site])} ${lineName(site)}`)}">${escapeXml(reasons)}</error>`
         : '';
     const time = site.durationMs === null ? '' : ` time="${(site.durationMs / 1000).toFixed(3)}"`;
-    return `    <testcase classname="sitechat.gate" name="${escapeXmlAttr(site.siteId)}"${time}>${body}</testcase>`;
+    return `    <testcase classname="sitechat.gate" name="${escapeXmlAttr(lineName(site))}"${time}>${body}</testcase>`;
   });
   const failures = s.sites.filter((x) => x.verdict === SiteVerdict.failed).length;
   const errors = s.sites.filter((x) => x.verdict === SiteVerdict.runFailed || x.verdict === SiteVerdict.cancelled).length;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="sitechat" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
-  <testsuite name="${escapeXmlAttr(`${s.dataset} (sites)`)}" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
+  <testsuite name="${escapeXmlAttr(`${s.dataset} (${lineNoun(s.sites, 2)})`)}" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
 ${properties(s)}${cases.join('\n')}
   </testsuite>
 </testsuites>
@@ -128,8 +160,11 @@ function properties(s: MultiSiteSummary): string {
   return `    <properties>\n${entries.map(([name, value]) => `      <property name="${escapeXmlAttr(name)}" value="${escapeXmlAttr(value)}"/>\n`).join('')}    </properties>\n`;
 }
 
-/** Writes the four combined files into `outDir` (created if needed); returns their paths. */
-export async function writeMultiSiteReports(summary: MultiSiteSummary, outDir: string): Promise<string[]> {
+/**
+ * Writes the four combined files into `outDir` (created if needed), and the comparison's four (compare.md, .html,
+ * .json, .junit.xml, as `sitechat compare` writes them) when there is one; returns their paths.
+ */
+export async function writeMultiSiteReports(summary: MultiSiteSummary, outDir: string, comparison?: Comparison): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const files: [string, string][] = [
     [MultiSiteReportFile.summary, `${JSON.stringify(summary, null, 2)}\n`],
@@ -138,5 +173,6 @@ export async function writeMultiSiteReports(summary: MultiSiteSummary, outDir: s
     [MultiSiteReportFile.junit, renderMultiSiteJUnit(summary)],
   ];
   for (const [name, text] of files) await writeFileAtomic(join(outDir, name), text);
-  return files.map(([name]) => join(outDir, name));
+  const compared = comparison ? Object.values(await writeComparison(comparison, outDir)) : [];
+  return [...files.map(([name]) => join(outDir, name)), ...compared];
 }

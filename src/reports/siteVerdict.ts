@@ -7,11 +7,29 @@ export type SiteVerdict = (typeof SiteVerdict)[keyof typeof SiteVerdict];
 /** `SiteRunRef.failure.type` of a site whose run was never started because the run was cancelled first. */
 export const CANCELLED_BEFORE_START = 'CancelledBeforeStart';
 
-/** The sites of a multi-site run whose gate judged nothing (no `--fail-under`, no baseline found), and those that passed. */
-export function unjudgedSites(lines: readonly { siteId: string; verdict: SiteVerdict }[]): { unjudged: string[]; passed: string[] } {
+/** A line of a multi-site or matrix run: a site, or a named variant (`variant` set only in matrix runs). */
+export interface NamedLine {
+  siteId: string;
+  variant?: { name: string };
+  verdict: SiteVerdict;
+}
+
+/** What a line is called: its variant's name in a matrix run, else its site. */
+export function lineName(line: Pick<NamedLine, 'siteId' | 'variant'>): string {
+  return line.variant?.name ?? line.siteId;
+}
+
+/** "site" or "variant", plural with `n` other than 1. */
+export function lineNoun(lines: readonly Pick<NamedLine, 'variant'>[], n = 1): string {
+  const noun = lines.some((l) => l.variant) ? 'variant' : 'site';
+  return n === 1 ? noun : `${noun}s`;
+}
+
+/** The sites (or variants) of a run whose gate judged nothing (no `--fail-under`, no baseline found), and those that passed. */
+export function unjudgedSites(lines: readonly NamedLine[]): { unjudged: string[]; passed: string[] } {
   return {
-    unjudged: lines.filter((s) => s.verdict === SiteVerdict.noThreshold).map((s) => s.siteId),
-    passed: lines.filter((s) => s.verdict === SiteVerdict.passed).map((s) => s.siteId),
+    unjudged: lines.filter((s) => s.verdict === SiteVerdict.noThreshold).map(lineName),
+    passed: lines.filter((s) => s.verdict === SiteVerdict.passed).map(lineName),
   };
 }
 
@@ -19,8 +37,8 @@ export function unjudgedSites(lines: readonly { siteId: string; verdict: SiteVer
  * The overall verdict's label: a run with an unjudged site is never called PASSED, and says which sites were not
  * judged and which passed ("no quality threshold set on site c (passed: a, b)").
  */
-export function overallLabel(verdict: GateVerdict, lines: readonly { siteId: string; verdict: SiteVerdict }[], label: (v: GateVerdict) => string): string {
+export function overallLabel(verdict: GateVerdict, lines: readonly NamedLine[], label: (v: GateVerdict) => string): string {
   const { unjudged, passed } = unjudgedSites(lines);
   if (verdict !== GateVerdict.noThreshold || passed.length === 0) return label(verdict);
-  return `${label(verdict)} on ${unjudged.length === 1 ? 'site' : 'sites'} ${unjudged.join(', ')} (passed: ${passed.join(', ')})`;
+  return `${label(verdict)} on ${lineNoun(lines, unjudged.length)} ${unjudged.join(', ')} (passed: ${passed.join(', ')})`;
 }

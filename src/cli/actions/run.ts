@@ -13,7 +13,8 @@ import { resolveRunOptions } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
-import { isSiteList } from '../siteList';
+import { isModelList, resolveVariants } from '../variants';
+
 import { isUsageError } from '../usageErrors';
 import { checkModels, modelSource } from '../modelCheck';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
@@ -21,6 +22,12 @@ import { finishedRun } from '../resumeCheck';
 import { planLine, repeatOf } from '../repeatPlan';
 import { refreshHistory } from '../historyRefresh';
 import type { ValidatedFlags } from '../validate';
+
+/** The rate per site and API path the plan line assumes: this process's worker's (SITECHAT_RATE_LIMIT), else the API's 5/s. */
+function planRate(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.SITECHAT_RATE_LIMIT);
+  return env.SITECHAT_RATE_LIMIT !== undefined && Number.isFinite(n) && n >= 0 ? n : 5;
+}
 
 /** Sortable and unique enough for a person to type: 20261122-0412-5f3a9c */
 export function newRunId(now = new Date()): string {
@@ -71,9 +78,11 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     const gradersDir = gradersDirFor(flags.config);
     runtime = await openRuntime({ log, worker: flags.worker, gradersDir, judgeNotice: kind === 'evaluation' });
     const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
+    const variantModels = (config?.variants ?? []).flatMap((v, index) => (v.model !== undefined ? [{ index, model: v.model }] : []));
     const modelsUsed = {
       flag: flags.model,
       config: flags.model === undefined && config?.model !== undefined && flags.config ? { file: flags.config, model: config.model } : undefined,
+      variants: kind === 'evaluation' && flags.config && variantModels.length > 0 ? { file: flags.config, models: variantModels } : undefined,
       dataset: { path: datasetPath, shown: dataset, hasModelColumn: scan.columns.includes('model'), delimiter: flags.delimiter, defaultEmail: resolved.options.defaultEmail },
     };
     if (!(await checkModels(modelsUsed, modelSource(runtime.simulator?.baseUrl), log))) return ExitCode.usage;
@@ -83,9 +92,18 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     log.annotate?.({ runId, workflowId, site: options.siteId });
     // With a remote store the workers read the dataset from it, whichever sites they ask.
     if (opened.remote) await opened.plans.shareDataset(datasetPath, scan.sha256);
-    if (isSiteList(options.siteId)) {
+    // Already checked by the flag checks: a list of sites or models, or the config's variants, make a matrix run.
+    const variants = kind === 'evaluation'
+      ? resolveVariants({ site: options.siteId, siteFrom: '--site', model: options.model, modelFrom: '--model', config, configFile: flags.config })
+      : undefined;
+    if (variants) {
       const dataset = { path: datasetPath, sha256: scan.sha256, rows: scan.rows };
-      const code = await startMultiSiteRun({ log, runtime, runId, workflowId, dataset, options, detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined });
+      // `--site a,b` alone stays the multi-site run it always was (its variants named after its sites).
+      const matrix = isModelList(options.model) || config?.variants !== undefined;
+      const code = await startMultiSiteRun({
+        log, runtime, runId, workflowId, dataset, options, variants, matrix, reference: flags.reference, questions: scan.rows * (options.repeat ?? 1),
+        ratePerSecond: planRate(process.env), detach: Boolean(flags.detach), json: Boolean(flags.json), remote: opened.remote ? opened : undefined,
+      });
       if (!flags.detach) await refreshHistory(opened, log);
       return code;
     }

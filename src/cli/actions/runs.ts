@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../reports/openStore';
-import { collectHistory, HISTORY_FILE, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
+import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';
@@ -21,15 +21,36 @@ function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
 }
 
-/** A fixed-width table, one run a line, newest first. */
+/**
+ * A fixed-width table, one run a line, newest first. The variants of a matrix or multi-site run sit together under a
+ * line naming their parent (at the place of its newest variant), their run ids indented.
+ */
 export function formatRuns(entries: readonly HistoryEntry[]): string[] {
   const header = ['run', 'started (UTC)', 'dataset', 'site', 'model', 'rows', 'pass rate', 'uncertain', 'errors', 'verdict'];
-  const rows = entries.map((e) => [
-    e.runId, e.startedAt.slice(0, 16).replace('T', ' '), e.dataset.split(/[\\/]/u).pop() ?? e.dataset, e.siteId, e.model ?? '-',
+  const line = (e: HistoryEntry, indent: string): string[] => [
+    `${indent}${e.runId}`, e.startedAt.slice(0, 16).replace('T', ' '), e.dataset.split(/[\\/]/u).pop() ?? e.dataset, e.siteId, e.model ?? '-',
     String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), e.kind === 'backfill' ? '-' : String(e.uncertain), String(e.errors), e.verdict,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
+  ];
+  const groups = new Map(parentGroups(entries).map((g) => [g.runId, g]));
+  const rows: string[][] = [];
+  const shown = new Set<string>();
+  for (const e of entries) {
+    const group = e.parent ? groups.get(e.parent.runId) : undefined;
+    if (!group) {
+      rows.push(line(e, ''));
+      continue;
+    }
+    if (shown.has(group.runId)) continue;
+    shown.add(group.runId);
+    const names = [...group.variants].reverse().map((v) => v.parent?.variant ?? v.runId);
+    rows.push([group.runId, '', `${group.variants.length} variant${group.variants.length === 1 ? '' : 's'}: ${names.join(', ')}`]);
+    for (const v of [...group.variants].reverse()) rows.push(line(v, '  '));
+  }
+  // A parent's line spans the columns after its run id: it is not counted in their widths.
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.filter((r) => r.length === header.length).map((r) => (r[i] ?? '').length)));
+  return [header, ...rows].map((r) => (r.length === header.length
+    ? r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+    : `${(r[0] ?? '').padEnd(widths[0] ?? 0)}  ${r[2] ?? ''}`));
 }
 
 /** `sitechat runs`: list finished runs; `--html` writes history.html. Exit 0, 2 for bad flags. */

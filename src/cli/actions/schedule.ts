@@ -16,6 +16,7 @@ import { resolveRunOptions } from '../runOptions';
 import { openRuntime } from '../runtime';
 import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
 import { checkModels, modelSource } from '../modelCheck';
+import { isModelList } from '../variants';
 
 /** `--confirm` of scheduled runs unless given (docs/reports.md, "Confirm before alarm"). */
 const SCHEDULE_CONFIRM = 2;
@@ -25,6 +26,11 @@ async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise
   const checked = await preflight('evaluation', flags.dataset, { ...flags, out: undefined, worker: false }, log);
   if (!checked) return undefined;
   const { scan, config } = checked;
+  if (isModelList(flags.model ?? config?.model) || config?.variants) {
+    // A schedule fires one run shape; a matrix's variants are not carried by it yet.
+    log.error(`${isModelList(flags.model ?? config?.model) ? '--model' : `--config ${flags.config ?? ''}: \`variants\``}: a nightly schedule runs one model (or one per site with --site a,b): create one schedule per model or variant; nothing was created.`);
+    return undefined;
+  }
   const email = flags.email ?? config?.email ?? process.env.SITECHAT_EMAIL ?? (process.env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
   // No one watches a nightly run: a false alarm costs a person's morning, two confirming answers per regressed row do not.
   const { options } = await resolveRunOptions({ ...flags, out: undefined, worker: false }, { siteId: defaultSiteId(), email, config, confirm: SCHEDULE_CONFIRM });

@@ -74,7 +74,8 @@ async function renderHere(client: Client, workflowId: string, log: Logger): Prom
     const handle = client.workflow.getHandle(workflowId);
     if ((await handle.describe()).type === MULTI_SITE_WORKFLOW_TYPE) {
       const state = await handle.query(multiSiteQuery);
-      await renderMultiSiteFromStore(client, opened, { runId: state.runId, workflowId, sites: state.sites.map((s) => s.siteId) }, log);
+      const variants = state.variants ?? state.sites.map((s) => ({ name: s.name ?? s.siteId, siteId: s.siteId }));
+      await renderMultiSiteFromStore(client, opened, { runId: state.runId, workflowId, variants, matrix: state.variants !== undefined, reference: state.reference }, log);
       return;
     }
     const outDir = localRunDir(runsDir(), runId);

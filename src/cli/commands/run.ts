@@ -27,6 +27,8 @@ export interface RunFlags extends NotifyFlags {
   /** Evaluation runs only. */
   repeat?: string;
   confirm?: string;
+  /** Matrix runs only: the variant no other may beat significantly. */
+  reference?: string;
 }
 
 export function register(program: Command): void {
@@ -37,6 +39,7 @@ export function register(program: Command): void {
     ['sitechat run questions.csv --site my-site --fail-under 90% --baseline latest', 'a CI gate: exit 1 below 90% or on a significant regression'],
     ['sitechat run questions.jsonl --config sitechat.config.yaml --out reports/', 'default assertions from a config file; reports in reports/'],
     ['sitechat run questions.csv --site shop-de,shop-fr,shop-it --fail-under 90%', 'three sites at once; passes when every site passes'],
+    ['sitechat run questions.csv --model gpt-4o-mini,gpt-3.5-mini-sim --reference gpt-4o-mini', 'two models side by side; fails when the second is significantly better'],
     ['sitechat run questions.csv --baseline latest --notify slack:SITECHAT_SLACK_WEBHOOK --notify-on failed,recovered', 'tell a Slack channel when the gate fails or recovers'],
   ], 'run')
     .argument('<dataset>', 'CSV or JSONL file of questions (see README, "Datasets")')
@@ -46,13 +49,14 @@ export function register(program: Command): void {
     .addOption(new Option('--feedback <mode>', 'send good/bad feedback from the grades, or none (default graded)').choices(['graded', 'none']))
     .option('--answer-timeout <duration>', 'give up waiting for an answer after this long, e.g. 90s, 5m (default 5m)')
     .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')
-    .option('--model <id>', "model for rows without one (default: the site's default)")
+    .option('--model <id[,id…]>', "model for rows without one (default: the site's default), or several to compare: a,b (one run per model and a comparison)")
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of this dataset and site')
     .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
     .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
     .option('--max-uncertain-rate <rate>', 'fail (exit 1) when more graded rows than this stay uncertain (needs review), e.g. 0.05 or 5% (default 10%)')
     .option('--repeat <n>', 'ask every conversation n times in fresh sessions and grade each answer: reports give each row k of n, flaky rows, and an interval (default 1)')
     .option('--confirm <k>', 'when the baseline comparison would fail the gate, ask the regressed rows k more times in fresh sessions; only regressions most of them reproduce count (default 0: off)')
+    .option('--reference <variant>', 'matrix runs: fail (exit 1) when another variant is significantly better than this one (McNemar, Holm-adjusted)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
     .option('--notify <kind:ENV>', "notify when the run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the worker's environment variables that hold the URL and secret (repeatable; docs/notifications.md)", collect)
     .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')

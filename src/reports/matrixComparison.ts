@@ -1,0 +1,95 @@
+/**
+ * The comparison a multi-site or matrix run writes beside its combined report: its variants' runs through
+ * `src/compare` (the same figures and files as `sitechat compare`), a digest of it for summary.json and report.md,
+ * and the `--reference` check of the gate.
+ */
+import { compareRuns } from '../compare/compare';
+import { formatP } from '../compare/markdown';
+import { CompareInputError } from '../compare/rows';
+import { CompareFile } from '../compare/write';
+import type { Comparison } from '../compare/types';
+import type { SiteRunRef } from './multiSite';
+import { lineName } from './siteVerdict';
+import type { ResultsStore } from './store';
+
+/** The comparison in a few lines, as summary.json keeps it (the rows are in compare.json). */
+export interface ComparisonDigest {
+  /** The plain sentence: the best variant, only when it is significantly better than every other one. */
+  conclusion: string;
+  best: string | null;
+  alpha: number;
+  pairedRows: number;
+  unpairedRows: number;
+  variants: { name: string; runId: string; passRate: number | null; interval: [number, number] | null; decided: number }[];
+  /** Every pair: wins (first passed, second failed), ties, losses, exact McNemar p and its Holm adjustment. */
+  pairs: { first: string; second: string; wins: number; ties: number; losses: number; p: number; adjustedP: number; significant: boolean }[];
+  /** The comparison's files, in the combined report's directory. */
+  files: string[];
+  /** Variants of the run not in the comparison (their run did not finish), with why. */
+  leftOut?: string[];
+}
+
+/** A comparison of the finished variants, or why there is none. */
+export interface VariantComparison {
+  comparison?: Comparison;
+  /** Why nothing was compared (fewer than two variants finished). */
+  unavailable?: string;
+  leftOut?: string[];
+}
+
+/**
+ * Compares every variant whose run finished (a run that failed before its reports has no finished meta and is left
+ * out, named); nothing is compared with fewer than two.
+ */
+export async function compareVariants(store: ResultsStore, refs: readonly SiteRunRef[], now?: () => Date): Promise<VariantComparison> {
+  const finished: SiteRunRef[] = [];
+  const leftOut: string[] = [];
+  for (const ref of refs) {
+    const meta = await store.getMeta(ref.runId);
+    if (meta?.finishedAt) finished.push(ref);
+    else leftOut.push(`${lineName(ref)}: ${ref.failure?.message ?? 'its run did not finish'}`);
+  }
+  if (finished.length < 2) {
+    return { unavailable: `no comparison: ${finished.length === 0 ? 'no' : 'only one'} variant's run finished (${leftOut.join('; ')})`, ...(leftOut.length && { leftOut }) };
+  }
+  try {
+    const comparison = await compareRuns(store, finished.map((r) => r.runId), { labels: finished.map(lineName), ...(now && { now }) });
+    return { comparison, ...(leftOut.length && { leftOut }) };
+  } catch (err) {
+    if (!(err instanceof CompareInputError)) throw err;
+    return { unavailable: `no comparison: ${err.message}`, ...(leftOut.length && { leftOut }) };
+  }
+}
+
+export function digestOf(c: Comparison, leftOut?: string[]): ComparisonDigest {
+  const name = (i: number): string => c.variants[i]?.label ?? `variant ${i + 1}`;
+  return {
+    conclusion: c.conclusion, best: c.best === null ? null : name(c.best), alpha: c.alpha, pairedRows: c.pairedRows, unpairedRows: c.unpairedRows,
+    variants: c.variants.map((v, i) => ({
+      name: v.label, runId: v.runId, passRate: c.stats[i]?.passRate ?? null, interval: c.stats[i]?.interval ?? null, decided: c.stats[i]?.decided ?? 0,
+    })),
+    pairs: c.pairs.map((p) => ({
+      first: name(p.a), second: name(p.b), wins: p.wins, ties: p.ties, losses: p.losses, p: p.mcnemar.pValue, adjustedP: p.adjustedP, significant: p.significant,
+    })),
+    files: Object.values(CompareFile),
+    ...(leftOut?.length && { leftOut }),
+  };
+}
+
+/**
+ * `--reference NAME`: a reason for every variant that beats the reference significantly (Holm-adjusted across all
+ * pairs, as the comparison reports them). Empty when the reference holds its own.
+ */
+export function referenceReasons(digest: ComparisonDigest, reference: string): string[] {
+  const reasons: string[] = [];
+  for (const p of digest.pairs) {
+    if (!p.significant || (p.first !== reference && p.second !== reference)) continue;
+    const refIsFirst = p.first === reference;
+    const [refWins, otherWins] = refIsFirst ? [p.wins, p.losses] : [p.losses, p.wins];
+    if (otherWins <= refWins) continue;
+    const other = refIsFirst ? p.second : p.first;
+    reasons.push(`the reference variant ${reference} is beaten significantly by ${other}: ${other} passed ${otherWins} rows that ${reference} failed and failed ${refWins} that it passed `
+      + `(McNemar p ${formatP(p.p)}, Holm-adjusted ${formatP(p.adjustedP)} < alpha ${digest.alpha})`);
+  }
+  return reasons;
+}

@@ -1,0 +1,48 @@
+/**
+ * The comparison section of a multi-site or matrix run's report.md and report.html: the sentence, each variant's
+ * pass rate with its interval, and the pair table, with links to compare.html (rows side by side) and compare.md.
+ */
+import { CompareFile } from '../compare/write';
+import { formatP, pctOf } from '../compare/markdown';
+import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
+import type { ComparisonDigest } from './matrixComparison';
+import type { MultiSiteSummary } from './multiSite';
+
+function interval(v: ComparisonDigest['variants'][number]): string {
+  return v.interval ? `${pctOf(v.interval[0])}–${pctOf(v.interval[1])}` : 'n/a';
+}
+
+const PAIR_HEADER = ['first', 'second', 'wins', 'ties', 'losses', 'p', 'Holm p', 'significant'];
+
+function pairCells(p: ComparisonDigest['pairs'][number]): string[] {
+  return [p.first, p.second, String(p.wins), String(p.ties), String(p.losses), formatP(p.p), formatP(p.adjustedP), p.significant ? 'yes' : 'no'];
+}
+
+export function comparisonMd(s: MultiSiteSummary): string[] {
+  const c = s.comparison;
+  if (!c) return s.comparisonUnavailable ? ['## Comparison', mdInline(s.comparisonUnavailable, 2000)] : [];
+  const row = (cells: readonly string[]): string => `| ${cells.map((x) => mdInline(x)).join(' | ')} |`;
+  return [
+    '## Comparison',
+    `**${mdInline(c.conclusion, 1000)}**`,
+    `${c.pairedRows} rows graded by every variant, ${c.unpairedRows} not paired. Rows side by side: [${CompareFile.html}](${CompareFile.html}) `
+      + `(filter to the rows where the variants disagree), [${CompareFile.markdown}](${CompareFile.markdown}), ${CompareFile.json}, ${CompareFile.junit}.`,
+    [row(['variant', 'pass rate', '95% CI', 'graded']), row(['---', '---', '---', '---']),
+      ...c.variants.map((v) => row([v.name, pctOf(v.passRate), interval(v), String(v.decided)]))].join('\n'),
+    'Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those rows, Holm-adjusted across pairs.',
+    [row(PAIR_HEADER), row(PAIR_HEADER.map(() => '---')), ...c.pairs.map((p) => row(pairCells(p)))].join('\n'),
+    ...(c.leftOut?.length ? [`Not compared: ${c.leftOut.map((l) => mdInline(l, 500)).join('; ')}`] : []),
+  ];
+}
+
+export function comparisonHtml(s: MultiSiteSummary): string {
+  const c = s.comparison;
+  if (!c) return s.comparisonUnavailable ? `<h2>Comparison</h2><p class="note">${h(s.comparisonUnavailable)}</p>` : '';
+  const variants = c.variants.map((v) => `<tr><td>${h(v.name)}</td><td>${h(pctOf(v.passRate))}</td><td>${h(interval(v))}</td><td>${v.decided}</td></tr>`).join('');
+  const pairs = c.pairs.map((p) => `<tr>${pairCells(p).map((x) => `<td>${h(x)}</td>`).join('')}</tr>`).join('');
+  return `<h2>Comparison</h2><p class="conclusion" id="conclusion"><b>${h(c.conclusion)}</b></p>
+<p class="note">${c.pairedRows} rows graded by every variant, ${c.unpairedRows} not paired. <a href="${a(CompareFile.html)}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
+<table id="comparison-variants"><thead><tr><th>variant</th><th>pass rate</th><th>95% CI</th><th>graded</th></tr></thead><tbody>${variants}</tbody></table>
+<table id="comparison-pairs"><thead><tr>${PAIR_HEADER.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${pairs}</tbody></table>
+${c.leftOut?.length ? `<p class="note">Not compared: ${h(c.leftOut.join('; '))}</p>` : ''}`;
+}

@@ -1,0 +1,77 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import { CLI, sitechat } from '../helpers/cli';
+
+const DEMO = resolve(__dirname, '..', '..', 'datasets', 'demo.csv');
+
+describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal dev server and simulator)', () => {
+  let dir: string;
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-variants-'));
+    writeFileSync(join(dir, 'q.csv'), 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,How much storage do I get for free?,5 GB\n');
+    writeFileSync(join(dir, 'bad.yaml'), ['failUnder: 0.5', 'variants:', '  - name: a', '    model: gpt-4o-mini', '  - name: b', '    temperature: 0.2', ''].join('\n'));
+    writeFileSync(join(dir, 'twins.yaml'), ['variants:', '  - { name: first, model: gpt-4o-mini }', '  - { name: second, model: gpt-4o-mini }', ''].join('\n'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a config `variants:` with an unknown key, a --reference that is no variant and a backfill of two models exit 2 before anything starts', async () => {
+    const bad = await sitechat(dir, ['run', 'q.csv', '--config', 'bad.yaml']);
+    expect(bad.code, bad.stderr).toBe(2);
+    expect(bad.stderr).toContain('--config bad.yaml:6: `variants[1]` unknown key `temperature`');
+    const reference = await sitechat(dir, ['run', 'q.csv', '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-4o']);
+    expect(reference.code, reference.stderr).toBe(2);
+    expect(reference.stderr).toContain('--reference: "gpt-4o" is not a variant of this run; the variants are gpt-4o-mini, gpt-3.5-mini-sim');
+    const backfill = await sitechat(dir, ['backfill', 'q.csv', '--model', 'gpt-4o-mini,gpt-3.5-mini-sim']);
+    expect(backfill.code, backfill.stderr).toBe(2);
+    expect(backfill.stderr).toContain('--model: a backfill asks one variant');
+    expect(existsSync(join(dir, '.sitechat')), 'no embedded Temporal server was started').toBe(false);
+  });
+
+  it('--model a,b: the plan, a run per model, the comparison through src/compare, each verdict, and exit 1 when the --reference is beaten significantly', async () => {
+    const out = join(dir, 'models');
+    const ran = await sitechat(dir, ['run', DEMO, '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-3.5-mini-sim', '--fail-under', '30%', '--out', out]);
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stderr).toMatch(/plan: 2 variants × 66 questions = 132 questions/);
+    expect(ran.stderr).toMatch(/site demo-site: 2 variants share its 5 requests\/s per API path \(gpt-4o-mini, gpt-3\.5-mini-sim\) — 132 questions ≈ 26 s at 5\/s/);
+    expect(ran.stderr).toMatch(/expected time ≈ 26 s \+ the answer time/);
+    // Each variant passes its own gate: the run fails on the reference alone.
+    expect(ran.stdout).toMatch(/variants +gpt-4o-mini +66 rows, pass rate [\d.]+%, errors 0, PASSED \(site demo-site, model gpt-4o-mini\)/);
+    expect(ran.stdout).toMatch(/gpt-3\.5-mini-sim +66 rows, pass rate [\d.]+%, errors 0, PASSED \(site demo-site, model gpt-3\.5-mini-sim\)/);
+    expect(ran.stdout).toMatch(/compared +gpt-4o-mini is better than the other variant \(McNemar, Holm-adjusted p = /);
+    expect(ran.stdout).toMatch(/verdict +FAILED\n +- the reference variant gpt-3\.5-mini-sim is beaten significantly by gpt-4o-mini/);
+    for (const f of ['summary.json', 'report.md', 'report.html', 'junit.xml', 'compare.md', 'compare.html', 'compare.json', 'compare.junit.xml']) expect(existsSync(join(out, f)), f).toBe(true);
+    for (const v of ['gpt-4o-mini', 'gpt-3.5-mini-sim']) expect(existsSync(join(out, v, 'results.jsonl')), v).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as MultiSiteSummary;
+    expect(summary.sites.map((s) => [s.variant?.name, s.variant?.model, s.runId.endsWith(`-${s.variant?.name ?? ''}`), s.verdict])).toEqual([
+      ['gpt-4o-mini', 'gpt-4o-mini', true, 'passed'], ['gpt-3.5-mini-sim', 'gpt-3.5-mini-sim', true, 'passed'],
+    ]);
+    expect(summary.comparison?.best).toBe('gpt-4o-mini');
+    const pair = summary.comparison?.pairs[0];
+    expect(pair?.significant).toBe(true);
+    expect(pair?.adjustedP).toBeLessThan(0.001);
+    const compared = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as { variants: { label: string }[]; rows: unknown[] };
+    expect(compared.variants.map((v) => v.label)).toEqual(['gpt-4o-mini', 'gpt-3.5-mini-sim']);
+    expect(compared.rows).toHaveLength(66);
+    // The side-by-side page is compare's own renderer (tested in the browser by test/integration/compareHtml.test.ts).
+    expect(readFileSync(join(out, 'compare.html'), 'utf8')).toContain('id="only-disagree"');
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('# Matrix evaluation report');
+    expect(md).toContain('**gpt-4o-mini is better than the other variant');
+    expect(md).toMatch(/\| gpt-4o-mini \| gpt-3\.5-mini-sim \| \d+ \| \d+ \| \d+ \|/);
+  }, 240_000);
+
+  it('two identical variants from the config: no significant difference, and the reference holds (exit 0)', async () => {
+    const out = join(dir, 'twins');
+    const ran = await sitechat(dir, ['run', 'q.csv', '--config', 'twins.yaml', '--reference', 'first', '--fail-under', '50%', '--out', out]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toMatch(/in 2 variants at once: first, second/);
+    expect(ran.stdout).toMatch(/compared +No significant difference/);
+    expect(ran.stdout).toMatch(/verdict +PASSED/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as MultiSiteSummary;
+    expect(summary.comparison?.pairs.map((p) => [p.first, p.second, p.significant])).toEqual([['first', 'second', false]]);
+  }, 180_000);
+});
