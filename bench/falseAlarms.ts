@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { sha256File } from '../src/datasets';
+import { mcnemarExact } from '../src/reports/stats';
 import { DEMO, startSimulator } from '../src/sim';
 import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
@@ -52,6 +53,24 @@ interface Night {
   /** `--confirm`: regressed rows asked again, and those left unconfirmed because the verdict was decided. */
   confirmRows: number;
   unconfirmedRows: number;
+  /** The first answers' rows regressed and fixed against the night before (McNemar's b and c before confirmation). */
+  b: number;
+  c: number;
+}
+
+/**
+ * The chance that the one-answer gate (exact McNemar p < 0.05 with b > c) fails on a night with `n` rows that changed,
+ * when each changed row is as likely to have regressed as to have been fixed (an unchanged site).
+ */
+function nullAlarmChance(n: number): number {
+  let chance = 0;
+  let logC = 0; // log C(n, b)
+  for (let b = 0; b <= n; b++) {
+    const m = mcnemarExact(b, n - b);
+    if (m.significant && b > n - b) chance += Math.exp(logC - n * Math.LN2);
+    logC += Math.log(n - b) - Math.log(b + 1);
+  }
+  return chance;
 }
 
 async function main(): Promise<void> {
@@ -107,6 +126,8 @@ async function main(): Promise<void> {
     firstAnswersAlarm: r.summary.baseline?.confirmation !== undefined,
     confirmRows: r.summary.baseline?.confirmation?.rows ?? 0,
     unconfirmedRows: r.summary.baseline?.confirmation?.unconfirmed?.length ?? 0,
+    b: (r.summary.baseline?.mcnemar.b ?? 0) + (r.summary.baseline?.confirmation?.notReproduced.length ?? 0),
+    c: r.summary.baseline?.mcnemar.c ?? 0,
   });
 
   const results: Record<string, unknown>[] = [];
@@ -143,6 +164,9 @@ async function main(): Promise<void> {
           alarmsConfirmKept: quiet.filter((q) => q.firstAnswersAlarm && q.regressionFailed).length,
           quietConfirmNights: quiet.filter((q) => q.firstAnswersAlarm).map((q) => ({ questions: q.confirmQuestions, rowsAsked: q.confirmRows, unconfirmed: q.unconfirmedRows, alarm: q.regressionFailed })),
         }),
+        // Model-based: the one-answer gate's false-alarm chance on these nights' changed rows, were flips symmetric.
+        expectedAlarmsOneAnswer: setting.options.repeat ? undefined : quiet.reduce((sum, q) => sum + nullAlarmChance(q.b + q.c), 0),
+        changedRowsPerNight: quiet.map((q) => [q.b, q.c]),
         passRate: { min: Math.min(...rates), max: Math.max(...rates), mean: rates.reduce((a, b) => a + b, 0) / rates.length },
         questionsPerNight: asked / nights,
         extraOverOnePerRow: asked / nights / rows - 1,
