@@ -136,7 +136,7 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   const unconfirmed = confirmation?.unconfirmed ?? [];
   if (confirmation && unconfirmed.length > 0) {
     const why = confirmation.undecided
-      ? 'confirmation was cut short and they could still change the verdict'
+      ? 'they could still change the verdict (confirmation was cut short, or they regressed after it, e.g. by a review label)'
       : 'the verdict was decided without them: it is the same whichever way they would go';
     warnings.push(`${unconfirmed.length} regressed rows were not asked again (--confirm) and count as their first answers say; ${why}: ${listIds(unconfirmed)}`);
   }

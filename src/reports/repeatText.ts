@@ -30,7 +30,7 @@ export function confirmationText(c: Confirmation): string {
   const found = `${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
   const left = c.unconfirmed?.length ?? 0;
   if (left === 0) return `${asked}: ${found}`;
-  const why = c.undecided ? 'confirmation was cut short' : 'not needed: the verdict was decided without them';
+  const why = c.undecided ? 'they could still change the verdict' : 'not needed: the verdict was decided without them';
   return `${asked}: ${found}; ${left} not asked again (${why}) count as their first answers say`;
 }
 

@@ -238,7 +238,10 @@ export interface Confirmation {
    * They stay in `regressed`, as their first answers say. Absent in summaries written before sequential confirmation.
    */
   unconfirmed?: string[];
-  /** The unconfirmed rows could still change the verdict (confirmation was cut short, e.g. by a cancel). */
+  /**
+   * The unconfirmed rows could still change the verdict: confirmation was cut short (a cancel), or they regressed after
+   * it (a review label changed a first answer).
+   */
   undecided?: boolean;
   /** The first confirmed rows' confirming answers (cut short), by row id. */
   answers: { id: string; answers: ConfirmingAnswer[] }[];

@@ -119,6 +119,6 @@ describe('sequential --confirm', () => {
     const asked = confirmOrder('run-1', first.filter((r) => r.outcome === 'failed').map((r) => r.id)).slice(0, 5);
     const s = await summarize(meta({ rowCount: 40 }), iterate([...first, ...asked.flatMap((id) => confirming(id, 2, true))]), baseline());
     expect(s.baseline?.confirmation).toMatchObject({ rows: 5, unconfirmed: expect.any(Array) as unknown, undecided: true });
-    expect(evaluateGate(s, { baselineGiven: true }).warnings.join('\n')).toContain('confirmation was cut short and they could still change the verdict');
+    expect(evaluateGate(s, { baselineGiven: true }).warnings.join('\n')).toContain('they could still change the verdict (confirmation was cut short');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AssertionResult } from '../../../src/grading/types';
 import { renderHtml } from '../../../src/reports/html';
 import { REPORT_SCRIPT } from '../../../src/reports/htmlAssets';
 import { renderJUnit } from '../../../src/reports/junit';
@@ -220,7 +221,7 @@ describe('uncertain rows in every report', () => {
 });
 
 describe('renderJUnit with --repeat and --confirm', () => {
-  const fail = [{ type: 'contains', pass: false, score: 0, reason: 'missing "$9.99"' }];
+  const fail: AssertionResult[] = [{ type: 'contains', pass: false, score: 0, reason: 'missing "$9.99"' }];
   /** Three answers each of r0 (2 of 3 pass), r1 (1 of 3 pass, regressed, confirmed twice), r2 (all errored), in store order. */
   const answers: RowResult[] = [
     row(0, { baseId: 'r0', repeat: 1 }),
