@@ -80,6 +80,13 @@ describe('sitechat run --site a,b --repeat 2 --confirm 2 (the CLI and its Tempor
       }
       // Every first answer repeated twice; the confirming answers are not rows of the run.
       expect(summary).toMatchObject({ total: 12, repeats: { n: 2, rows: 6 }, gate: { verdict: 'failed' } });
+      // junit.xml: one test case per dataset row (k of 2 in its message) and the gate's; no confirming answer.
+      const junit = readFileSync(join(dir, 'worse', site, 'junit.xml'), 'utf8');
+      expect(junit.match(/<testcase /g)).toHaveLength(6 + 1);
+      expect(junit).toContain('tests="7" failures="7"');
+      expect(junit).toContain('regressed (passed in ');
+      expect(junit).toContain('0 of 2 graded answers passed (2 asked)');
+      expect(junit).not.toMatch(/name="k\d#/);
       asked += summary.total + (c?.questions ?? 0);
     }
     // The simulator saw exactly the repeats and confirming answers of both sites, nothing more.
