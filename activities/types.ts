@@ -129,6 +129,17 @@ export interface ConfirmInput {
   page: number;
 }
 
+/**
+ * `planConfirmationRound`: the run, the first page after the plan's own (its page count: where the rounds' pages
+ * start) and the page this round takes.
+ */
+export interface ConfirmRoundInput {
+  runId: string;
+  input: RunInput;
+  firstPage: number;
+  page: number;
+}
+
 /** The page of regressed rows to ask again (`--confirm`): its number, the rows and the questions it holds. */
 export interface ConfirmPlan {
   page: number;

@@ -4,8 +4,10 @@
  * (`--baseline` of the previous run, as `--baseline latest` would pick). A night whose gate fails on a regression is a
  * false alarm. Then the site gets worse (the weak model answers everything) for a few nights: each must fail.
  * Settings: `--repeat 1` without confirm, `--confirm 2`, `--repeat 3`. Extra questions: asked beyond one per row.
+ * A `--confirm` night also tells what its first answers alone would have said (the gate confirm was about to fail),
+ * so the same nights give the false alarms without confirm and those confirm removed.
  *
- *   npm run bench:alarms [-- --nights 20 --degraded 3 --noise 0.3]
+ *   npm run bench:alarms [-- --nights 20 --degraded 3 --noise 0.3 --settings no-confirm,confirm-2,repeat-3]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { sha256File } from '../src/datasets';
+import { mcnemarExact } from '../src/reports/stats';
 import { DEMO, startSimulator } from '../src/sim';
 import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
@@ -23,16 +26,20 @@ import type { RunInput, RunOptions, RunResult } from '../workflows/types';
 import { startBenchServer } from './devServer';
 
 const NAMESPACE = 'bench-alarms';
+/** The simulator's answer latencies × this (1 % of the real ones) and no rate limit: a night takes seconds. */
+const LATENCY_SCALE = 0.01;
 
 interface Setting {
+  /** Its name on the command line (`--settings`). */
+  key: string;
   name: string;
   options: Partial<RunOptions>;
 }
 
 const SETTINGS: Setting[] = [
-  { name: '--repeat 1, no confirm', options: {} },
-  { name: '--confirm 2', options: { confirm: 2 } },
-  { name: '--repeat 3', options: { repeat: 3 } },
+  { key: 'no-confirm', name: '--repeat 1, no confirm', options: {} },
+  { key: 'confirm-2', name: '--confirm 2', options: { confirm: 2 } },
+  { key: 'repeat-3', name: '--repeat 3', options: { repeat: 3 } },
 ];
 
 interface Night {
@@ -41,17 +48,53 @@ interface Night {
   regressionFailed: boolean;
   questions: number;
   confirmQuestions: number;
+  /** `--confirm`: the first answers' comparison would have failed the gate (so confirmation ran). */
+  firstAnswersAlarm: boolean;
+  /** `--confirm`: regressed rows asked again, and those left unconfirmed because the verdict was decided. */
+  confirmRows: number;
+  unconfirmedRows: number;
+  /** The first answers' rows regressed and fixed against the night before (McNemar's b and c before confirmation). */
+  b: number;
+  c: number;
+}
+
+/**
+ * The chance that the one-answer gate (exact McNemar p < 0.05 with b > c) fails on a night with `n` rows that changed,
+ * when each changed row is as likely to have regressed as to have been fixed (an unchanged site).
+ */
+function nullAlarmChance(n: number): number {
+  let chance = 0;
+  let logC = 0; // log C(n, b)
+  for (let b = 0; b <= n; b++) {
+    const m = mcnemarExact(b, n - b);
+    if (m.significant && b > n - b) chance += Math.exp(logC - n * Math.LN2);
+    logC += Math.log(n - b) - Math.log(b + 1);
+  }
+  return chance;
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { nights: { type: 'string', default: '20' }, degraded: { type: 'string', default: '3' }, noise: { type: 'string', default: '0.3' } } });
+  const { values } = parseArgs({
+    options: {
+      nights: { type: 'string', default: '20' }, degraded: { type: 'string', default: '3' }, noise: { type: 'string', default: '0.3' },
+      settings: { type: 'string', default: SETTINGS.map((s) => s.key).join(',') },
+    },
+  });
   const nights = Number(values.nights);
   const degradedNights = Number(values.degraded);
   const noise = Number(values.noise);
+  const chosen = values.settings.split(',').map((key) => {
+    const setting = SETTINGS.find((s) => s.key === key.trim());
+    if (!setting) throw new Error(`--settings: unknown setting ${JSON.stringify(key)} (known: ${SETTINGS.map((s) => s.key).join(', ')})`);
+    return setting;
+  });
+  if (!(Number.isInteger(nights) && nights > 0 && Number.isInteger(degradedNights) && degradedNights >= 0 && noise >= 0 && noise <= 1)) {
+    throw new Error('--nights must be a whole number > 0, --degraded a whole number >= 0, --noise a fraction');
+  }
   const dataset = resolve(__dirname, '../../datasets/demo.csv');
   const rows = 66;
   const server = await startBenchServer([NAMESPACE]);
-  const sim = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, seed: 22, modelNoise: { [DEFAULT_MODEL]: noise } });
+  const sim = await startSimulator({ port: 0, latencyScale: LATENCY_SCALE, rateLimit: 0, seed: 22, modelNoise: { [DEFAULT_MODEL]: noise } });
   const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-alarms-'));
   installQuietRuntime();
   const workerConnection = await NativeConnection.connect({ address: server.address });
@@ -80,11 +123,21 @@ async function main(): Promise<void> {
     regressionFailed: (r.summary.gate?.reasons ?? []).some((reason) => reason.startsWith('significant regression')),
     questions: r.summary.total + (r.summary.baseline?.confirmation?.questions ?? 0),
     confirmQuestions: r.summary.baseline?.confirmation?.questions ?? 0,
+    firstAnswersAlarm: r.summary.baseline?.confirmation !== undefined,
+    confirmRows: r.summary.baseline?.confirmation?.rows ?? 0,
+    unconfirmedRows: r.summary.baseline?.confirmation?.unconfirmed?.length ?? 0,
+    b: (r.summary.baseline?.mcnemar.b ?? 0) + (r.summary.baseline?.confirmation?.notReproduced.length ?? 0),
+    c: r.summary.baseline?.mcnemar.c ?? 0,
   });
 
   const results: Record<string, unknown>[] = [];
+  const write = (): void => {
+    const out = resolve(__dirname, `../../bench/results/false-alarms-noise-${noise}-nights-${nights}-${chosen.map((c) => c.key).join('+')}.json`);
+    writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), command: `npm run bench:alarms -- ${process.argv.slice(2).join(' ')}`, node: process.version, noise: { [DEFAULT_MODEL]: noise }, seed: 22, simulator: { latencyScale: LATENCY_SCALE, rateLimit: 'off' }, dataset: 'datasets/demo.csv', results }, null, 2)}\n`);
+    console.log(`written ${out}`);
+  };
   try {
-    for (const setting of SETTINGS) {
+    for (const setting of chosen) {
       const t0 = Date.now();
       let previous = (await run(setting.options)).reportDir;
       const quiet: Night[] = [];
@@ -92,6 +145,7 @@ async function main(): Promise<void> {
         const r = await run({ ...setting.options, baseline: previous });
         quiet.push(night(r));
         previous = r.reportDir;
+        if ((n + 1) % 10 === 0) console.error(`${setting.key}: ${n + 1} nights, ${quiet.filter((q) => q.regressionFailed).length} alarms, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
       }
       const degraded: Night[] = [];
       sim.simulator.degraded.set(DEMO.siteId, WEAK_MODEL);
@@ -104,6 +158,15 @@ async function main(): Promise<void> {
         setting: setting.name,
         nights,
         falseAlarms: quiet.filter((q) => q.regressionFailed).length,
+        // With --confirm: nights whose first answers alone failed the gate, and how many of those confirm kept.
+        ...(setting.options.confirm && {
+          firstAnswerAlarms: quiet.filter((q) => q.firstAnswersAlarm).length,
+          alarmsConfirmKept: quiet.filter((q) => q.firstAnswersAlarm && q.regressionFailed).length,
+          quietConfirmNights: quiet.filter((q) => q.firstAnswersAlarm).map((q) => ({ questions: q.confirmQuestions, rowsAsked: q.confirmRows, unconfirmed: q.unconfirmedRows, alarm: q.regressionFailed })),
+        }),
+        // Model-based: the one-answer gate's false-alarm chance on these nights' changed rows, were flips symmetric.
+        expectedAlarmsOneAnswer: setting.options.repeat ? undefined : quiet.reduce((sum, q) => sum + nullAlarmChance(q.b + q.c), 0),
+        changedRowsPerNight: quiet.map((q) => [q.b, q.c]),
         passRate: { min: Math.min(...rates), max: Math.max(...rates), mean: rates.reduce((a, b) => a + b, 0) / rates.length },
         questionsPerNight: asked / nights,
         extraOverOnePerRow: asked / nights / rows - 1,
@@ -111,15 +174,15 @@ async function main(): Promise<void> {
         degradedNights,
         degradedCaught: degraded.filter((d) => d.regressionFailed).length,
         degradedConfirmQuestions: degraded.map((d) => d.confirmQuestions),
+        degradedConfirmRows: degraded.map((d) => ({ asked: d.confirmRows, unconfirmed: d.unconfirmedRows })),
         degradedPassRates: degraded.map((d) => d.passRate),
         wallSeconds: (Date.now() - t0) / 1000,
       };
       results.push(line);
       console.log(JSON.stringify(line));
+      // After each setting: a long bench stopped half-way keeps what it measured.
+      write();
     }
-    const out = resolve(__dirname, `../../bench/results/false-alarms-noise-${noise}.json`);
-    writeFileSync(out, `${JSON.stringify({ measuredAt: new Date().toISOString(), noise: { [DEFAULT_MODEL]: noise }, seed: 22, dataset: 'datasets/demo.csv', results }, null, 2)}\n`);
-    console.log(`written ${out}`);
   } finally {
     await workers.shutdown();
     await workerConnection.close();

@@ -171,14 +171,30 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     // `--confirm`: only with a baseline, and only a run that asked every row; runs without it issue no new command.
     if (input.kind === 'evaluation' && (input.options.confirm ?? 0) > 0 && input.options.baseline && nextPage >= plan.pages && !cancelled && !fatal &&
       patched('confirm-regressions')) {
-      const confirm = await localWork.planConfirmation({ runId: input.runId, input: { ...input, carry: undefined }, page: plan.pages });
-      if (confirm) {
-        progress.phase = 'running';
-        progress.total += confirm.questions;
-        progress.chunks += 1;
-        const { done } = await startPage(confirm.page);
-        await done;
-        progress.phase = 'finishing';
+      const confirmInput = { runId: input.runId, input: { ...input, carry: undefined } };
+      // Runs started before it confirm every regressed row in one page, and replay so.
+      if (patched('confirm-sequential')) {
+        // A round at a time, until the rows not asked could no longer change the verdict (docs/reports.md).
+        for (let page = plan.pages; !cancelled && !fatal; page++) {
+          const round = await localWork.planConfirmationRound({ ...confirmInput, firstPage: plan.pages, page });
+          if (!round) break;
+          progress.phase = 'running';
+          progress.total += round.questions;
+          progress.chunks += 1;
+          const { done } = await startPage(round.page);
+          await done;
+          progress.phase = 'finishing';
+        }
+      } else {
+        const confirm = await localWork.planConfirmation({ ...confirmInput, page: plan.pages });
+        if (confirm) {
+          progress.phase = 'running';
+          progress.total += confirm.questions;
+          progress.chunks += 1;
+          const { done } = await startPage(confirm.page);
+          await done;
+          progress.phase = 'finishing';
+        }
       }
     }
     const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });

@@ -320,12 +320,15 @@ const openChunks: Scenario = {
 };
 
 const CONFIRM_REGRESSIONS = 'confirm-regressions';
+const CONFIRM_SEQUENTIAL = 'confirm-sequential';
 
 const confirmed: Scenario = {
   name: 'evaluation-confirm',
   about:
-    `evaluationRun with --baseline and --confirm 2 (patched('${CONFIRM_REGRESSIONS}')) on a site made worse after its baseline: ` +
-    'planConfirmation, then a chunk asking the 6 regressed rows twice more (the baseline run itself is not kept)',
+    `evaluationRun with --baseline, --confirm 2 (patched('${CONFIRM_REGRESSIONS}'), patched('${CONFIRM_SEQUENTIAL}')) and a webhook ` +
+    "notification (patched('notify')) on a site made worse after its baseline: sequential confirmation of the 6 regressed " +
+    'rows in two rounds (5 rows, then the 1 more McNemar needs), three planConfirmationRound activities, then the notify ' +
+    'activity (the baseline run itself is not kept)',
   async run(ctx) {
     const dataset = await ctx.dataset('confirm', 'id,question,must_include', [
       `k1,${QUESTIONS.price},$9.99`,
@@ -343,13 +346,17 @@ const confirmed: Scenario = {
     const baseline = (await base.result()) as RunResult;
     must(baseline.summary.passed === 6, this.name, `expected the baseline to pass all 6 rows, got ${JSON.stringify(baseline.summary)}`);
     // The weak model answers everything on the site now: all 6 rows regress, and stay regressed when asked again.
+    // McNemar needs all 6 (5 regressed of 5 is p = 0.0625): a first round of 5 reproduces, a second of 1 decides.
     ctx.sim.simulator.degraded.set(DEMO.siteId, 'gpt-3.5-mini-sim');
     try {
-      const handle = await startRun(ctx, this.name, 'evaluation', dataset, { baseline: baseline.reportDir, confirm: 2 });
-      const { summary } = (await handle.result()) as RunResult;
-      const confirmation = summary.baseline?.confirmation;
-      must(confirmation?.rows === 6 && confirmation.reproduced.length === 6, this.name, `expected 6 regressed rows confirmed, got ${JSON.stringify(summary.baseline)}`);
-      return ids(handle);
+      return await withReceiver(async (notify, received) => {
+        const handle = await startRun(ctx, this.name, 'evaluation', dataset, { baseline: baseline.reportDir, confirm: 2, notify });
+        const result = (await handle.result()) as RunResult;
+        const confirmation = result.summary.baseline?.confirmation;
+        must(confirmation?.rows === 6 && confirmation.reproduced.length === 6 && result.summary.gate?.verdict === 'failed', this.name, `expected 6 regressed rows confirmed and a failed gate, got ${JSON.stringify(result.summary.baseline)}`);
+        must(result.notifications?.[0]?.status === 'delivered' && received() === 1, this.name, `expected one delivered notification, got ${JSON.stringify(result.notifications)}`);
+        return ids(handle);
+      });
     } finally {
       ctx.sim.simulator.degraded.delete(DEMO.siteId);
     }
@@ -357,11 +364,13 @@ const confirmed: Scenario = {
   check(histories) {
     const run = histories.find((h) => h.workflowType === 'evaluationRun');
     if (!run) return 'no evaluationRun history';
-    if (!patchesIn(run.history).includes(CONFIRM_REGRESSIONS)) return `the run's history has no ${CONFIRM_REGRESSIONS} marker`;
-    return activityTypesIn(run.history).includes('planConfirmation') ? undefined : 'the run scheduled no planConfirmation activity';
+    const patches = patchesIn(run.history);
+    for (const id of [CONFIRM_REGRESSIONS, CONFIRM_SEQUENTIAL, 'notify']) if (!patches.includes(id)) return `the run's history has no ${id} marker`;
+    const rounds = (run.history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'planConfirmationRound').length;
+    if (rounds !== 3) return `expected 3 planConfirmationRound activities (two rounds, then the decision), got ${rounds}`;
+    return activityTypesIn(run.history).includes('notify') ? undefined : 'the run scheduled no notify activity';
   },
 };
-
 
 /**
  * A local webhook receiver for the notify scenarios: answers 200 and counts. The in-process workers read its URL

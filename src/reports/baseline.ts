@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { ReportFile } from './files';
 import { isNotFound, readJsonIfExists, scanLines } from './fileIo';
 import type { ConfirmTally } from './confirmTally';
+import { regressionFailsGate } from './gate';
 import { RepeatTally } from './repeatTally';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
@@ -47,17 +48,24 @@ export class BaselineDiff {
     if (before === Outcome.failed && row.outcome === Outcome.passed) this.fixed.push(row.id);
   }
 
-  /** @param confirmed the run's confirming answers (`--confirm`): regressions they do not reproduce are left out. */
+  /**
+   * @param confirmed the run's confirming answers (`--confirm`): regressions they do not reproduce are left out;
+   * regressed rows never asked again count as their first answers say.
+   */
   result(passRate: number | null, confirmed?: ConfirmTally): BaselineComparison {
-    const first = this.compare(passRate, new Set());
+    const first = this.without(passRate, new Set());
     if (!confirmed || confirmed.empty) return first;
-    const confirmation = confirmed.judge(first.regressed);
-    const noise = new Set(confirmation.notReproduced);
-    return { ...(noise.size > 0 ? this.compare(passRate, noise) : first), confirmation };
+    const judged = confirmed.judge(first.regressed);
+    const noise = new Set(judged.notReproduced);
+    const cmp = noise.size > 0 ? this.without(passRate, noise) : first;
+    // Sequential confirmation stops once the rows left could not change the verdict; a cancel can stop it earlier.
+    const unconfirmed = judged.unconfirmed ?? [];
+    const open = unconfirmed.length > 0 && regressionFailsGate(cmp) !== regressionFailsGate(this.without(passRate, new Set([...noise, ...unconfirmed])));
+    return { ...cmp, confirmation: open ? { ...judged, undecided: true } : judged };
   }
 
   /** The comparison with the `noise` rows' regressions left out (a confirmation did not reproduce them). */
-  private compare(passRate: number | null, noise: ReadonlySet<string>): BaselineComparison {
+  without(passRate: number | null, noise: ReadonlySet<string>): BaselineComparison {
     const base = this.baseline.passRate;
     const repeated = this.byRow.repeat > 1 || (this.baseline.repeated?.repeat ?? 1) > 1;
     if (repeated) return { ...this.rowwise(noise), passRate: base, delta: passRate === null || base === null ? null : passRate - base };

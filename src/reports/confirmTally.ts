@@ -28,13 +28,19 @@ export class ConfirmTally {
 
   /**
    * Splits the regressed ids: rows asked again whose graded confirming answers did not mostly fail are `notReproduced`;
-   * every other regressed row (reproduced, not asked again, or all its confirming answers errored) stays.
+   * the others asked again are `reproduced` (all their confirming answers erroring included: nothing spoke against
+   * them); rows never asked again (sequential confirmation stopped before them) are `unconfirmed`.
    */
   judge(regressed: readonly string[]): Confirmation {
     const reproduced: string[] = [];
     const notReproduced: string[] = [];
+    const unconfirmed: string[] = [];
     for (const id of regressed) {
-      const answers = this.byRow.get(id) ?? [];
+      const answers = this.byRow.get(id);
+      if (!answers) {
+        unconfirmed.push(id);
+        continue;
+      }
       const graded = answers.filter((a) => a.outcome === Outcome.passed || a.outcome === Outcome.failed);
       const failed = graded.filter((a) => a.outcome === Outcome.failed).length;
       if (graded.length > 0 && failed * 2 <= graded.length) notReproduced.push(id);
@@ -43,6 +49,6 @@ export class ConfirmTally {
     // Earlier turns of a regressed conversation were asked again too, as context: only the regressed rows are listed.
     const asked = regressed.filter((id) => this.byRow.has(id));
     const listed = asked.slice(0, ROWS_LISTED).map((id) => ({ id, answers: [...(this.byRow.get(id) ?? [])].sort((a, b) => a.confirm - b.confirm) }));
-    return { k: this.k, rows: asked.length, questions: this.questions, reproduced, notReproduced, answers: listed };
+    return { k: this.k, rows: asked.length, questions: this.questions, reproduced, notReproduced, unconfirmed, answers: listed };
   }
 }

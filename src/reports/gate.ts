@@ -133,6 +133,13 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   if (confirmation && confirmation.notReproduced.length > 0) {
     warnings.push(`${confirmation.notReproduced.length} regressed rows did not reproduce in ${confirmation.k} confirming answers each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
   }
+  const unconfirmed = confirmation?.unconfirmed ?? [];
+  if (confirmation && unconfirmed.length > 0) {
+    const why = confirmation.undecided
+      ? 'they could still change the verdict (confirmation was cut short, or they regressed after it, e.g. by a review label)'
+      : 'the verdict was decided without them: it is the same whichever way they would go';
+    warnings.push(`${unconfirmed.length} regressed rows were not asked again (--confirm) and count as their first answers say; ${why}: ${listIds(unconfirmed)}`);
+  }
   for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 
   const verdict = summary.cancelled

@@ -28,8 +28,11 @@ function oneLine(text: string, max: number): string {
 /** Classname of the gate's own test case. */
 export const GATE_CLASSNAME = 'sitechat.gate';
 
+/** The rows of a run, read again for each pass (a store's `read`), or once (an iterable). */
+export type JUnitRows = AsyncIterable<RowResult> | (() => AsyncIterable<RowResult>);
+
 /**
- * JUnit XML, streamed one test case per row: a single `<testsuite>` (inside `<testsuites>`) named
+ * JUnit XML, streamed one test case per dataset row: a single `<testsuite>` (inside `<testsuites>`) named
  * after the dataset; classname = the row's first tag, else the dataset file name. `failed` rows carry a
  * `<failure>` with the failing assertions (type `regression` for rows that passed in the baseline),
  * `error`/`timed_out` rows an `<error>` with the API error, `skipped` and `uncertain` rows `<skipped/>` (an uncertain
@@ -37,21 +40,34 @@ export const GATE_CLASSNAME = 'sitechat.gate';
  * rows pass. The answer goes to `<system-out>`. Evaluation runs get one more test case, the quality gate itself
  * (classname `sitechat.gate`): a `<failure>` listing every reason when it failed, an `<error>` when the run was
  * cancelled, so CI never shows a cancelled or failed run green.
+ *
+ * With `--repeat N` a row is still one test case (CI tools count, name and track test cases across builds: N test
+ * cases of one name would multiply the count by N and collide in their history): it fails when most of its graded
+ * answers failed (as `--confirm` counts a reproduction), its message says k of N, each answer is in `<system-out>`,
+ * and a passing row's failed answers are `<flakyFailure>` elements (Maven Surefire's flaky test, which Jenkins
+ * reads and other viewers skip). Confirming answers (`--confirm`) are evidence about their row, not test cases.
+ * Rows come from the store in dataset order, a row's repeats and confirming answers next to it, so only one row's
+ * answers are held at a time; with repeats the rows are read twice (counts first), so pass a function.
  */
 export async function* renderJUnit(
   summary: RunSummary,
-  results: AsyncIterable<RowResult>,
+  rows: JUnitRows,
   options: JUnitOptions = {},
 ): AsyncGenerator<string> {
   const { maxText = 2000 } = options;
   const suite = basename(summary.dataset);
   const gate = summary.gate;
+  const read = (): AsyncIterable<RowResult> => (typeof rows === 'function' ? rows() : rows);
+  const repeated = summary.repeats !== undefined;
+  const regressed = new Set(summary.baseline?.regressed);
+  const baselineRunId = summary.baseline?.runId ?? '';
+  const cases = repeated && typeof rows === 'function' ? await countCases(read()) : undefined;
   const counts = {
-    tests: summary.total + (gate ? 1 : 0),
-    failures: summary.failed + (gate?.verdict === GateVerdict.failed ? 1 : 0),
-    errors: summary.error + summary.timedOut + (gate?.verdict === GateVerdict.cancelled ? 1 : 0),
+    tests: (cases?.tests ?? summary.total) + (gate ? 1 : 0),
+    failures: (cases?.failed ?? summary.failed) + (gate?.verdict === GateVerdict.failed ? 1 : 0),
+    errors: (cases?.errors ?? summary.error + summary.timedOut) + (gate?.verdict === GateVerdict.cancelled ? 1 : 0),
     // Uncertain rows await a person's review: neither passed nor failed, so JUnit's `skipped`.
-    skipped: summary.skipped + (summary.uncertain ?? 0),
+    skipped: cases?.skipped ?? summary.skipped + (summary.uncertain ?? 0),
     time: seconds(summary.durationMs),
   };
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -61,6 +77,7 @@ export async function* renderJUnit(
   const properties = {
     runId: summary.runId, workflowId: summary.workflowId, siteId: summary.siteId, model: summary.model ?? undefined,
     datasetSha256: summary.datasetSha256, gateVerdict: gate?.verdict, baseline: summary.baseline?.runId, cancelled: String(summary.cancelled),
+    ...(summary.repeats && { repeat: String(summary.repeats.n) }),
     reviewed: summary.reviewed ? reviewedLine(summary.reviewed) : undefined,
     ...provenanceProperties(summary.provenance),
   };
@@ -69,10 +86,93 @@ export async function* renderJUnit(
   }
   yield '    </properties>\n';
   if (gate) yield gateCase(summary, maxText);
-  const regressed = new Set(summary.baseline?.regressed);
-  const baselineRunId = summary.baseline?.runId ?? '';
-  for await (const row of results) yield testCase(row, suite, maxText, regressed.has(baseIdOf(row)) ? baselineRunId : undefined);
+  for await (const group of byDatasetRow(read())) {
+    const from = regressed.has(group.id) ? baselineRunId : undefined;
+    const [only] = group.answers;
+    if (only && group.answers.length === 1 && !repeated) yield testCase(only, suite, maxText, from);
+    else if (group.answers.length > 0) yield repeatedCase(group.answers, suite, maxText, from);
+  }
   yield '  </testsuite>\n</testsuites>\n';
+}
+
+/** One dataset row's answers (its repeats), without its confirming answers. */
+interface RowGroup {
+  id: string;
+  answers: RowResult[];
+}
+
+/** Consecutive results of one dataset row, grouped. */
+async function* byDatasetRow(results: AsyncIterable<RowResult>): AsyncGenerator<RowGroup> {
+  let group: RowGroup | undefined;
+  for await (const row of results) {
+    const id = baseIdOf(row);
+    if (group && group.id !== id) {
+      yield group;
+      group = undefined;
+    }
+    group ??= { id, answers: [] };
+    if (row.confirm === undefined) group.answers.push(row);
+  }
+  if (group) yield group;
+}
+
+type CaseKind = 'passed' | 'failed' | 'error' | 'skipped';
+
+/** A repeated row's test case: failed when most graded answers failed; without graded answers, its first answer's. */
+function caseKind(answers: readonly RowResult[]): CaseKind {
+  const passed = answers.filter((a) => a.outcome === Outcome.passed).length;
+  const failed = answers.filter((a) => a.outcome === Outcome.failed).length;
+  if (passed + failed > 0) return failed * 2 > passed + failed ? 'failed' : 'passed';
+  const first = answers[0]?.outcome;
+  if (first === Outcome.error || first === Outcome.timedOut) return 'error';
+  if (first === Outcome.skipped || first === Outcome.uncertain) return 'skipped';
+  return 'passed';
+}
+
+async function countCases(results: AsyncIterable<RowResult>): Promise<{ tests: number; failed: number; errors: number; skipped: number }> {
+  const n = { tests: 0, failed: 0, errors: 0, skipped: 0 };
+  for await (const group of byDatasetRow(results)) {
+    if (group.answers.length === 0) continue;
+    n.tests++;
+    const kind = caseKind(group.answers);
+    if (kind === 'failed') n.failed++;
+    if (kind === 'error') n.errors++;
+    if (kind === 'skipped') n.skipped++;
+  }
+  return n;
+}
+
+/** A row asked N times: one test case, k of N in its message, every answer in `<system-out>`. */
+function repeatedCase(answers: readonly RowResult[], suite: string, maxText: number, regressedFrom?: string): string {
+  const first = answers[0] as RowResult;
+  const kind = caseKind(answers);
+  const passed = answers.filter((a) => a.outcome === Outcome.passed).length;
+  const graded = passed + answers.filter((a) => a.outcome === Outcome.failed).length;
+  const kOfN = `${passed} of ${graded} graded answers passed (${answers.length} asked)`;
+  const time = answers.reduce((sum, a) => sum + (typeof a.latencyMs === 'number' ? a.latencyMs : 0), 0);
+  const head = `    <testcase${attrs({ classname: first.tags?.[0] ?? suite, name: `${baseIdOf(first)}: ${oneLine(first.question, 120)}`, time: seconds(time) })}`;
+  const failures = answers.filter((a) => a.outcome === Outcome.failed).map((a) => {
+    const failing = (a.assertions ?? []).filter((x) => !x.pass);
+    return { a, first: failing[0] ? `${failing[0].type}: ${failing[0].reason}` : 'assertions failed', type: failing[0]?.type ?? 'assertion', reasons: failing.map((x) => `${x.type}: ${x.reason}${x.rule ? ` (rule: ${x.rule})` : ''}`) };
+  });
+  const body: string[] = [];
+  if (kind === 'failed') {
+    const f = failures[0];
+    const message = `${regressedFrom === undefined ? '' : `regressed (passed in ${regressedFrom}): `}${kOfN}; ${f?.first ?? 'assertions failed'}`;
+    const text = failures.map((x) => `${x.a.id}: ${x.reasons.join('; ')}`).join('\n');
+    body.push(`<failure${attrs({ message: oneLine(message, 300), type: regressedFrom === undefined ? (f?.type ?? 'assertion') : 'regression' })}>${escapeXml(truncate(text, maxText))}</failure>`);
+  } else if (kind === 'error') {
+    const message = first.error ?? (first.outcome === Outcome.timedOut ? 'no answer before the time-out' : 'error');
+    body.push(`<error${attrs({ message: oneLine(`no answer graded: ${message}`, 300), type: first.errorType ?? (first.outcome === Outcome.timedOut ? 'TimedOut' : 'Error') })}>${escapeXml(truncate(message, maxText))}</error>`);
+  } else if (kind === 'skipped') {
+    body.push(`<skipped${attrs({ message: oneLine(first.outcome === Outcome.uncertain ? `uncertain, needs review: ${first.decision?.reason ?? 'the graders could not decide'}` : (first.error ?? 'skipped'), 300) })}/>`);
+  } else {
+    // A passing row's failed answers: Surefire's flaky test (passed on some runs, failed on others).
+    for (const x of failures) body.push(`<flakyFailure${attrs({ message: oneLine(`${x.a.id}: ${x.first} (${kOfN})`, 300), type: x.type })}/>`);
+  }
+  const out = answers.map((a) => `[${a.id}] ${a.outcome}: ${a.answer ?? a.error ?? '(no answer)'}`).join('\n');
+  body.push(`<system-out>${escapeXml(truncate(out, maxText))}</system-out>`);
+  return `${head}>\n${body.map((line) => `      ${line}\n`).join('')}    </testcase>\n`;
 }
 
 function gateCase(summary: RunSummary, maxText: number): string {

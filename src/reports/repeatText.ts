@@ -27,7 +27,11 @@ export function kOfNEntries(r: RepeatSummary): [string, number][] {
 /** What `--confirm` asked and found, one line; the answers are listed by the renderers. */
 export function confirmationText(c: Confirmation): string {
   const asked = `${c.rows} regressed rows asked ${c.k} more times each in fresh sessions (${c.questions} questions)`;
-  return `${asked}: ${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
+  const found = `${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
+  const left = c.unconfirmed?.length ?? 0;
+  if (left === 0) return `${asked}: ${found}`;
+  const why = c.undecided ? 'they could still change the verdict' : 'not needed: the verdict was decided without them';
+  return `${asked}: ${found}; ${left} not asked again (${why}) count as their first answers say`;
 }
 
 /** "c1 failed: …" for each confirming answer of a row. */

@@ -233,6 +233,16 @@ export interface Confirmation {
   reproduced: string[];
   /** Regressions that did not: taken as noise, out of `regressed` and of the test. */
   notReproduced: string[];
+  /**
+   * Regressed rows never asked again: sequential confirmation stopped once the verdict no longer depended on them.
+   * They stay in `regressed`, as their first answers say. Absent in summaries written before sequential confirmation.
+   */
+  unconfirmed?: string[];
+  /**
+   * The unconfirmed rows could still change the verdict: confirmation was cut short (a cancel), or they regressed after
+   * it (a review label changed a first answer).
+   */
+  undecided?: boolean;
   /** The first confirmed rows' confirming answers (cut short), by row id. */
   answers: { id: string; answers: ConfirmingAnswer[] }[];
 }

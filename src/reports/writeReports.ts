@@ -56,7 +56,7 @@ export async function writeReports(
   await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(paths.results, renderResultsJsonl(store.read(runId)));
   await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context }));
-  await writeFileAtomic(paths.junit, renderJUnit(summary, store.read(runId)));
+  await writeFileAtomic(paths.junit, renderJUnit(summary, () => store.read(runId)));
   await writeFileAtomic(paths.html, renderHtml(summary, store.read(runId), { context }));
   return { paths };
 }

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { DEMO } from '../../src/sim/constants';
+import type { WorkUnit } from '../../src/datasets/types';
+import { mcnemarExact } from '../../src/reports/stats';
 import type { RunSummary } from '../../src/reports/types';
 import type { RunResult } from '../../workflows/types';
 import { DEMO_HEADER, readResults, startRun, writeDataset } from '../helpers/runs';
@@ -59,7 +61,7 @@ describe('--repeat and --confirm (real Temporal + simulator)', () => {
     expect(stack.sim.stats().submitted).toBe(1);
   });
 
-  it('--confirm 2 asks only the regressed rows again, twice each, and a regression that reproduces fails the gate', async () => {
+  it('--confirm 2 asks only regressed rows again, twice each, only as many as the verdict needs, and a regression that reproduces fails the gate', async () => {
     const first = (await (await startRun(stack, DEMO_DATASET)).result()) as RunResult;
     expect(first.summary.total).toBe(66);
     // Nothing regressed: the confirm step asks nothing.
@@ -69,7 +71,7 @@ describe('--repeat and --confirm (real Temporal + simulator)', () => {
     expect(same.summary.baseline?.confirmation).toBeUndefined();
     expect(same.summary.gate?.verdict).toBe('passed');
 
-    // The site gets worse: the weak model answers everything there.
+    // The site gets worse: the weak model answers everything there (answer-model route's state).
     stack.sim.simulator.degraded.set(DEMO.siteId, WEAK_MODEL);
     const sent = stack.sim.stats().submitted;
     const worse = (await (await startRun(stack, DEMO_DATASET, { baseline: first.reportDir, confirm: 2 })).result()) as RunResult;
@@ -80,20 +82,39 @@ describe('--repeat and --confirm (real Temporal + simulator)', () => {
     const results = readResults(worse.reportDir);
     const confirming = results.filter((r) => r.confirm !== undefined);
     expect(confirming).toHaveLength(extra);
-    // Only the regressed rows (and the earlier turns of their conversations) were asked again, each twice.
     const firstAnswers = results.filter((r) => r.confirm === undefined);
     const wasPassing = new Set(readResults(first.reportDir).filter((r) => r.outcome === 'passed').map((r) => r.id));
+    const wasFailing = new Set(readResults(first.reportDir).filter((r) => r.outcome === 'failed').map((r) => r.id));
     const regressed = new Set(firstAnswers.filter((r) => r.outcome === 'failed' && wasPassing.has(r.id)).map((r) => r.id));
-    expect(confirmation?.rows).toBe(regressed.size);
+    const fixed = firstAnswers.filter((r) => r.outcome === 'passed' && wasFailing.has(r.id)).length;
+    // Only regressed rows (and the earlier turns of their conversations) were asked again, each twice.
     const conversationsOf = new Set(firstAnswers.filter((r) => regressed.has(r.id)).map((r) => r.conversation ?? `row:${r.id}`));
     for (const r of confirming) {
       expect(conversationsOf.has(firstAnswers.find((x) => x.id === r.baseId)?.conversation ?? `row:${r.baseId}`)).toBe(true);
       expect([1, 2]).toContain(r.confirm);
     }
-    for (const id of regressed) expect(confirming.filter((r) => r.baseId === id)).toHaveLength(2);
-    // The weak model fails them again: every regression reproduced, the gate fails, the run's own figures are 66 rows.
-    expect(confirmation?.reproduced.sort()).toEqual([...regressed].sort());
+    const asked = [...regressed].filter((id) => confirming.some((r) => r.baseId === id));
+    for (const id of asked) expect(confirming.filter((r) => r.baseId === id)).toHaveLength(2);
+    expect(confirmation?.rows).toBe(asked.length);
+    // Sequential: rounds (pages after the plan's own) of 5 regressed rows at most, until the reproduced rows alone keep
+    // McNemar significant; before the last round they did not.
+    const planDir = join(stack.runsDir, worse.summary.runId, 'plan');
+    const pages = readdirSync(planDir).filter((f) => f.startsWith('extra-page-')).sort((a, b) => parseInt(a.slice(11), 10) - parseInt(b.slice(11), 10));
+    const rounds = pages.map((f) => (JSON.parse(readFileSync(join(planDir, f), 'utf8')) as WorkUnit[])
+      .flatMap((u) => u.rows).filter((r) => r.confirm === 1 && regressed.has(r.baseId ?? '')).map((r) => r.baseId));
+    expect(rounds.length).toBeGreaterThan(0);
+    expect(rounds.flat().sort()).toEqual([...asked].sort());
+    expect(asked.length).toBeLessThan(regressed.size);
+    const alarm = (reproduced: number): boolean => mcnemarExact(reproduced, fixed).significant && reproduced > fixed;
+    expect(alarm(asked.length)).toBe(true);
+    expect(alarm(asked.length - (rounds.at(-1)?.length ?? 0))).toBe(false);
+    // The weak model fails them again: every row asked reproduced; the rest count as their first answers say.
+    expect(confirmation?.reproduced.sort()).toEqual([...asked].sort());
+    expect(confirmation?.unconfirmed?.sort()).toEqual([...regressed].filter((id) => !asked.includes(id)).sort());
+    expect(confirmation?.undecided).toBeUndefined();
+    expect(worse.summary.baseline?.regressed).toHaveLength(regressed.size);
     expect(worse.summary).toMatchObject({ total: 66, missing: 0, gate: { verdict: 'failed' } });
+    expect(worse.summary.gate?.warnings.join('\n')).toContain('the verdict was decided without them');
     expect(readFileSync(join(worse.reportDir, 'report.md'), 'utf8')).toContain('**Confirmed before alarm** (--confirm 2)');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AssertionResult } from '../../../src/grading/types';
 import { renderHtml } from '../../../src/reports/html';
 import { REPORT_SCRIPT } from '../../../src/reports/htmlAssets';
 import { renderJUnit } from '../../../src/reports/junit';
@@ -216,5 +217,46 @@ describe('uncertain rows in every report', () => {
     expect(html).toContain('<option>uncertain</option>');
     expect(html).toContain('<td class="o-uncertain">uncertain</td>');
     expect(html).toContain('escalated to the judge');
+  });
+});
+
+describe('renderJUnit with --repeat and --confirm', () => {
+  const fail: AssertionResult[] = [{ type: 'contains', pass: false, score: 0, reason: 'missing "$9.99"' }];
+  /** Three answers each of r0 (2 of 3 pass), r1 (1 of 3 pass, regressed, confirmed twice), r2 (all errored), in store order. */
+  const answers: RowResult[] = [
+    row(0, { baseId: 'r0', repeat: 1 }),
+    row(0, { id: 'r0#r2', baseId: 'r0', repeat: 2, outcome: 'failed', assertions: fail, answer: 'it is free' }),
+    row(0, { id: 'r0#r3', baseId: 'r0', repeat: 3 }),
+    row(1, { baseId: 'r1', repeat: 1, outcome: 'failed', assertions: fail }),
+    row(1, { id: 'r1#c1', baseId: 'r1', confirm: 1, outcome: 'failed', assertions: fail }),
+    row(1, { id: 'r1#c2', baseId: 'r1', confirm: 2, outcome: 'failed', assertions: fail }),
+    row(1, { id: 'r1#r2', baseId: 'r1', repeat: 2, outcome: 'failed', assertions: fail }),
+    row(1, { id: 'r1#r3', baseId: 'r1', repeat: 3 }),
+    ...[1, 2, 3].map((r) => row(2, { id: r === 1 ? 'r2' : `r2#r${r}`, baseId: 'r2', repeat: r, outcome: 'error' as Outcome, errorType: 'InternalServerError', error: 'HTTP 500', answer: undefined })),
+  ];
+
+  it('one test case per dataset row: k of N in the message, failed when most answers failed, flaky failures of a passing row, no case for a confirming answer', async () => {
+    const baseline = { runId: 'base', passRate: 1, outcomes: new Map<string, Outcome>([['r0', 'passed'], ['r1', 'passed'], ['r2', 'passed']]) };
+    const summary = await summarize(meta({ rowCount: 9 }), iterate(answers), baseline, { finishedAt: '2025-01-01T00:05:00.000Z' });
+    expect(summary.repeats?.n).toBe(3);
+    const xml = await text(renderJUnit(summary, () => iterate(answers)));
+    const names = checkWellFormedXml(xml);
+    expect(names.filter((n) => n === 'testcase')).toHaveLength(3);
+    expect(xml).toContain('<testsuite name="demo.csv" tests="3" failures="1" errors="1" skipped="0"');
+    expect(xml).toContain('<property name="repeat" value="3"/>');
+    expect(xml).toMatch(/<testcase classname="demo.csv" name="r0: Question 0\?" time="[\d.]+">\n {6}<flakyFailure message="r0#r2: contains: missing &quot;\$9.99&quot; \(2 of 3 graded answers passed \(3 asked\)\)" type="contains"\/>/);
+    expect(xml).toContain('<failure message="regressed (passed in base): 1 of 3 graded answers passed (3 asked); contains: missing &quot;$9.99&quot;" type="regression">');
+    expect(xml).toContain('<error message="no answer graded: HTTP 500" type="InternalServerError">');
+    expect(xml).not.toContain('r1#c1');
+    expect(xml).toContain('[r0#r2] failed: it is free');
+  });
+
+  it('read once (an iterable), the counts are the summary\'s; without repeats a confirming answer is no test case either', async () => {
+    const first = [row(0, { outcome: 'failed', assertions: fail }), row(0, { id: 'r0#c1', baseId: 'r0', confirm: 1, outcome: 'failed', assertions: fail }), row(1)];
+    const summary = await summaryFor(first, ['r0']);
+    const xml = await text(renderJUnit(summary, iterate(first)));
+    expect(checkWellFormedXml(xml).filter((n) => n === 'testcase')).toHaveLength(2);
+    expect(xml).toContain('tests="2" failures="1"');
+    expect(xml).not.toContain('r0#c1');
   });
 });
