@@ -5,7 +5,7 @@
  */
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../reports/htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../reports/escape';
-import { formatP, intervalOf, pctOf } from './markdown';
+import { formatP, gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
 import type { Comparison, VariantStats } from './types';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */
@@ -47,7 +47,7 @@ function statsRow(c: Comparison, i: number): string {
   if (!v) return '';
   const conf = s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a';
   return `<tr${c.best === i ? ' class="best"' : ''}><td>${h(v.label)}</td><td class="id">${h(v.runId)}</td><td>${h(pctOf(s.passRate))}</td><td>${h(intervalOf(s))}</td>`
-    + `<td>${s.decided}</td><td>${s.uncertain}</td><td>${s.errors}</td><td>${s.missing}</td><td>${h(formatMs(s.latencyP50))}</td><td>${h(formatMs(s.latencyP95))}</td><td>${h(conf)}</td></tr>`;
+    + `<td>${h(gradedOf(s))}</td><td>${s.uncertain}</td><td>${s.errors}</td><td>${s.missing}</td><td>${h(formatMs(s.latencyP50))}</td><td>${h(formatMs(s.latencyP95))}</td><td>${h(conf)}</td></tr>`;
 }
 
 export function renderCompareHtml(c: Comparison): string {
@@ -58,15 +58,15 @@ export function renderCompareHtml(c: Comparison): string {
 <title>Comparison of ${c.variants.length} runs</title><style>${REPORT_CSS}${COMPARE_CSS}</style></head><body>
 <h1>Comparison of ${c.variants.length} runs</h1>
 <p class="meta">${c.rows.length} rows, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
-${c.repeatsIgnored ? `<p class="note">${c.repeatsIgnored} answers of repeats or confirmations left out: each row is compared on its first answer.</p>\n` : ''}<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
+${c.confirmationsIgnored ? `<p class="note">${c.confirmationsIgnored} confirming answers (--confirm) left out: they were asked only for rows that regressed.</p>\n` : ''}<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
 <h2>Variants</h2>
 <table id="variants"><thead><tr><th>variant</th><th>run</th><th>pass rate</th><th>95% CI</th><th>graded</th><th>needs review</th><th>errors</th><th>missing</th><th>latency p50</th><th>p95</th><th>confidence mean (min–max)</th></tr></thead><tbody>
 ${c.variants.map((_, i) => statsRow(c, i)).join('\n')}
 </tbody></table>
 <h2>Pairs</h2>
-<p class="note">Wins: the first passed and the second failed; losses the other way round. Exact McNemar test on those rows, Holm-adjusted across the ${c.pairs.length} pair(s), alpha ${c.alpha}.</p>
+<p class="note">${h(pairsNote(c))}</p>
 <table id="pairs"><thead><tr><th>first</th><th>second</th><th>wins</th><th>ties</th><th>losses</th><th>p</th><th>Holm p</th><th>significant</th></tr></thead><tbody>
-${c.pairs.map((p) => `<tr><td>${h(c.variants[p.a]?.label ?? '')}</td><td>${h(c.variants[p.b]?.label ?? '')}</td><td>${p.wins}</td><td>${p.ties}</td><td>${p.losses}</td><td>${h(formatP(p.mcnemar.pValue))}</td><td>${h(formatP(p.adjustedP))}</td><td>${p.significant ? 'yes' : 'no'}</td></tr>`).join('\n')}
+${c.pairs.map((p) => `<tr><td>${h(c.variants[p.a]?.label ?? '')}</td><td>${h(c.variants[p.b]?.label ?? '')}</td><td>${p.wins}</td><td>${p.ties}</td><td>${p.losses}</td><td>${h(formatP(p.pValue))}</td><td>${h(formatP(p.adjustedP))}</td><td>${p.significant ? 'yes' : 'no'}</td></tr>`).join('\n')}
 </tbody></table>
 <h2>Rows side by side</h2>
 <div class="controls"><label><input type="checkbox" id="only-disagree"> only rows where the variants disagree</label>

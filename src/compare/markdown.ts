@@ -15,6 +15,11 @@ export function intervalOf(s: VariantStats): string {
   return s.interval ? `${pctOf(s.interval[0])}–${pctOf(s.interval[1])}` : 'n/a';
 }
 
+/** Rows graded on their first answer; with repeats also the answers behind the pass rate. */
+export function gradedOf(s: VariantStats): string {
+  return s.answers === undefined ? String(s.decided) : `${s.decided} (${s.answers} answers, ${s.repeat} per row)`;
+}
+
 /** p as one notation everywhere: fixed above 0.001, else scientific. */
 export function formatP(p: number): string {
   return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
@@ -23,8 +28,18 @@ export function formatP(p: number): string {
 export function pairLine(c: Comparison, p: PairStats): string[] {
   return [
     c.variants[p.a]?.label ?? '', c.variants[p.b]?.label ?? '', String(p.wins), String(p.ties), String(p.losses),
-    formatP(p.mcnemar.pValue), formatP(p.adjustedP), p.significant ? 'yes' : 'no',
+    formatP(p.pValue), formatP(p.adjustedP), p.significant ? 'yes' : 'no',
   ];
+}
+
+/** How the pair table was computed: McNemar on first answers, or CMH over repeats. */
+export function pairsNote(c: Comparison): string {
+  const repeated = c.pairs.some((p) => p.test === 'cmh');
+  const holm = `Holm-adjusted across the ${c.pairs.length} pair(s), alpha ${c.alpha}.`;
+  if (!repeated) return `Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those rows, ${holm}`;
+  return 'With repeats (--repeat) a row is won when the first variant passed a larger share of its answers (k of N) and lost the other way round; '
+    + 'p is the Cochran–Mantel–Haenszel test over every answer with each row a stratum (the gate\'s test with repeats; pairs without repeats: exact McNemar), '
+    + holm;
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -34,16 +49,16 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 export function renderCompareMarkdown(c: Comparison): string {
   const lines: string[] = [`# Comparison of ${c.variants.length} runs`, '', `**${c.conclusion}**`, ''];
   lines.push(`Rows: ${c.rows.length}, graded by every run: ${c.pairedRows}, not paired: ${c.unpairedRows}. Created ${c.createdAt}.`, '');
-  if (c.repeatsIgnored) lines.push(`${c.repeatsIgnored} answers of repeats (\`--repeat\`) or confirmations (\`--confirm\`) left out: each row is compared on its first answer.`, '');
+  if (c.confirmationsIgnored) lines.push(`${c.confirmationsIgnored} confirming answers (\`--confirm\`) left out: they were asked only for rows that regressed.`, '');
   lines.push('## Variants', '', ...table(
     ['variant', 'run', 'pass rate', '95% CI', 'graded', 'needs review', 'errors', 'missing', 'latency p50', 'p95', 'confidence mean (min–max)'],
     c.variants.map((v, i) => {
       const s = c.stats[i] as VariantStats;
-      return [v.label, v.runId, pctOf(s.passRate), intervalOf(s), String(s.decided), String(s.uncertain), String(s.errors), String(s.missing),
+      return [v.label, v.runId, pctOf(s.passRate), intervalOf(s), gradedOf(s), String(s.uncertain), String(s.errors), String(s.missing),
         formatMs(s.latencyP50), formatMs(s.latencyP95), s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a'];
     }),
   ), '');
-  lines.push('## Pairs', '', 'Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those, Holm-adjusted across pairs.', '');
+  lines.push('## Pairs', '', pairsNote(c), '');
   lines.push(...table(['first', 'second', 'wins', 'ties', 'losses', 'p', 'Holm p', 'significant'], c.pairs.map((p) => pairLine(c, p))), '');
   const disagree = c.rows.filter((r) => r.disagree && !r.unpaired);
   lines.push(`## Rows where the variants disagree (${disagree.length})`, '');

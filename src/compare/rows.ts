@@ -1,5 +1,6 @@
 /** Reads finished runs from the results store and lines their rows up by dataset row. */
 import type { ResultsStore } from '../reports/store';
+import type { RowCounts } from '../reports/repeatStats';
 import { Outcome, type RowResult, type RunMeta } from '../reports/types';
 import { isDecided } from './statistics';
 import type { Cell, ComparedRow, Variant } from './types';
@@ -56,18 +57,26 @@ function cellOf(row: RowResult): Cell {
 }
 
 /**
- * Every row of every run, in dataset order, with each run's cell. A row is paired by id; with runs of different
- * datasets, the question must also be the same. Memory: one cell per run and row (answers included).
+ * Every row of every run, in dataset order, with each run's cell: its first answer, and with repeats the count of all
+ * its answers. A row is paired by id; with runs of different datasets, the question must also be the same.
+ * Confirming answers (`--confirm`) are left out and counted: asked only for rows that regressed, they would tilt a
+ * pair. Memory: one cell per run and row (first answers included).
  */
-export async function lineUpRows(store: ResultsStore, variants: readonly Variant[], skipped = { repeats: 0 }): Promise<ComparedRow[]> {
+export async function lineUpRows(store: ResultsStore, variants: readonly Variant[], skipped = { confirmations: 0 }): Promise<ComparedRow[]> {
   const rows = new Map<string, ComparedRow>();
   const conflicts = new Map<string, string>();
+  // Per variant: every graded answer of a dataset row (repeats included), and whether the run repeated at all.
+  const counts = variants.map(() => new Map<string, RowCounts>());
+  const repeated = variants.map(() => false);
   for (const [v, variant] of variants.entries()) {
     for await (const result of store.read(variant.runId)) {
-      // Each dataset row once: its first answer. Later repeats (`--repeat`) and confirming answers (`--confirm`)
-      // would need the repeat-aware test, which compare does not apply yet; they are counted and said.
-      if (result.confirm !== undefined || (result.repeat ?? 1) > 1) {
-        skipped.repeats++;
+      if (result.confirm !== undefined) {
+        skipped.confirmations++;
+        continue;
+      }
+      tally(counts[v] as Map<string, RowCounts>, result);
+      if ((result.repeat ?? 1) > 1) {
+        repeated[v] = true;
         continue;
       }
       let row = rows.get(result.id);
@@ -83,6 +92,11 @@ export async function lineUpRows(store: ResultsStore, variants: readonly Variant
       row.cells[v] = cellOf(result);
     }
   }
+  for (const row of rows.values()) {
+    row.cells.forEach((cell, v) => {
+      if (cell && repeated[v]) cell.repeats = counts[v]?.get(row.id) ?? { passed: 0, graded: 0 };
+    });
+  }
   const out = [...rows.values()].sort((a, b) => a.index - b.index || a.id.localeCompare(b.id));
   for (const row of out) {
     const conflict = conflicts.get(row.id);
@@ -93,6 +107,15 @@ export async function lineUpRows(store: ResultsStore, variants: readonly Variant
     row.disagree = grades.size > 1 || (!!unpaired && row.cells.some(isDecided));
   }
   return out;
+}
+
+/** Adds one answer to its dataset row's count (a repeat's row is its `baseId`); only passed and failed are graded. */
+function tally(counts: Map<string, RowCounts>, result: RowResult): void {
+  const id = result.baseId ?? result.id;
+  const c = counts.get(id) ?? { passed: 0, graded: 0 };
+  if (result.outcome === Outcome.passed || result.outcome === Outcome.failed) c.graded++;
+  if (result.outcome === Outcome.passed) c.passed++;
+  counts.set(id, c);
 }
 
 /** Why a row is not graded by every variant: no result, or an outcome without a grade (uncertain, error …). */

@@ -1,3 +1,4 @@
+import type { CmhResult, RowCounts } from '../reports/repeatStats';
 import type { McNemarResult, Outcome } from '../reports/types';
 
 /** One compared run ("variant"): what it asked with, and where its rows come from. */
@@ -20,6 +21,8 @@ export interface Cell {
   reason?: string;
   latencyMs?: number;
   confidenceScore?: number;
+  /** When the run asked every row N > 1 times (`--repeat`): passed and graded answers over all the row's repeats. */
+  repeats?: RowCounts;
 }
 
 /** A dataset row with each variant's cell (undefined: that run has no result for it). */
@@ -40,12 +43,19 @@ export interface ComparedRow {
 
 /** A variant's own figures. */
 export interface VariantStats {
-  /** Rows with a decided grade (passed or failed). */
+  /** Rows with a decided grade (passed or failed) on their first answer. */
   decided: number;
   passed: number;
+  /** The pass rate: of the first answers, or with repeats of every graded answer (Σk / Σn over rows). */
   passRate: number | null;
-  /** 95 % Wilson score interval of the pass rate. */
+  /**
+   * 95 % interval of the pass rate: Wilson score, and with repeats Wilson at the clustered answers' effective sample
+   * size (the repeats of a row are not independent answers; docs/reports.md "Repeats").
+   */
   interval: [number, number] | null;
+  /** With repeats: the answers asked per row (N) and the graded answers behind the pass rate. */
+  repeat?: number;
+  answers?: number;
   uncertain: number;
   /** error and timed_out rows. */
   errors: number;
@@ -64,17 +74,27 @@ export interface PairStats {
   wins: number;
   /** both the same grade. */
   ties: number;
-  /** a failed, b passed. */
+  /** a failed, b passed. With repeats, wins and losses compare the rows' pass rates (k of N). */
   losses: number;
+  /**
+   * The test behind `pValue`: the exact McNemar test on the first answers, or, when either run asked its rows more than
+   * once, the Cochran–Mantel–Haenszel test over all answers with each row a stratum (the gate's test with repeats).
+   */
+  test: 'mcnemar' | 'cmh';
+  pValue: number;
+  /** Which variant the rows favour (McNemar: more wins than losses; CMH: the sign of the excess), null when even. */
+  better: 'a' | 'b' | null;
+  /** The exact McNemar test on the first answers (always given, for comparison with runs without repeats). */
   mcnemar: McNemarResult;
+  cmh?: CmhResult;
   /** Holm-adjusted p over all pairs of the comparison. */
   adjustedP: number;
   significant: boolean;
 }
 
 export interface Comparison {
-  /** Format version of compare.json. */
-  version: 1;
+  /** Format version of compare.json: 2 since repeats are compared (pairs' `test`, `pValue`, `better`; cells' `repeats`). */
+  version: 2;
   createdAt: string;
   alpha: number;
   variants: Variant[];
@@ -85,8 +105,8 @@ export interface Comparison {
   /** Number of rows in every pair's statistics (graded by all variants). */
   pairedRows: number;
   unpairedRows: number;
-  /** Answers left out: repeats after the first (`--repeat`) and confirming answers (`--confirm`). */
-  repeatsIgnored: number;
+  /** Confirming answers (`--confirm`) left out: they were asked only for the rows that regressed, so they would bias a pair. */
+  confirmationsIgnored: number;
   /** Index of the variant significantly better than every other one, or null. */
   best: number | null;
   /** The plain sentence: the best variant, or "no significant difference". */

@@ -21,8 +21,11 @@ export interface ComparisonDigest {
   pairedRows: number;
   unpairedRows: number;
   variants: { name: string; runId: string; passRate: number | null; interval: [number, number] | null; decided: number }[];
-  /** Every pair: wins (first passed, second failed), ties, losses, exact McNemar p and its Holm adjustment. */
-  pairs: { first: string; second: string; wins: number; ties: number; losses: number; p: number; adjustedP: number; significant: boolean }[];
+  /**
+   * Every pair: wins (first passed, second failed; with repeats: a larger share of its answers), ties, losses, p of
+   * `test` (exact McNemar, or Cochran–Mantel–Haenszel with repeats), its Holm adjustment, and which one the rows favour.
+   */
+  pairs: { first: string; second: string; wins: number; ties: number; losses: number; test?: 'mcnemar' | 'cmh'; p: number; adjustedP: number; significant: boolean; better?: 'first' | 'second' | null }[];
   /** The comparison's files, in the combined report's directory. */
   files: string[];
   /** Variants of the run not in the comparison (their run did not finish), with why. */
@@ -69,7 +72,8 @@ export function digestOf(c: Comparison, leftOut?: string[]): ComparisonDigest {
       name: v.label, runId: v.runId, passRate: c.stats[i]?.passRate ?? null, interval: c.stats[i]?.interval ?? null, decided: c.stats[i]?.decided ?? 0,
     })),
     pairs: c.pairs.map((p) => ({
-      first: name(p.a), second: name(p.b), wins: p.wins, ties: p.ties, losses: p.losses, p: p.mcnemar.pValue, adjustedP: p.adjustedP, significant: p.significant,
+      first: name(p.a), second: name(p.b), wins: p.wins, ties: p.ties, losses: p.losses, test: p.test, p: p.pValue, adjustedP: p.adjustedP, significant: p.significant,
+      better: p.better === 'a' ? 'first' : p.better === 'b' ? 'second' : null,
     })),
     files: Object.values(CompareFile),
     ...(leftOut?.length && { leftOut }),
@@ -86,10 +90,14 @@ export function referenceReasons(digest: ComparisonDigest, reference: string): s
     if (!p.significant || (p.first !== reference && p.second !== reference)) continue;
     const refIsFirst = p.first === reference;
     const [refWins, otherWins] = refIsFirst ? [p.wins, p.losses] : [p.losses, p.wins];
-    if (otherWins <= refWins) continue;
+    // Digests written before repeats were compared have no `better`: the rows then favour whoever won more.
+    const otherBetter = p.better === undefined ? otherWins > refWins : p.better === (refIsFirst ? 'second' : 'first');
+    if (!otherBetter) continue;
     const other = refIsFirst ? p.second : p.first;
-    reasons.push(`the reference variant ${reference} is beaten significantly by ${other}: ${other} passed ${otherWins} rows that ${reference} failed and failed ${refWins} that it passed `
-      + `(McNemar p ${formatP(p.p)}, Holm-adjusted ${formatP(p.adjustedP)} < alpha ${digest.alpha})`);
+    const figures = p.test === 'cmh'
+      ? `${other} passed a larger share of its answers on ${otherWins} rows and a smaller one on ${refWins} (Cochran–Mantel–Haenszel p ${formatP(p.p)}`
+      : `${other} passed ${otherWins} rows that ${reference} failed and failed ${refWins} that it passed (McNemar p ${formatP(p.p)}`;
+    reasons.push(`the reference variant ${reference} is beaten significantly by ${other}: ${figures}, Holm-adjusted ${formatP(p.adjustedP)} < alpha ${digest.alpha})`);
   }
   return reasons;
 }

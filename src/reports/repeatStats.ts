@@ -3,7 +3,7 @@
  * row), and the Cochran–Mantel–Haenszel test of a run against its baseline with each row as a stratum.
  * docs/reports.md ("Repeats") says why these and not others.
  */
-import { wilsonInterval } from '../compare/statistics';
+import { wilsonInterval } from './stats';
 
 /** Passed and graded (passed + failed) answers of one row, over its repeats. */
 export interface RowCounts {

@@ -1,5 +1,21 @@
 import { Outcome, type Histogram, type McNemarResult, type TagStats } from './types';
 
+/** z for a two-sided 95 % interval. */
+const Z95 = 1.959963984540054;
+
+/**
+ * Wilson score interval of k successes in n: unlike the normal approximation it stays inside [0, 1] and is honest
+ * near 0 % and 100 %, where pass rates of good assistants live.
+ */
+export function wilsonInterval(k: number, n: number, z = Z95): [number, number] | null {
+  if (n === 0) return null;
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
 /** Significance level of the baseline comparison. */
 export const DEFAULT_ALPHA = 0.05;
 

@@ -30,7 +30,7 @@ function parseAlpha(raw: string | undefined): number {
 
 /** Variants significantly better than the reference (after Holm). */
 export function beatingReference(c: Comparison, reference: number): number[] {
-  return c.pairs.filter((p) => p.significant && (p.a === reference ? p.losses > p.wins : p.b === reference && p.wins > p.losses))
+  return c.pairs.filter((p) => p.significant && (p.a === reference ? p.better === 'b' : p.b === reference && p.better === 'a'))
     .map((p) => (p.a === reference ? p.b : p.a));
 }
 
@@ -41,7 +41,7 @@ function printSummary(c: Comparison, log: Logger): void {
     if (s) log.info(`  ${v.label} (${v.runId}): ${pctOf(s.passRate)} [${intervalOf(s)}] of ${s.decided} graded, ${s.uncertain} need review, ${s.errors} errors`);
   }
   for (const p of c.pairs) {
-    log.info(`  ${c.variants[p.a]?.label} vs ${c.variants[p.b]?.label}: ${p.wins} wins, ${p.ties} ties, ${p.losses} losses, p=${formatP(p.mcnemar.pValue)}, Holm p=${formatP(p.adjustedP)}${p.significant ? ' (significant)' : ''}`);
+    log.info(`  ${c.variants[p.a]?.label} vs ${c.variants[p.b]?.label}: ${p.wins} wins, ${p.ties} ties, ${p.losses} losses, ${p.test === 'cmh' ? 'CMH ' : ''}p=${formatP(p.pValue)}, Holm p=${formatP(p.adjustedP)}${p.significant ? ' (significant)' : ''}`);
   }
   if (c.unpairedRows) log.info(`  ${c.unpairedRows} of ${c.rows.length} rows cannot be paired (listed in the report)`);
 }

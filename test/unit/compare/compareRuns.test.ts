@@ -50,7 +50,7 @@ describe('compareRuns (file store)', () => {
     expect(html).toContain('&lt;b&gt;gpt-4o-mini answer 0&lt;/b&gt;');
     expect(html).not.toContain('<b>gpt-4o-mini answer 0</b>');
     expect(readFileSync(files.markdown, 'utf8')).toMatch(/## Rows that cannot be paired \(2\)/);
-    expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({ version: 1, pairedRows: 3, unpairedRows: 2 });
+    expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({ version: 2, pairedRows: 3, unpairedRows: 2 });
     expect(readFileSync(files.junit, 'utf8').match(/<testsuite /g)).toHaveLength(2);
   });
 
@@ -75,16 +75,30 @@ describe('compareRuns (file store)', () => {
     expect(c.pairs[0]).toMatchObject({ wins: 0, ties: 1, losses: 0 });
   });
 
-  it('compares each row on its first answer: later repeats and confirming answers are left out and counted', async () => {
+  it('with repeats, counts every answer of a row and compares with CMH; confirming answers are left out and counted', async () => {
     await seed(store, 'run-a', 'm', ['passed', 'failed']);
     await seed(store, 'run-b', 'm', ['passed', 'passed']);
     await store.append('run-b', [
       { id: 'q0#r2', baseId: 'q0', repeat: 2, index: 0, line: 2, question: 'Question 0?', outcome: 'failed', answer: 'x' },
+      { id: 'q1#r2', baseId: 'q1', repeat: 2, index: 1, line: 3, question: 'Question 1?', outcome: 'passed', answer: 'z' },
       { id: 'q1#c1', baseId: 'q1', confirm: 1, index: 1, line: 3, question: 'Question 1?', outcome: 'failed', answer: 'y' },
     ]);
     const c = await compareRuns(store, ['run-a', 'run-b']);
     expect(c.rows.map((r) => r.id)).toEqual(['q0', 'q1']);
-    expect(c.repeatsIgnored).toBe(2);
-    expect(c.pairs[0]).toMatchObject({ wins: 0, ties: 1, losses: 1 });
+    expect(c.confirmationsIgnored).toBe(1);
+    expect(c.rows[0]?.cells[1]?.repeats).toEqual({ passed: 1, graded: 2 });
+    expect(c.rows[1]?.cells[1]?.repeats).toEqual({ passed: 2, graded: 2 });
+    // run-a has no repeats: its cells count their one answer. q0: 1 of 1 against 1 of 2 (a wins); q1: 0 of 1 against 2 of 2.
+    expect(c.rows[0]?.cells[0]?.repeats).toBeUndefined();
+    expect(c.pairs[0]).toMatchObject({ wins: 1, ties: 0, losses: 1, test: 'cmh' });
+    // Both strata are informative; by hand: q0 expected a passes 1·2/3, excess 1/3, variance 1·2·2·1/(9·2) = 2/9;
+    // q1 expected 1·2/3, excess −2/3, variance 1·2·2·1/(9·2) = 2/9. Σ excess −1/3, |−1/3| − ½ < 0 → statistic 0, p 1.
+    expect(c.pairs[0]?.pValue).toBe(1);
+    expect(c.pairs[0]?.mcnemar).toMatchObject({ b: 0, c: 1 });
+    // b's pass rate is over its 4 answers (3 passed), clustered by row.
+    expect(c.stats[1]).toMatchObject({ passRate: 0.75, answers: 4, repeat: 2 });
+    expect(c.stats[0]).toMatchObject({ passRate: 0.5 });
+    expect(c.stats[0]?.answers).toBeUndefined();
+    expect(c.conclusion).toMatch(/No significant difference \(Cochran–Mantel–Haenszel over repeats/);
   });
 });

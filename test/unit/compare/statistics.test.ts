@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestVariant, holmAdjust, pairStats, variantStats, wilsonInterval } from '../../../src/compare/statistics';
+import { bestVariant, holmAdjust, pairStats, variantStats } from '../../../src/compare/statistics';
+import { wilsonInterval } from '../../../src/reports/stats';
 import type { Cell, ComparedRow } from '../../../src/compare/types';
 
 function row(id: string, ...outcomes: (Cell['outcome'] | undefined)[]): ComparedRow {
@@ -31,6 +32,29 @@ describe('comparison statistics', () => {
     expect(a).toMatchObject({ decided: 5, passed: 4, uncertain: 1, errors: 0, missing: 0, latencyP50: 100 });
     const b = variantStats(rows, 1);
     expect(b).toMatchObject({ decided: 4, passed: 3, errors: 1, missing: 1 });
+  });
+
+  it('with repeats, compares the rows\' k of N with Cochran–Mantel–Haenszel, where one answer each would not be significant', () => {
+    // 8 rows: A passes 3 of 3 answers, B 1 of 3 (first answers: A passed, B failed on 4 rows, the same on 4).
+    const repeated = (id: string, aFirst: Cell['outcome'], bFirst: Cell['outcome']): ComparedRow => {
+      const r = row(id, aFirst, bFirst);
+      (r.cells[0] as Cell).repeats = { passed: 3, graded: 3 };
+      (r.cells[1] as Cell).repeats = { passed: 1, graded: 3 };
+      return r;
+    };
+    const rows = [...Array.from({ length: 4 }, (_, i) => repeated(`q${i}`, 'passed', 'failed')), ...Array.from({ length: 4 }, (_, i) => repeated(`q${i + 4}`, 'passed', 'passed'))];
+    const [pair] = pairStats(rows, 2);
+    // McNemar on the 4 discordant first answers: p = 2 · (1/2)^4 = 0.125, not significant.
+    expect(pair?.mcnemar.pValue).toBeCloseTo(0.125, 10);
+    // CMH by hand, per row: n = 3 + 3, passes 4, fails 2; E[A's passes] = 3·4/6 = 2, excess 1; variance 3·3·4·2/(36·5) = 0.4.
+    // 8 rows: excess 8, variance 3.2, statistic (8 − ½)² / 3.2 = 17.58, p ≈ 2.8e-5.
+    expect(pair).toMatchObject({ test: 'cmh', wins: 8, ties: 0, losses: 0, better: 'a', significant: true });
+    expect(pair?.cmh?.statistic).toBeCloseTo(56.25 / 3.2, 6);
+    expect(pair?.pValue).toBeLessThan(1e-4);
+    expect(bestVariant(pairStats(rows, 2), 2)).toBe(0);
+    const b = variantStats(rows, 1);
+    expect(b).toMatchObject({ decided: 8, passed: 4, answers: 24, repeat: 3 });
+    expect(b.passRate).toBeCloseTo(1 / 3, 10);
   });
 
   it('names a best variant only when it beats every other one after Holm', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../../src/cli/summaryTable';
-import { wilsonInterval } from '../../../src/compare/statistics';
+import { wilsonInterval } from '../../../src/reports/stats';
 import type { BaselineInput } from '../../../src/reports/baseline';
 import { evaluateGate } from '../../../src/reports/gate';
 import { renderMarkdown } from '../../../src/reports/markdown';
