@@ -168,7 +168,11 @@ function phases(m: RunnerMeasurement): string[][] {
   if (!ask) return [];
   const submitS = (ask.lastStartMs - ask.firstStartMs) / 1000;
   const rate = m.histories.askStartsPerSecond;
-  const tail = (name: string): string => (t[name] ? `${s(t[name].lastCloseMs - ask.lastStartMs)}` : '–');
+  // Since patch 'settle-batches' one settleRows activity does both the settle and the record.
+  const tail = (name: string): string => {
+    const span = t[name] ?? t.settleRows;
+    return span ? `${s(span.lastCloseMs - ask.lastStartMs)}` : '–';
+  };
   return [
     ['before the first question (prepare, preflight, chunk start, readPage)', s(ask.firstStartMs)],
     ['submit phase: first → last ask started', `${submitS.toFixed(1)} s = ${f((ask.count - 1) / submitS)} asks/s${rate ? ` (per second: min ${rate.min}, median ${rate.median}, max ${rate.max})` : ''}`],

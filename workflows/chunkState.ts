@@ -60,6 +60,8 @@ export class ChunkState {
   /** The settle activity (feedback and close) on the feedback queue. */
   readonly settle: RunActivities;
 
+  /** The chunk's last conversation has started. */
+  private lastHasStarted = false;
   /** Rows finished since the last progress signal. */
   private unreported: Partial<OutcomeCounts> = {};
   private readonly askScopes = new Set<CancellationScope>();
@@ -134,10 +136,15 @@ export class ChunkState {
     this.recorder.add(result);
   }
 
-  /** A finished row under `settleBatches`: counted, and queued with its feedback and close for the next batch. */
+  /**
+   * A finished row under `settleBatches`: counted, and queued with its feedback and close for the next batch. The
+   * chunk's last few answers go at once: waiting for a batch to fill there would only make the run's tail longer
+   * (feedback and closes run at the API's pace, so rows held back would be sent one after another at the end).
+   */
   settleLater(item: SettleItem): void {
     this.count(item.result.outcome);
     this.settler.add(item);
+    if (this.lastHasStarted && this.inFlight < TAIL_BATCH) this.settler.flushNow();
   }
 
   /** A row answered by an earlier attempt of this run: counted only (it is in the store already). */
@@ -148,6 +155,7 @@ export class ChunkState {
 
   /** The last conversation has started: the run may start the next chunk, and record batches shrink. */
   lastStarted(): void {
+    this.lastHasStarted = true;
     this.recorder.resize(TAIL_BATCH);
     this.settler.resize(TAIL_BATCH);
     void this.report(true).catch(() => undefined);
