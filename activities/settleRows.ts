@@ -58,8 +58,14 @@ export function settleRowsActivity(deps: ActivityDeps) {
       marks.set(mark.rowId, mark);
     };
 
-    if (input.gaveUp === undefined) await Promise.all(input.items.map(settleOne));
-    await writer.flush();
+    // A batch that waits long for its site's window says it is alive (heartbeats are billed: none for a quick one).
+    const alive = setInterval(() => ctx.heartbeat(), HEARTBEAT_EVERY_MS);
+    try {
+      if (input.gaveUp === undefined) await Promise.all(input.items.map(settleOne));
+      await writer.flush();
+    } finally {
+      clearInterval(alive);
+    }
     if (failure !== undefined) throw failure;
 
     const outcomes = input.items.map((item) => outcomeOf(item, marks.get(rowIdOf(item)), input.gaveUp));
@@ -71,6 +77,9 @@ export function settleRowsActivity(deps: ActivityDeps) {
 }
 
 type ItemOutcome = SettleRowsResult['items'][number];
+
+/** Half the batch's 20 s heartbeat timeout (workflows/activityProxies.ts `settlingBatches`). */
+const HEARTBEAT_EVERY_MS = 10_000;
 
 function rowIdOf(item: SettleItem): string {
   return item.result.id;

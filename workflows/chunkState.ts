@@ -2,7 +2,7 @@ import { CancellationScope, getExternalWorkflowHandle, patched, type ExternalWor
 import type { RunActivities } from '../activities';
 import type { CallOutcome, SettleItem, SettleRowsInput, SettleRowsResult } from '../activities/types';
 import type { Outcome, RowResult, SessionCloseFailure } from '../src/reports/types';
-import { asking, local, settling } from './activityProxies';
+import { asking, local, settling, settlingBatches } from './activityProxies';
 import { describeFailure } from './activityFailure';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
@@ -59,6 +59,8 @@ export class ChunkState {
   readonly ask: RunActivities;
   /** The settle activity (feedback and close) on the feedback queue. */
   readonly settle: RunActivities;
+  /** The batch settle (`settleRows`) on the feedback queue. */
+  private readonly settleBatch: RunActivities;
 
   /** The chunk's last conversation has started. */
   private lastHasStarted = false;
@@ -75,6 +77,7 @@ export class ChunkState {
     });
     this.ask = asking(input.options.answerTimeoutMs, input.options.siteId);
     this.settle = settling(input.options.siteId);
+    this.settleBatch = settlingBatches(input.options.siteId);
     this.settleBatches = patched('settle-batches');
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
@@ -91,7 +94,7 @@ export class ChunkState {
    */
   private async settleRows(input: SettleRowsInput): Promise<SettleRowsResult> {
     try {
-      return await this.settle.settleRows(input);
+      return await this.settleBatch.settleRows(input);
     } catch (err) {
       return local.settleRows({ ...input, gaveUp: describeFailure(err).message });
     }
