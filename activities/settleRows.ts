@@ -32,7 +32,9 @@ export function settleRowsActivity(deps: ActivityDeps) {
     const writer = new MarkWriter((batch) => stored(() => deps.store.recordSettled(input.runId, batch)));
 
     let failure: unknown;
-    const settleOne = async (item: SettleItem): Promise<void> => {
+    // Each session's feedback calls in this batch, so its close goes after all of them (a closed session is archived).
+    const feedbackOf = new Map<string, Promise<boolean>[]>();
+    const settleOne = (item: SettleItem): Promise<void> => {
       const mark: SettleMark = { ...(marks.get(rowIdOf(item)) ?? { rowId: rowIdOf(item) }) };
       let changed = false;
       const call = async (which: 'feedback' | 'close', fn: () => Promise<unknown>): Promise<boolean> => {
@@ -47,15 +49,19 @@ export function settleRowsActivity(deps: ActivityDeps) {
         }
       };
       const { feedback, closeSessionId } = item;
-      const fbDone = !feedback || mark.feedback !== undefined || await call('feedback', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/feedback`, () =>
+      // Started in the items' order, so the pacer lets them go in that order.
+      const fbDone = !feedback || mark.feedback !== undefined ? Promise.resolve(true) : call('feedback', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/feedback`, () =>
         deps.api.feedback.submit(input.siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
-      // The close follows the feedback of its row, as in a settle per row.
-      if (fbDone && closeSessionId && mark.close === undefined) {
-        await call('close', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/session/close`, () =>
-          deps.api.chat.closeSession(input.siteId, closeSessionId, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
-      }
-      if (changed) writer.add(mark);
-      marks.set(mark.rowId, mark);
+      if (feedback) feedbackOf.set(feedback.sessionId, [...(feedbackOf.get(feedback.sessionId) ?? []), fbDone]);
+      return (async () => {
+        // The close follows the feedback of its row, as in a settle per row, and of the session's other turns here.
+        if (await fbDone && closeSessionId && mark.close === undefined && (await Promise.all(feedbackOf.get(closeSessionId) ?? [])).every(Boolean)) {
+          await call('close', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/session/close`, () =>
+            deps.api.chat.closeSession(input.siteId, closeSessionId, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
+        }
+        if (changed) writer.add(mark);
+        marks.set(mark.rowId, mark);
+      })();
     };
 
     // A batch that waits long for its site's window says it is alive (heartbeats are billed: none for a quick one).

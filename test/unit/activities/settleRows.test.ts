@@ -6,6 +6,7 @@ import { createActivities } from '../../../activities';
 import type { AskResult, SettleItem, SettleRowsInput, SettleRowsResult } from '../../../activities/types';
 import { PlanMetadata } from '../../../activities/planRows';
 import type { PlanStore } from '../../../src/datasets/planStore';
+import { SiteChatClient } from '../../../src/api';
 import { FileResultsStore } from '../../../src/reports';
 import { Outcome, type RowResult } from '../../../src/reports/types';
 import { DEMO } from '../../../src/sim';
@@ -86,6 +87,51 @@ describe('settleRows: a batch of rows settled and recorded in one activity', () 
       expect(rows.map((r) => [r.id, r.feedback, r.feedbackError])).toEqual([['r0', 'good', undefined], ['r1', 'failed', 'feedback: 503 service_unavailable']]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('the turns of a conversation in one batch: the session is closed only after every turn\'s feedback came back', async () => {
+    const store = new FileResultsStore(mkdtempSync(join(h.dir(), 'store-')));
+    const runId = 'run-turns';
+    await store.init(runId, { runId, workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString(), options: {} });
+    // The real client, its feedback and close calls logged as they start and end.
+    const api = new SiteChatClient({ baseUrl: h.sim().baseUrl, apiKey: DEMO.apiKey });
+    const log: string[] = [];
+    const submit = api.feedback.submit.bind(api.feedback);
+    api.feedback.submit = async (site, body, opts) => {
+      log.push(`feedback ${body.request_id} start`);
+      await new Promise((r) => setTimeout(r, body.request_id === first ? 300 : 0));
+      const res = await submit(site, body, opts);
+      log.push(`feedback ${body.request_id} end`);
+      return res;
+    };
+    const close = api.chat.closeSession.bind(api.chat);
+    api.chat.closeSession = async (site, sessionId, opts) => {
+      log.push('close start');
+      return close(site, sessionId, opts);
+    };
+    const planMetadata = new PlanMetadata({ readPage: async () => [] } as unknown as PlanStore);
+    const built = createActivities(h.config(), { store, planMetadata, api });
+    let first = '';
+    try {
+      const sessionId = crypto.randomUUID();
+      const items: SettleItem[] = [];
+      for (const rowId of ['t1', 't2']) {
+        const answer: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.ask, { ...h.input(rowId, sessionId), runId });
+        first ||= answer.requestId as string;
+        items.push({
+          result: { id: rowId, index: items.length, line: items.length + 2, question: 'q', outcome: Outcome.passed, requestId: answer.requestId, sessionId },
+          feedback: { sessionId, requestId: answer.requestId as string, value: 'good' },
+          ...(rowId === 't2' ? { closeSessionId: sessionId } : {}),
+        });
+      }
+      await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.settleRows, { runId, page: 0, siteId: DEMO.siteId, items });
+      // The first turn's feedback is the slow one: the close still waits for it.
+      expect(log.indexOf('close start')).toBeGreaterThan(log.indexOf(`feedback ${first} end`));
+      expect(log.filter((l) => l.endsWith('start'))).toHaveLength(3);
+    } finally {
+      await built.close();
+      await api.close();
     }
   });
 
