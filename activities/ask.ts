@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { APIConnectionTimeoutError, SiteChatError } from '../src/api/errors';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
@@ -12,8 +12,8 @@ import { labelKey } from '../src/labels/key';
 
 /**
  * Submit one question and wait for its answer in the same activity. As soon as the API accepts the question, its
- * request id goes into the heartbeat details and then the results store, so a retry (worker crash, timeout, a
- * Temporal outage, a store outage) resumes polling the same request instead of asking twice. Store operations wait
+ * request id goes into the results store (and the heartbeat details when the store is slow or down), so a retry
+ * (worker crash, timeout, a Temporal outage, a store outage) resumes polling the same request instead of asking twice. Store operations wait
  * out a store that cannot be reached in place: the activity's own retry would send the question again.
  * Spec §8: first poll after 1–2 s, then every 1–2 s, give up after a while.
  */
@@ -100,14 +100,34 @@ async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission 
       throw err;
     }
   }
-  if ('requestId' in res && res.requestId && !('status' in res)) {
-    // The API has the question: from here on a retry must poll, never ask. The first heartbeat goes out at once,
-    // so the request id is safe on the server even while the store cannot be written.
-    const accepted = res;
-    Context.current().heartbeat(accepted);
-    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...accepted }), accepted);
-  }
+  if ('requestId' in res && res.requestId && !('status' in res)) await keepRequestId(deps, input, sends, res, stored);
   return res;
+}
+
+/**
+ * A store write that has not landed after this long puts the request id in a heartbeat as well. Heartbeats are
+ * billed (one per ask would be about 1 action per row): a store that answers at once keeps the id on its own.
+ */
+const SLOW_STORE_MS = 1_000;
+
+/**
+ * The API has the question: from here on a retry must poll, never ask. The store keeps the request id for a retry
+ * on any worker. Only when the write is slow, or fails, does the id go into a heartbeat too (a store outage waited
+ * out in place heartbeats it with every try), and a write that fails for good does not fail the ask: the heartbeat
+ * has the id, and failing here would make the retry ask again.
+ */
+async function keepRequestId(deps: ActivityDeps, input: AskInput, sends: number, accepted: AskHeartbeat, stored: Stored): Promise<void> {
+  const ctx = Context.current();
+  const slow = setTimeout(() => ctx.heartbeat(accepted), SLOW_STORE_MS);
+  try {
+    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...accepted }), accepted);
+  } catch (err) {
+    ctx.heartbeat(accepted);
+    if (err instanceof CancelledFailure) throw err;
+    ctx.log.warn(`request id of row ${input.rowId} not recorded in the results store (kept in the heartbeat): ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    clearTimeout(slow);
+  }
 }
 
 function isApplicationFailureWithStatus(err: unknown): boolean {

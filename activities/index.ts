@@ -17,6 +17,7 @@ import { confirmActivities } from './confirm';
 import type { ActivityDeps } from './deps';
 import { finalizeActivities } from './finalizeRun';
 import { settleAndRecordActivities } from './settleAndRecord';
+import { settleRowsActivity } from './settleRows';
 import { gradeActivities } from './grade';
 import { judgeActivities } from './judge';
 import { labelFeedbackActivities } from './labelFeedback';
@@ -39,6 +40,7 @@ function buildActivities(deps: ActivityDeps) {
     ...planActivities(deps),
     ...sessionActivities(deps),
     ...settleAndRecordActivities(deps),
+    settleRows: settleRowsActivity(deps),
     ...finalizeActivities(deps),
     ...confirmActivities(deps),
     ...gradeActivities(deps),

@@ -48,7 +48,7 @@ export function settleAndRecordActivities(deps: ActivityDeps) {
 }
 
 /** A call's final outcome; a retryable error is thrown (as a Temporal failure naming the call) for the retry policy. */
-async function finalOrThrow(call: 'feedback' | 'close', site: string, fn: () => Promise<unknown>): Promise<CallOutcome> {
+export async function finalOrThrow(call: 'feedback' | 'close', site: string, fn: () => Promise<unknown>): Promise<CallOutcome> {
   const counter = call === 'feedback' ? metrics().feedback : metrics().sessionCloses;
   try {
     await fn();

@@ -2,7 +2,7 @@ import type { LabelLookup } from '../src/labels/subject';
 import type { LabelMatch } from '../src/labels/types';
 import type { AnswerRecord } from '../src/reports/rowResult';
 import type { DatasetRow, WorkUnit } from '../src/datasets/types';
-import type { RowResult } from '../src/reports/types';
+import type { RowResult, SettledCall } from '../src/reports/types';
 import type { OutcomeCounts, RunInput } from '../workflows/types';
 
 /**
@@ -70,13 +70,39 @@ export interface SettleInput {
 }
 
 /** A call the API answered for good: done, or refused with its status and `error` string. */
-export type CallOutcome = { ok: true } | { ok: false; error: string };
+export type CallOutcome = SettledCall;
 
 export interface SettleResult {
   feedback?: CallOutcome;
   close?: CallOutcome;
   /** The close failed in a way a retry may fix, after the feedback was sent: close in an activity of its own. */
   closeAgain?: boolean;
+}
+
+/** A finished row to record, with what follows it on the API: its feedback, and its session's close. */
+export interface SettleItem {
+  result: RowResult;
+  feedback?: SettleInput['feedback'];
+  closeSessionId?: string;
+}
+
+/** A batch of finished rows to settle and record (`settleRows`). */
+export interface SettleRowsInput {
+  runId: string;
+  /** The plan page the rows come from: their metadata is read from it. */
+  page: number;
+  siteId: string;
+  items: SettleItem[];
+  /**
+   * The batch's settle ran past its deadline, for this reason: make no call, record the rows with what the store's
+   * marks say was done and the rest as failed.
+   */
+  gaveUp?: string;
+}
+
+/** What became of each item's feedback and close (absent when it had none), in the order of the items. */
+export interface SettleRowsResult {
+  items: { feedback?: CallOutcome; close?: CallOutcome }[];
 }
 
 export interface RecordRowsInput {

@@ -113,6 +113,23 @@ export function settling(siteId: string): RunActivities {
 }
 
 /**
+ * A batch of finished rows (`settleRows`): its feedback, closes and records, on the feedback queue like `settle`, with
+ * the same deadline and retries. A batch takes a few seconds (its calls wait for the site's window), so it heartbeats
+ * once it has taken 10 s: a worker that dies mid-batch is noticed after the heartbeat timeout, not after the
+ * start-to-close timeout, and a batch that ends sooner (nearly all) sends no heartbeat (they are billed).
+ */
+export function settlingBatches(siteId: string): RunActivities {
+  return proxyActivities<RunActivities>({
+    ...forSite(siteId),
+    taskQueue: TaskQueue.feedback,
+    startToCloseTimeout: '2 minutes',
+    heartbeatTimeout: '20s',
+    scheduleToCloseTimeout: SIDE_EFFECT_DEADLINE,
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
+  });
+}
+
+/**
  * Submit + poll in one activity. Its heartbeat and the results store carry the request id, so a retry after a worker
  * crash resumes polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed.
  */

@@ -24,6 +24,11 @@ export class Batcher<T> {
     if (this.items.length >= this.size) this.startFlush();
   }
 
+  /** Hands what is collected to `flush` now, however few. */
+  flushNow(): void {
+    this.startFlush();
+  }
+
   async drain(): Promise<void> {
     this.startFlush();
     while (this.pending.size > 0) await Promise.all([...this.pending]);

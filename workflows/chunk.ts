@@ -15,8 +15,8 @@ import type { ChunkInput, ChunkResult } from './types';
  *   that got no answer, and the session's close;
  * - `askTurn` (chunkTurn.ts): ask one question, and settle it as `error`/`skipped` when it got no answer;
  * - `gradeTurn` (chunkGrade.ts): grade an answered row;
- * - `settleRow` / `closeSession` (chunkSettle.ts): feedback and closes in the background, then the record;
- * - the state's recorder and `report`: rows recorded in batches, progress signalled to the run.
+ * - `settleRow` / `closeSession` (chunkSettle.ts): feedback, closes and the record, in batches (`settleRows`);
+ * - the state's settler (recorder in older histories) and `report`: progress signalled to the run after each batch.
  */
 export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   const state = new ChunkState(input);
@@ -30,6 +30,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     await runConversations(state, units);
     // Every conversation has ended; wait for their feedback and closes, then the last records.
     while (state.background.size > 0) await Promise.all([...state.background]);
+    if (state.settleBatches) await state.settler.drain();
     await state.recorder.drain();
     if (state.closeFailures.length > 0) await local.recordSessionFailures({ runId: input.runId, failures: state.closeFailures });
     // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them.

@@ -3,15 +3,17 @@ import type { ChunkState } from './chunkState';
 import { describeFailure } from './activityFailure';
 
 /**
- * Settles a finished row: sends its verdict's feedback and, after a conversation's last turn, closes its session —
- * one activity for both, in the background — then records the row with what became of its feedback. A row with
- * neither is recorded at once.
+ * Settles a finished row: sends its verdict's feedback and, after a conversation's last turn, closes its session,
+ * then records the row with what became of its feedback. Under `settleBatches` the row joins the chunk's next batch
+ * (`settleRows`: the batch's calls and records in one activity). Before it: one activity per row for both calls, in
+ * the background, and a row with neither recorded at once.
  *
  * The settle activity is retried by Temporal until it succeeds, meets a non-retryable answer (returned as its
  * result), or runs past its deadline; what finally fails is recorded with the reason.
  */
 export function settleRow(state: ChunkState, result: RowResult, verdict?: 'good' | 'bad', closeSessionId?: string): void {
   const feedback = verdict && result.requestId && result.sessionId ? { sessionId: result.sessionId, requestId: result.requestId, value: verdict } : undefined;
+  if (state.settleBatches) return state.settleLater({ result, ...(feedback && { feedback }), ...(closeSessionId && { closeSessionId }) });
   if (!feedback && !closeSessionId) return state.record(result);
   state.inBackground(state.settle.settle({ siteId: state.input.options.siteId, feedback, closeSessionId }).then(
     (res) => {

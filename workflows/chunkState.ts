@@ -1,8 +1,9 @@
-import { CancellationScope, getExternalWorkflowHandle, type ExternalWorkflowHandle } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, patched, type ExternalWorkflowHandle } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
-import type { CallOutcome } from '../activities/types';
+import type { CallOutcome, SettleItem, SettleRowsInput, SettleRowsResult } from '../activities/types';
 import type { Outcome, RowResult, SessionCloseFailure } from '../src/reports/types';
-import { asking, local, settling } from './activityProxies';
+import { asking, local, settling, settlingBatches } from './activityProxies';
+import { describeFailure } from './activityFailure';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
@@ -41,13 +42,28 @@ export class ChunkState {
   readonly sessionsToClose = new Set<string>();
   /** Feedback and closes still running; the chunk waits for all of them before it ends. */
   readonly background = new Set<Promise<void>>();
-  /** Finished rows, recorded in batches. */
+  /** Finished rows, recorded in batches (histories from before `settleBatches`; their settles go one per row). */
   readonly recorder: Batcher<RowResult>;
+  /**
+   * Finished rows settled and recorded in batches: each batch's feedback, closes and records in one `settleRows`
+   * activity (from `patched('settle-batches')` on).
+   */
+  readonly settler: Batcher<SettleItem>;
+  /**
+   * Whether finished rows go to `settler`. A settle per row cost an activity (3 history events, 1 billable action)
+   * per answered row, and its completion woke the chunk on its own; a batch costs one for up to {@link BATCH} rows.
+   * Histories without the marker settle per row and record in batches of their own, as they did.
+   */
+  readonly settleBatches: boolean;
   /** The ask activity (submit + poll), with this run's answer timeout. */
   readonly ask: RunActivities;
   /** The settle activity (feedback and close) on the feedback queue. */
   readonly settle: RunActivities;
+  /** The batch settle (`settleRows`) on the feedback queue. */
+  private readonly settleBatch: RunActivities;
 
+  /** The chunk's last conversation has started. */
+  private lastHasStarted = false;
   /** Rows finished since the last progress signal. */
   private unreported: Partial<OutcomeCounts> = {};
   private readonly askScopes = new Set<CancellationScope>();
@@ -61,6 +77,27 @@ export class ChunkState {
     });
     this.ask = asking(input.options.answerTimeoutMs, input.options.siteId);
     this.settle = settling(input.options.siteId);
+    this.settleBatch = settlingBatches(input.options.siteId);
+    this.settleBatches = patched('settle-batches');
+    this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
+      const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
+      items.forEach((item, i) => {
+        if (item.closeSessionId) this.closed(item.closeSessionId, res.items[i]?.close ?? { ok: true });
+      });
+      if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
+    });
+  }
+
+  /**
+   * One batch's settle, retried by Temporal until its deadline; past it, the rows are recorded without any further
+   * call (on the main queue), with what the store's marks say was done and the rest failed for the last error.
+   */
+  private async settleRows(input: SettleRowsInput): Promise<SettleRowsResult> {
+    try {
+      return await this.settleBatch.settleRows(input);
+    } catch (err) {
+      return local.settleRows({ ...input, gaveUp: describeFailure(err).message });
+    }
   }
 
   // --- cancellation ---------------------------------------------------------------------------------------------
@@ -102,6 +139,17 @@ export class ChunkState {
     this.recorder.add(result);
   }
 
+  /**
+   * A finished row under `settleBatches`: counted, and queued with its feedback and close for the next batch. The
+   * chunk's last few answers go at once: waiting for a batch to fill there would only make the run's tail longer
+   * (feedback and closes run at the API's pace, so rows held back would be sent one after another at the end).
+   */
+  settleLater(item: SettleItem): void {
+    this.count(item.result.outcome);
+    this.settler.add(item);
+    if (this.lastHasStarted && this.inFlight < TAIL_BATCH) this.settler.flushNow();
+  }
+
   /** A row answered by an earlier attempt of this run: counted only (it is in the store already). */
   count(outcome: Outcome): void {
     this.counts[outcome] += 1;
@@ -110,7 +158,9 @@ export class ChunkState {
 
   /** The last conversation has started: the run may start the next chunk, and record batches shrink. */
   lastStarted(): void {
+    this.lastHasStarted = true;
     this.recorder.resize(TAIL_BATCH);
+    this.settler.resize(TAIL_BATCH);
     void this.report(true).catch(() => undefined);
   }
 

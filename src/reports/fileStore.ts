@@ -4,8 +4,8 @@ import type { Label, LabelFilter } from '../labels/types';
 import { FileLabelStore } from './fileLabels';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, Submission } from './types';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from './types';
 
 /** Rows read concurrently per step of `read`. */
 const READ_BATCH = 256;
@@ -153,6 +153,27 @@ export class FileResultsStore implements ResultsStore {
       const item = parseJson(text) as Partial<Submission> | undefined;
       if (typeof item?.rowId === 'string' && typeof item.sends === 'number') yield item as Submission;
     }
+  }
+
+  async recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void> {
+    marks.forEach((item, i) => assertValidSettleMark(item, i));
+    if (marks.length === 0) return;
+    await this.requireRun(runId);
+    const text = marks.map((mark) => `${JSON.stringify(mark)}\n`).join('');
+    await this.serialize(`${runId}\n${StoreFile.settled}`, () => appendDurably(this.path(runId, 'settled'), text));
+  }
+
+  // A scan of the run's file, like getSubmission: only a retried settle looks its rows up.
+  async getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>> {
+    const wanted = new Set(rowIds);
+    const found = new Map<string, SettleMark>();
+    const path = this.path(runId, 'settled');
+    if (wanted.size === 0 || !(await stat(path).catch(() => undefined))) return found;
+    for await (const { text } of scanLines(path)) {
+      const item = parseJson(text) as Partial<SettleMark> | undefined;
+      if (typeof item?.rowId === 'string' && wanted.has(item.rowId)) found.set(item.rowId, item as SettleMark);
+    }
+    return found;
   }
 
   putLabels(labels: readonly Label[]): Promise<void> {

@@ -8,6 +8,8 @@ export const StoreFile = {
   sessionFailures: 'session-failures.jsonl',
   /** Append-only: what is known about sending each row's question, one JSON object per line, last one wins. */
   submissions: 'submissions.jsonl',
+  /** Append-only: what each row's settle did on the API (feedback, close), one JSON object per line, last one wins. */
+  settled: 'settled.jsonl',
 } as const;
 
 /** The file store's labels: one append-only file in `<rootDir>` itself (labels belong to a site, not to a run). */

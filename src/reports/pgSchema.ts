@@ -102,6 +102,18 @@ export const MIGRATIONS: readonly Migration[] = [
         data json NOT NULL
       );`,
   },
+  {
+    version: 5,
+    name: 'settle marks',
+    // What each row's settle did on the API (feedback, close), so a retried batch settle never sends it again.
+    sql: `
+      CREATE TABLE settled (
+        run_id text COLLATE "C" NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        row_id text COLLATE "C" NOT NULL,
+        data json NOT NULL,
+        PRIMARY KEY (run_id, row_id)
+      );`,
+  },
 ];
 
 /** Any fixed 64-bit number: the advisory lock every sitechat process takes while migrating. */

@@ -2,8 +2,8 @@ import type { QueryResultRow } from 'pg';
 import type { Label, LabelFilter } from '../labels/types';
 import { PgLabelStore } from './pgLabels';
 import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, Submission } from './types';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from './types';
 
 /** Rows per statement of `append`, and per page of the keyset reads: a few MB at most of either. */
 const BATCH = 500;
@@ -132,6 +132,23 @@ export class PgResultsStore implements ResultsStore {
 
   async *readSubmissions(runId: string): AsyncGenerator<Submission> {
     for await (const row of this.pagesBySeq<{ data: Submission }>('data', 'submissions', runId)) yield row.data;
+  }
+
+  async recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void> {
+    marks.forEach((item, i) => assertValidSettleMark(item, i));
+    const latest = [...new Map(marks.map((m) => [m.rowId, m])).values()];
+    if (latest.length === 0) return;
+    await this.forRun(runId, () => this.db.query(
+      `INSERT INTO settled (run_id, row_id, data) SELECT $1, m.id, m.data::json FROM unnest($2::text[], $3::text[]) AS m (id, data)
+       ON CONFLICT (run_id, row_id) DO UPDATE SET data = EXCLUDED.data`,
+      [runId, latest.map((m) => m.rowId), latest.map((m) => JSON.stringify(m))],
+    ));
+  }
+
+  async getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>> {
+    if (rowIds.length === 0) return new Map();
+    const { rows } = await this.db.query<{ data: SettleMark }>('SELECT data FROM settled WHERE run_id = $1 AND row_id = ANY($2::text[])', [runId, [...rowIds]]);
+    return new Map(rows.map((r) => [r.data.rowId, r.data]));
   }
 
   putLabels(labels: readonly Label[]): Promise<void> {

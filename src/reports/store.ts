@@ -1,5 +1,5 @@
 import type { LabelStore } from '../labels/types';
-import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type Submission } from './types';
+import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
 export interface RunFilter {
@@ -52,6 +52,13 @@ export interface ResultsStore extends LabelStore {
   getSubmission(runId: string, rowId: string): Promise<Submission | undefined>;
   /** The last record of every row sent, in no particular order. Streams; memory bounded by the number of rows. */
   readSubmissions(runId: string): AsyncIterable<Submission>;
+  /**
+   * Records what the settles of rows have done on the API (feedback sent, session closed). Keyed by row id, the last
+   * write wins (a mark carries everything done for its row so far); durable when the promise resolves.
+   */
+  recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void>;
+  /** The last mark of each of `rowIds` that has one. */
+  getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>>;
 }
 
 const outcomes = new Set<string>(Object.values(Outcome));
@@ -81,6 +88,11 @@ export function assertValidSessionFailure(item: SessionCloseFailure, position: n
 export function assertValidSubmission(item: Submission): void {
   if (typeof item.rowId !== 'string' || item.rowId === '') throw new TypeError('submission: `rowId` must be a non-empty string');
   if (!Number.isInteger(item.sends) || item.sends < 0) throw new TypeError(`submission (row ${item.rowId}): \`sends\` must be a non-negative integer`);
+}
+
+/** Throws a field-qualified error when a settle mark cannot be stored. */
+export function assertValidSettleMark(item: SettleMark, position: number): void {
+  if (typeof item.rowId !== 'string' || item.rowId === '') throw new TypeError(`settle marks item ${position}: \`rowId\` must be a non-empty string`);
 }
 
 /** Throws a field-qualified error when run meta is incomplete. */

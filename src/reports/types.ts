@@ -442,3 +442,16 @@ export interface Submission {
   sessionId?: string;
   submittedAtMs?: number;
 }
+
+/** A call to the API that ended for good: done, or refused with its status and `error` string. */
+export type SettledCall = { ok: true } | { ok: false; error: string };
+
+/**
+ * What a row's settle has done on the API (`ResultsStore.recordSettled`): its feedback and its session's close, each
+ * written as soon as the call ended for good, so a retried settle of a batch never sends them again.
+ */
+export interface SettleMark {
+  rowId: string;
+  feedback?: SettledCall;
+  close?: SettledCall;
+}

@@ -143,6 +143,21 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       await expect(store().recordSubmission('nope', { rowId: 'r', sends: 1 })).rejects.toThrow(/was not initialised/);
     });
 
+    it('keeps the last settle mark per row, for a retried settle on another worker', async () => {
+      expect(await store().getSettled('run-1', ['r1'])).toEqual(new Map());
+      await store().recordSettled('run-1', [{ rowId: 'r1', feedback: { ok: true } }, { rowId: 'r2', feedback: { ok: false, error: '400 bad request' } }]);
+      await store().recordSettled('run-1', [{ rowId: 'r1', feedback: { ok: true }, close: { ok: true } }]);
+      await store().recordSettled('run-1', []);
+      const found = await ctx.other().getSettled('run-1', ['r1', 'r2', 'r3']);
+      expect([...found.entries()].sort(([a], [b]) => a.localeCompare(b))).toEqual([
+        ['r1', { rowId: 'r1', feedback: { ok: true }, close: { ok: true } }],
+        ['r2', { rowId: 'r2', feedback: { ok: false, error: '400 bad request' } }],
+      ]);
+      expect(await store().getSettled('run-1', [])).toEqual(new Map());
+      await expect(store().recordSettled('run-1', [{ rowId: '' }])).rejects.toThrow('settle marks item 0: `rowId` must be a non-empty string');
+      await expect(store().recordSettled('nope', [{ rowId: 'r' }])).rejects.toThrow(/was not initialised/);
+    });
+
     it('keeps labels by key, the last write winning, across batches, inside one batch and for a second instance', async () => {
       const a = label('Capital of France?');
       const b = label('Capital of Spain?', { references: ['Madrid'], answer: 'madrid' });

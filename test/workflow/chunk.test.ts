@@ -138,3 +138,40 @@ describe('a cancelled run', () => {
     expect(result).toMatchObject({ cancelled: true, summary: { skipped: 2, total: 2, cancelled: true } });
   });
 });
+
+describe('settles in batches', () => {
+  it('rows are settled and recorded a batch at a time: fewer activities than rows, each row once with its feedback, each session closed once', async (ctx) => {
+    const t = env(ctx);
+    const ids = Array.from({ length: 12 }, (_, i) => `r${i + 1}`);
+    const run = new FakeRun([singleTurnUnits(ids)]);
+    const result = await t.withWorkers(run.activities(), async () => (await start(t.client)).result());
+
+    for (const id of ids) expect(run.result(id)).toMatchObject({ outcome: Outcome.passed, feedback: 'good' });
+    expect(run.settleBatches.length).toBeGreaterThan(1);
+    expect(run.settleBatches.length).toBeLessThan(ids.length);
+    expect(run.settleBatches.every((b) => b.input.items.length <= 10)).toBe(true);
+    const closed = run.settles.map((s) => s.input.closeSessionId);
+    expect(new Set(closed).size).toBe(ids.length);
+    expect(result.summary).toMatchObject({ passed: 12, total: 12, sessions: { closed: 12, closeFailed: 0 } });
+  });
+
+  it('a batch whose settle fails for good: its rows are recorded once, feedback `failed` with the reason, their sessions counted as not closed', async (ctx) => {
+    const t = env(ctx);
+    const run = new FakeRun([singleTurnUnits(['r1', 'r2'])], {
+      settle: async () => {
+        throw ApplicationFailure.nonRetryable('feedback: 401 invalid api key', 'AuthenticationError');
+      },
+    });
+    const result = await t.withWorkers(run.activities(), async () => (await start(t.client)).result());
+
+    for (const id of ['r1', 'r2']) {
+      expect(run.result(id)).toMatchObject({ outcome: Outcome.passed, feedback: 'failed' });
+      expect(run.result(id).feedbackError).toContain('401 invalid api key');
+    }
+    // The give-up made no call: it ran once per failed batch, on the main queue, after the batch's one attempt.
+    const gaveUp = run.settleBatches.filter((b) => b.input.gaveUp !== undefined);
+    expect(gaveUp.length).toBeGreaterThan(0);
+    expect(run.settleBatches.filter((b) => b.input.gaveUp === undefined)).toHaveLength(gaveUp.length);
+    expect(result.summary).toMatchObject({ passed: 2, feedback: { failed: 2 }, sessions: { closed: 0, closeFailed: 2 } });
+  });
+});

@@ -3,7 +3,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, type TestContext } from 'vitest';
 import type { RunActivities } from '../../activities';
-import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult } from '../../activities/types';
+import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult, SettleRowsInput } from '../../activities/types';
 import { summarize } from '../../src/reports/summary';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/reports/types';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
@@ -15,7 +15,7 @@ import { locateTestServer } from '../helpers/timeSkippingServer';
 
 /** The activities a run calls when nothing is judged or custom-graded: the ones these tests replace. */
 export type RunActivityMocks = Pick<RunActivities,
-  'prepareRun' | 'preflight' | 'readPage' | 'ask' | 'settle' | 'recordRows' | 'recordSessionFailures' | 'skipPages' | 'finalizeRun'>;
+  'prepareRun' | 'preflight' | 'readPage' | 'ask' | 'settle' | 'settleRows' | 'recordRows' | 'recordSessionFailures' | 'skipPages' | 'finalizeRun'>;
 
 /** One call of a mocked activity, with the attempt Temporal ran it as. */
 export interface Call<I> {
@@ -49,11 +49,14 @@ export const settledOk: SettleBehaviour = async (input) => ({
 
 /**
  * Mocked activities over a plan of pages: every call is recorded, rows go to `recorded`, and `finalizeRun` summarizes
- * them with the real `summarize`. `ask` and `settle` do what the test says.
+ * them with the real `summarize`. `ask` and `settle` do what the test says. A batch (`settleRows`) settles each of its
+ * rows that has a call as `settle` would (each logged in `settles` too, so tests read one row's calls the same way
+ * whichever shape the chunk has); a settle that throws fails the whole batch for Temporal's retry.
  */
 export class FakeRun {
   readonly asks: Call<AskInput>[] = [];
   readonly settles: Call<SettleInput>[] = [];
+  readonly settleBatches: Call<SettleRowsInput>[] = [];
   readonly pagesRead: number[] = [];
   readonly recorded: RowResult[] = [];
   readonly closeFailures: SessionCloseFailure[] = [];
@@ -91,6 +94,26 @@ export class FakeRun {
       settle: async (input) => {
         this.settles.push({ input, attempt: attempt() });
         return (this.behaviour.settle ?? settledOk)(input);
+      },
+      settleRows: async (input) => {
+        this.settleBatches.push({ input, attempt: attempt() });
+        const settled: SettleResult[] = [];
+        for (const { feedback, closeSessionId } of input.items) {
+          if (!feedback && !closeSessionId) {
+            settled.push({});
+          } else if (input.gaveUp !== undefined) {
+            settled.push({ ...(feedback && { feedback: { ok: false as const, error: input.gaveUp } }), ...(closeSessionId && { close: { ok: false as const, error: input.gaveUp } }) });
+          } else {
+            const one: SettleInput = { siteId: input.siteId, feedback, closeSessionId };
+            this.settles.push({ input: one, attempt: attempt() });
+            settled.push(await (this.behaviour.settle ?? settledOk)(one));
+          }
+        }
+        input.items.forEach(({ result, feedback }, i) => {
+          const got = settled[i]?.feedback;
+          this.recorded.push(!feedback || !got ? result : got.ok ? { ...result, feedback: feedback.value } : { ...result, feedback: 'failed', feedbackError: got.error });
+        });
+        return { items: settled.map(({ feedback, close }) => ({ ...(feedback && { feedback }), ...(close && { close }) })) };
       },
       recordRows: async ({ results }) => {
         this.recorded.push(...results);

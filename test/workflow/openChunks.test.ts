@@ -46,9 +46,10 @@ describe('the open-chunks bound (mocked activities)', () => {
         peak = Math.max(peak, ++open);
         return base.readPage(input);
       },
-      recordRows: async (input) => {
+      settleRows: async (input) => {
+        const settled = await base.settleRows(input);
         open -= 1;
-        return base.recordRows(input);
+        return settled;
       },
     };
 

@@ -41,7 +41,7 @@ describe('ask: the results store unreachable', () => {
     return store;
   };
 
-  it('heartbeats the request id at once and waits for the store instead of failing after the API accepted', async () => {
+  it('heartbeats the request id when the store fails and waits for the store instead of failing after the API accepted', async () => {
     const store = await freshStore();
     const { activities, close } = createActivities(config(), { store });
     const before = sim().stats().submitted;
@@ -63,6 +63,22 @@ describe('ask: the results store unreachable', () => {
       // The request id reached the heartbeat before the store, and the store once it was back.
       expect((beats.find((b) => (b as AskHeartbeat | undefined)?.requestId) as AskHeartbeat).requestId).toBe(result.requestId);
       expect(await store.getSubmission('run-1', 'r1')).toMatchObject({ sends: 1, requestId: result.requestId });
+    } finally {
+      await close();
+    }
+  });
+
+  it('sends no heartbeat when the store keeps the request id at once (heartbeats are billed actions)', async () => {
+    const store = await freshStore();
+    const { activities, close } = createActivities(config(), { store });
+    try {
+      const env = new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 });
+      const beats: unknown[] = [];
+      env.on('heartbeat', (d: unknown) => beats.push(d));
+      const result: AskResult = await env.run(activities.ask, input('r5'));
+      expect(result.status).toBe('completed');
+      expect(beats).toEqual([]);
+      expect(await store.getSubmission('run-1', 'r5')).toMatchObject({ sends: 1, requestId: result.requestId });
     } finally {
       await close();
     }
