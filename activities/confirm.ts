@@ -6,12 +6,24 @@ import { confirmOrder, nextConfirmStep } from '../src/reports/confirmSequence';
 import { regressionFailsGate } from '../src/reports/gate';
 import { summarize } from '../src/reports/summary';
 import { baseIdOf } from '../src/datasets/repeat';
+import type { BaselineInput } from '../src/reports/baseline';
+import type { RunMeta } from '../src/reports/types';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
 import type { ConfirmInput, ConfirmPlan, ConfirmRoundInput } from './types';
 
 export function confirmActivities(deps: ActivityDeps) {
+  /** The run's K, meta and baseline when it confirms at all (an evaluation with `--confirm K` and a baseline). */
+  async function confirming(runId: string, input: ConfirmInput['input']): Promise<{ k: number; meta: RunMeta; baseline: BaselineInput } | undefined> {
+    const k = input.options.confirm ?? 0;
+    if (k < 1 || input.kind !== 'evaluation') return undefined;
+    const meta = await deps.store.getMeta(runId);
+    if (!meta) return undefined;
+    const baseline = (await baselineFor(deps, { runId, input }, meta.datasetSha256))?.baseline;
+    return baseline ? { k, meta, baseline } : undefined;
+  }
+
   /** The plan's own pages (`0 … pages - 1`), read one after the other. */
   async function* planUnits(runId: string, pages: number): AsyncGenerator<WorkUnit> {
     for (let p = 0; p < pages; p++) yield* await deps.plans.readPage(runId, p);
@@ -26,12 +38,9 @@ export function confirmActivities(deps: ActivityDeps) {
      * confirm. Repeatable: a retry writes the same page.
      */
     async planConfirmation({ runId, input, page }: ConfirmInput): Promise<ConfirmPlan | undefined> {
-      const k = input.options.confirm ?? 0;
-      if (k < 1 || input.kind !== 'evaluation') return undefined;
-      const meta = await deps.store.getMeta(runId);
-      if (!meta) return undefined;
-      const baseline = (await baselineFor(deps, { runId, input }, meta.datasetSha256))?.baseline;
-      if (!baseline) return undefined;
+      const run = await confirming(runId, input);
+      if (!run) return undefined;
+      const { k, meta, baseline } = run;
       const cmp = (await summarize(meta, deps.store.read(runId), baseline)).baseline;
       if (!cmp || !regressionFailsGate(cmp)) return undefined;
       const regressed = new Set(cmp.regressed);
@@ -50,12 +59,9 @@ export function confirmActivities(deps: ActivityDeps) {
      * nothing to confirm). Repeatable: a retry reads the same rows and writes the same page.
      */
     async planConfirmationRound({ runId, input, firstPage, page }: ConfirmRoundInput): Promise<ConfirmPlan | undefined> {
-      const k = input.options.confirm ?? 0;
-      if (k < 1 || input.kind !== 'evaluation') return undefined;
-      const meta = await deps.store.getMeta(runId);
-      if (!meta) return undefined;
-      const baseline = (await baselineFor(deps, { runId, input }, meta.datasetSha256))?.baseline;
-      if (!baseline) return undefined;
+      const run = await confirming(runId, input);
+      if (!run) return undefined;
+      const { k, baseline } = run;
       const diff = new BaselineDiff(baseline);
       const tally = new ConfirmTally();
       for await (const row of deps.store.read(runId)) {

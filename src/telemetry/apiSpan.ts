@@ -1,7 +1,8 @@
-import { context, SpanKind, SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
+import { context, SpanKind, type Attributes, type Span } from '@opentelemetry/api';
 import type { Endpoint } from '../api/endpoints';
 import { attemptOf } from './attempt';
 import { SpanAttr } from './attributes';
+import { recordSpanError } from './spanError';
 import type { Tracing } from './tracing';
 
 export interface ApiCallForSpan {
@@ -53,11 +54,8 @@ export function withApiSpan<T>(tracing: Tracing, origin: URL, call: ApiCallForSp
       span.setAttributes(contentAttribute(tracing, SpanAttr.answer, field(value, 'answer')));
       return value;
     } catch (err) {
-      // The API client's errors are already scrubbed of the key; its classes name what happened (RateLimitError …).
-      const error = err instanceof Error ? err : new Error(String(err));
-      span.setAttribute(SpanAttr.errorType, error.name);
-      span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      // The API client's classes name what happened (RateLimitError …).
+      recordSpanError(span, err);
       throw err;
     } finally {
       span.end();

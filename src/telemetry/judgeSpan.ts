@@ -1,5 +1,6 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import { SpanAttr } from './attributes';
+import { recordSpanError } from './spanError';
 import { activeTracing } from './state';
 
 /**
@@ -15,11 +16,8 @@ export function withJudgeSpan<T extends { tokens: number; verdict: string }>(mod
       span.setAttributes({ [SpanAttr.judgeTokens]: verdict.tokens, [SpanAttr.judgeVerdict]: verdict.verdict });
       return verdict;
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      span.setAttribute(SpanAttr.errorType, error.name);
       // The judge's errors carry no prompt text; its message is scrubbed of the key (toJudgeError).
-      span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+      recordSpanError(span, err);
       throw err;
     } finally {
       span.end();
