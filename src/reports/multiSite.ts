@@ -126,8 +126,17 @@ export function combineGates(lines: readonly SiteLine[], referenceFailures: read
 const ASKED_TWICE_LISTED = 50;
 
 /** Every site's rows, one site after the other (each in dataset order). */
-async function* allRows(store: ResultsStore, runIds: readonly string[]): AsyncGenerator<RowResult> {
-  for (const id of runIds) yield* store.read(id);
+/**
+ * Every site's (variant's) rows, their ids as `<site>:<row id>`: one dataset asks the same ids on every site, and the
+ * combined figures that go by row (repeats' k of N, flaky rows) must not merge two sites' answers into one row.
+ */
+async function* allRows(store: ResultsStore, refs: readonly SiteRunRef[]): AsyncGenerator<RowResult> {
+  for (const ref of refs) {
+    const name = lineName(ref);
+    for await (const row of store.read(ref.runId)) {
+      yield { ...row, id: `${name}:${row.id}`, ...(row.baseId !== undefined && { baseId: `${name}:${row.baseId}` }) };
+    }
+  }
 }
 
 export interface MultiSiteSummaryInput {
@@ -172,7 +181,7 @@ export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSu
   const closed = summaries.reduce((n, s) => n + (s.sessions.closed ?? 0), 0);
   const closeFailed = summaries.reduce((n, s) => n + (s.sessions.closeFailed ?? 0), 0);
   const finishedAt = summaries.map((s) => s.finishedAt).filter((t): t is string => t !== null).sort().at(-1) ?? new Date().toISOString();
-  const combined = await summarize(meta, allRows(store, withRows.map((f) => f.ref.runId)), undefined, {
+  const combined = await summarize(meta, allRows(store, withRows.map((f) => f.ref)), undefined, {
     sessionsClosed: closed, sessionsCloseFailed: closeFailed, cancelled: summaries.some((s) => s.cancelled), finishedAt,
   });
   const askedTwice = summaries.reduce((n, s) => n + (s.askedTwice?.count ?? 0), 0);
