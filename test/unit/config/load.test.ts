@@ -1,25 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, findRunConfig, loadRunConfig } from '../../../src/config';
+import { describe, expect, it } from 'vitest';
+import { findRunConfig, loadRunConfig } from '../../../src/config';
+import { configErrorOf as errorOf, configScratch } from '../../helpers/configFiles';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'config-'));
-});
-
-async function write(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, text);
-  return path;
-}
-
-async function errorOf(path: string): Promise<ConfigError> {
-  const error: unknown = await loadRunConfig(path).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ConfigError);
-  return error as ConfigError;
-}
+const { write, dir: scratch } = configScratch('config-');
 
 describe('loadRunConfig', () => {
   it('loads a full YAML config', async () => {
@@ -49,7 +33,7 @@ assertions:
         { type: 'not-contains', values: ['as an AI'] },
         { type: 'max-latency', ms: 30_000 },
         { type: 'regex', pattern: '\\d+', flags: 'i' },
-        { type: 'custom', module: join(dir, 'grader.mjs') },
+        { type: 'custom', module: join(scratch(), 'grader.mjs') },
       ],
     });
   });
@@ -113,14 +97,14 @@ assertions:
 
   it('reports a missing custom grader module', async () => {
     const error = await errorOf(await write('c.yaml', 'assertions: [{ type: custom, module: ./missing.js }]'));
-    expect(error.issues).toEqual([{ path: 'assertions[0].module', message: `file not found: ${join(dir, 'missing.js')}` }]);
+    expect(error.issues).toEqual([{ path: 'assertions[0].module', message: `file not found: ${join(scratch(), 'missing.js')}` }]);
   });
 
   it('reports syntax errors, missing files and unknown formats', async () => {
     expect((await errorOf(await write('s.yaml', 'a: [1,\n'))).message).toMatch(/s\.yaml: invalid YAML: /);
     expect((await errorOf(await write('dup.yaml', 'site: a\nsite: b\n'))).message).toMatch(/invalid YAML: .*unique/i);
     expect((await errorOf(await write('s.json', '{ "site": '))).message).toMatch(/s\.json: invalid JSON: /);
-    expect((await errorOf(join(dir, 'none.yaml'))).message).toBe(`${join(dir, 'none.yaml')}: file not found`);
+    expect((await errorOf(join(scratch(), 'none.yaml'))).message).toBe(`${join(scratch(), 'none.yaml')}: file not found`);
     expect((await errorOf(await write('c.toml', 'x=1'))).message).toContain('unsupported config format ".toml"');
     expect((await errorOf(await write('list.yaml', '- 1\n'))).message).toContain('must be an object');
   });
@@ -128,10 +112,10 @@ assertions:
 
 describe('findRunConfig', () => {
   it('finds the first known name', async () => {
-    expect(await findRunConfig(dir)).toBeUndefined();
+    expect(await findRunConfig(scratch())).toBeUndefined();
     await write('sitechat.config.json', '{}');
-    expect(await findRunConfig(dir)).toBe(join(dir, 'sitechat.config.json'));
+    expect(await findRunConfig(scratch())).toBe(join(scratch(), 'sitechat.config.json'));
     await write('sitechat.config.yml', '');
-    expect(await findRunConfig(dir)).toBe(join(dir, 'sitechat.config.yml'));
+    expect(await findRunConfig(scratch())).toBe(join(scratch(), 'sitechat.config.yml'));
   });
 });

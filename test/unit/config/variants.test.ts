@@ -1,25 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadRunConfig } from '../../../src/config';
+import { describe, expect, it } from 'vitest';
+import { loadRunConfig } from '../../../src/config';
+import { configErrorOf as errorOf, configScratch } from '../../helpers/configFiles';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'config-variants-'));
-});
-
-async function write(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, text);
-  return path;
-}
-
-async function errorOf(path: string): Promise<ConfigError> {
-  const error: unknown = await loadRunConfig(path).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ConfigError);
-  return error as ConfigError;
-}
+const { write } = configScratch('config-variants-');
 
 describe('config `variants`', () => {
   it('loads named variants over model, response_language, ui_locale and site', async () => {
