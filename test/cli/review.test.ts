@@ -11,19 +11,15 @@ import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 import { CLI, sitechat } from '../helpers/cli';
 import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
+import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 import { exited, spawnWorker } from '../helpers/workerProcess';
 
 /**
- * Against the demo knowledge base (as in the escalation test): `pass` passes, `fail` fails on evidence, the two
+ * Against the demo knowledge base (test/helpers/uncertainRows.ts): `pass` passes, `fail` fails on evidence, the two
  * `unsure` rows leave the `reference` grader uncertain; no judge, so they stay uncertain and get no feedback.
  */
-const HEADER = 'id,question,expected';
-const ROWS = [
-  'pass,How much does the Personal plan cost?,$9.99 per month',
-  'fail,Which payment methods do you accept?,Only gold bars delivered by courier',
-  'unsure1,How much storage do I get for free?,"Five gigabytes, shared with your whole household"',
-  'unsure2,Can I get a refund for my annual subscription?,"Yes, within fourteen days, through the cancellation wizard of the billing portal"',
-];
+const HEADER = GRADED_HEADER;
+const ROWS = Object.values(GRADED_ROWS);
 
 interface Review { child: ChildProcess; url: Promise<string>; stderr: () => string }
 

@@ -5,19 +5,11 @@ import type { RowResult } from '../../src/reports/types';
 import type { RunResult } from '../../workflows/types';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
+import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 
-const HEADER = 'id,question,expected';
-/**
- * Against the demo knowledge base: `pass` gives the reference's answer, `fail` shares nothing with its reference
- * (decided), and the two `unsure` rows share a word and the right number with theirs but not enough to pass, and
- * contradict nothing: the `reference` grader is uncertain about them.
- */
-const ROWS = [
-  'pass,How much does the Personal plan cost?,$9.99 per month',
-  'fail,Which payment methods do you accept?,Only gold bars delivered by courier',
-  'unsure1,How much storage do I get for free?,"Five gigabytes, shared with your whole household"',
-  'unsure2,Can I get a refund for my annual subscription?,"Yes, within fourteen days, through the cancellation wizard of the billing portal"',
-];
+/** pass, fail, and two rows the `reference` grader is uncertain about (test/helpers/uncertainRows.ts says why). */
+const HEADER = GRADED_HEADER;
+const ROWS = Object.values(GRADED_ROWS);
 const UNSURE = ['unsure1', 'unsure2'];
 
 const escalatedOf = (r: RowResult) => (r.assertions ?? []).filter((a) => a.escalated);

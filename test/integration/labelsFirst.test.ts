@@ -12,14 +12,11 @@ import { DEMO } from '../../src/sim/constants';
 import type { RunResult } from '../../workflows/types';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
+import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 
-/** Two rows the `reference` grader is uncertain about (see escalation.test.ts), and one it passes. */
-const HEADER = 'id,question,expected';
-const ROWS = [
-  'pass,How much does the Personal plan cost?,$9.99 per month',
-  'unsure1,How much storage do I get for free?,"Five gigabytes, shared with your whole household"',
-  'unsure2,Can I get a refund for my annual subscription?,"Yes, within fourteen days, through the cancellation wizard of the billing portal"',
-];
+/** Two rows the `reference` grader is uncertain about (test/helpers/uncertainRows.ts), and one it passes. */
+const HEADER = GRADED_HEADER;
+const ROWS = [GRADED_ROWS.pass, GRADED_ROWS.unsure1, GRADED_ROWS.unsure2];
 
 describe('labels first: a later run and `sitechat grade` settle a labelled row by its label (real Temporal + simulator and its judge route)', () => {
   let stack: Stack;
