@@ -101,8 +101,8 @@ export function pairStats(rows: readonly ComparedRow[], variants: number, alpha 
           else firstLosses++;
         }
         // With repeats a row counts when both runs graded some answer of it; without, when both graded the first.
-        const cx = repeated ? countsOf(x) : isDecided(x) ? countsOf(x) : { passed: 0, graded: 0 };
-        const cy = repeated ? countsOf(y) : isDecided(y) ? countsOf(y) : { passed: 0, graded: 0 };
+        const cx = countsOf(x);
+        const cy = countsOf(y);
         if (cx.graded === 0 || cy.graded === 0) continue;
         strata.push({ baseline: cx, run: cy });
         const diff = cx.passed / cx.graded - cy.passed / cy.graded;

@@ -25,7 +25,7 @@ export interface ComparisonDigest {
    * Every pair: wins (first passed, second failed; with repeats: a larger share of its answers), ties, losses, p of
    * `test` (exact McNemar, or Cochran–Mantel–Haenszel with repeats), its Holm adjustment, and which one the rows favour.
    */
-  pairs: { first: string; second: string; wins: number; ties: number; losses: number; test?: 'mcnemar' | 'cmh'; p: number; adjustedP: number; significant: boolean; better?: 'first' | 'second' | null }[];
+  pairs: { first: string; second: string; wins: number; ties: number; losses: number; test: 'mcnemar' | 'cmh'; p: number; adjustedP: number; significant: boolean; better: 'first' | 'second' | null }[];
   /** The comparison's files, in the combined report's directory. */
   files: string[];
   /** Variants of the run not in the comparison (their run did not finish), with why. */
@@ -90,9 +90,7 @@ export function referenceReasons(digest: ComparisonDigest, reference: string): s
     if (!p.significant || (p.first !== reference && p.second !== reference)) continue;
     const refIsFirst = p.first === reference;
     const [refWins, otherWins] = refIsFirst ? [p.wins, p.losses] : [p.losses, p.wins];
-    // Digests written before repeats were compared have no `better`: the rows then favour whoever won more.
-    const otherBetter = p.better === undefined ? otherWins > refWins : p.better === (refIsFirst ? 'second' : 'first');
-    if (!otherBetter) continue;
+    if (p.better !== (refIsFirst ? 'second' : 'first')) continue;
     const other = refIsFirst ? p.second : p.first;
     const figures = p.test === 'cmh'
       ? `${other} passed a larger share of its answers on ${otherWins} rows and a smaller one on ${refWins} (Cochran–Mantel–Haenszel p ${formatP(p.p)}`

@@ -6,7 +6,8 @@ function digest(pairs: ComparisonDigest['pairs']): ComparisonDigest {
 }
 
 const pair = (first: string, second: string, wins: number, losses: number, adjustedP: number): ComparisonDigest['pairs'][number] => ({
-  first, second, wins, ties: 100 - wins - losses, losses, p: adjustedP / 2, adjustedP, significant: adjustedP < 0.05,
+  first, second, wins, ties: 100 - wins - losses, losses, test: 'mcnemar', p: adjustedP / 2, adjustedP, significant: adjustedP < 0.05,
+  better: wins > losses ? 'first' : losses > wins ? 'second' : null,
 });
 
 describe('referenceReasons (--reference)', () => {
