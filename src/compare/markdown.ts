@@ -33,7 +33,7 @@ export function pairLine(c: Comparison, p: PairStats): string[] {
 }
 
 /** How the pair table was computed: McNemar on first answers, or CMH over repeats. */
-export function pairsNote(c: Comparison): string {
+export function pairsNote(c: { pairs: readonly { test: 'mcnemar' | 'cmh' }[]; alpha: number }): string {
   const repeated = c.pairs.some((p) => p.test === 'cmh');
   const holm = `Holm-adjusted across the ${c.pairs.length} pair(s), alpha ${c.alpha}.`;
   if (!repeated) return `Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those rows, ${holm}`;

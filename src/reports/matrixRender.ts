@@ -3,7 +3,7 @@
  * pass rate with its interval, and the pair table, with links to compare.html (rows side by side) and compare.md.
  */
 import { CompareFile } from '../compare/write';
-import { formatP, pctOf } from '../compare/markdown';
+import { formatP, pairsNote, pctOf } from '../compare/markdown';
 import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
 import type { ComparisonDigest } from './matrixComparison';
 import type { MultiSiteSummary } from './multiSite';
@@ -29,9 +29,7 @@ export function comparisonMd(s: MultiSiteSummary): string[] {
       + `(filter to the rows where the variants disagree), [${CompareFile.markdown}](${CompareFile.markdown}), ${CompareFile.json}, ${CompareFile.junit}.`,
     [row(['variant', 'pass rate', '95% CI', 'graded']), row(['---', '---', '---', '---']),
       ...c.variants.map((v) => row([v.name, pctOf(v.passRate), interval(v), String(v.decided)]))].join('\n'),
-    c.pairs.some((p) => p.test === 'cmh')
-      ? 'With repeats a row is won when the first variant passed a larger share of its answers; Cochran–Mantel–Haenszel test over every answer with each row a stratum, Holm-adjusted across pairs.'
-      : 'Wins: the first passed and the second failed; losses the other way round; exact McNemar test on those rows, Holm-adjusted across pairs.',
+    pairsNote(c),
     [row(PAIR_HEADER), row(PAIR_HEADER.map(() => '---')), ...c.pairs.map((p) => row(pairCells(p)))].join('\n'),
     ...(c.leftOut?.length ? [`Not compared: ${c.leftOut.map((l) => mdInline(l, 500)).join('; ')}`] : []),
   ];
