@@ -43,6 +43,7 @@ export function comparisonHtml(s: MultiSiteSummary): string {
   return `<h2>Comparison</h2><p class="conclusion" id="conclusion"><b>${h(c.conclusion)}</b></p>
 <p class="note">${c.pairedRows} rows graded by every variant, ${c.unpairedRows} not paired. <a href="${a(CompareFile.html)}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
 <table id="comparison-variants"><thead><tr><th>variant</th><th>pass rate</th><th>95% CI</th><th>graded</th></tr></thead><tbody>${variants}</tbody></table>
+<p class="note" id="pairs-note">${h(pairsNote(c))}</p>
 <table id="comparison-pairs"><thead><tr>${PAIR_HEADER.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${pairs}</tbody></table>
 ${c.leftOut?.length ? `<p class="note">Not compared: ${h(c.leftOut.join('; '))}</p>` : ''}`;
 }

@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
 import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 import { CLI, sitechat } from '../helpers/cli';
 
 const DEMO = resolve(__dirname, '..', '..', 'datasets', 'demo.csv');
@@ -12,6 +14,8 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-variants-'));
+    // A relative dataset path, as a user would type it: the report's title shows it.
+    copyFileSync(DEMO, join(dir, 'demo.csv'));
     writeFileSync(join(dir, 'q.csv'), 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,How much storage do I get for free?,5 GB\n');
     writeFileSync(join(dir, 'bad.yaml'), ['failUnder: 0.5', 'variants:', '  - name: a', '    model: gpt-4o-mini', '  - name: b', '    temperature: 0.2', ''].join('\n'));
     writeFileSync(join(dir, 'twins.yaml'), ['variants:', '  - { name: first, model: gpt-4o-mini }', '  - { name: second, model: gpt-4o-mini }', ''].join('\n'));
@@ -33,7 +37,7 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
 
   it('--model a,b: the plan, a run per model, the comparison through src/compare, each verdict, and exit 1 when the --reference is beaten significantly', async () => {
     const out = join(dir, 'models');
-    const ran = await sitechat(dir, ['run', DEMO, '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-3.5-mini-sim', '--fail-under', '30%', '--out', out]);
+    const ran = await sitechat(dir, ['run', 'demo.csv', '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-3.5-mini-sim', '--fail-under', '30%', '--out', out]);
     expect(ran.code, ran.stderr).toBe(1);
     expect(ran.stderr).toMatch(/plan: 2 variants × 66 questions = 132 questions/);
     expect(ran.stderr).toMatch(/site demo-site: 2 variants share its 5 requests\/s per API path \(gpt-4o-mini, gpt-3\.5-mini-sim\) — 132 questions ≈ 26 s at 5\/s/);
@@ -63,6 +67,46 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
     expect(md).toContain('**gpt-4o-mini is better than the other variant');
     expect(md).toMatch(/\| gpt-4o-mini \| gpt-3\.5-mini-sim \| \d+ \| \d+ \| \d+ \|/);
   }, 240_000);
+
+  it.skipIf(skipWithoutChromium())('in Chromium: the matrix report.html shows the verdict, the variants, the comparison, and links to each variant\'s report and to compare.html', async () => {
+    const out = join(dir, 'models');
+    if (!existsSync(join(out, 'report.html'))) throw new Error('the --model a,b run above did not write report.html');
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      const errors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`file://${join(out, 'report.html')}`);
+      expect(await page.textContent('h1')).toMatch(/matrix/i);
+      expect(await page.textContent('section.verdict .label')).toMatch(/^Overall: FAILED/);
+      expect(await page.textContent('section.verdict .reasons')).toContain('the reference variant gpt-3.5-mini-sim is beaten significantly by gpt-4o-mini');
+      // One line per variant, its name linking to that variant's own report.
+      const variantLinks = await page.$$eval('table.tags tbody tr td:first-child a', (as) => as.map((x) => [x.textContent, x.getAttribute('href')]));
+      expect(variantLinks).toEqual([['gpt-4o-mini', 'gpt-4o-mini/report.html'], ['gpt-3.5-mini-sim', 'gpt-3.5-mini-sim/report.html']]);
+      expect(await page.textContent('#conclusion')).toMatch(/gpt-4o-mini is better than the other variant/);
+      expect(await page.$$eval('#comparison-variants tbody tr td:first-child', (tds) => tds.map((td) => td.textContent))).toEqual(['gpt-4o-mini', 'gpt-3.5-mini-sim']);
+      expect(await page.textContent('#pairs-note')).toMatch(/^Wins: the first passed and the second failed; .*exact McNemar test on those rows, Holm-adjusted across the 1 pair\(s\), alpha 0\.05\.$/);
+      const pair = await page.$$eval('#comparison-pairs tbody tr td', (tds) => tds.map((td) => td.textContent));
+      expect([pair[0], pair[1], pair[7]]).toEqual(['gpt-4o-mini', 'gpt-3.5-mini-sim', 'yes']);
+      // docs/img/matrix-report.png is this screenshot, rewritten only when asked (its run ids change on every run).
+      const shot = process.env.SITECHAT_WRITE_SCREENSHOTS === '1' ? resolve(__dirname, '..', '..', 'docs', 'img', 'matrix-report.png') : join(out, 'matrix-report.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(existsSync(shot)).toBe(true);
+      // The links lead somewhere: a variant's report, then the rows side by side.
+      await page.click('table.tags tbody tr:first-child td:first-child a');
+      expect(page.url()).toMatch(/\/models\/gpt-4o-mini\/report\.html$/);
+      expect(await page.textContent('h1')).toBeTruthy();
+      await page.goBack();
+      await page.click('a[href="compare.html"]');
+      expect(page.url()).toMatch(/\/models\/compare\.html$/);
+      expect(await page.$$('#sbs tbody tr')).toHaveLength(66);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser?.close();
+    }
+  }, 60_000);
 
   it('two identical variants from the config: no significant difference, and the reference holds (exit 0)', async () => {
     const out = join(dir, 'twins');
