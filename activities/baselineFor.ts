@@ -16,6 +16,7 @@ export async function baselineFor(deps: ActivityDeps, { runId, input }: { runId:
     datasetSha256,
     siteId: input.options.siteId,
     model: input.options.model ?? null,
+    variant: input.options.variant?.name,
     maxErrorRate: input.options.maxErrorRate ?? 0,
   };
   return ref === 'latest' ? selectLatestBaseline(deps.store, target) : loadExplicitBaseline(ref, target);

@@ -8,24 +8,39 @@ import type { ResultsStore } from './store';
 import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from './types';
 
 /**
- * `--baseline DIR` naming a multi-site run's combined report: each site of this run compares with the same site's
- * run in it (`DIR/<site>/`, where `sitechat run --site a,b` puts them, or the directory its summary names). Any other
- * directory is one run, the baseline of every site.
+ * `--baseline DIR` naming a multi-site or matrix run's combined report: each run of this one compares with its
+ * counterpart there — the variant of the same name (a matrix run's `DIR/<variant>/`), else the line of the same site
+ * and model (two models on one site are two lines), else the same site's (a multi-site run's `DIR/<site>/`), or the
+ * directory the summary names. Any other directory is one run, the baseline of every site and variant.
  */
-async function siteRunDir(dir: string, siteId: string): Promise<string> {
+async function counterpartRunDir(dir: string, target: BaselineTarget): Promise<string> {
   const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
-  let sites: { siteId: string; reportDir?: string }[] | undefined;
+  let lines: CombinedLine[] | undefined;
   try {
-    sites = text === undefined ? undefined : (JSON.parse(text) as { sites?: typeof sites }).sites;
+    lines = text === undefined ? undefined : (JSON.parse(text) as { sites?: CombinedLine[] }).sites;
   } catch {
     return dir; // loadBaseline says what is wrong with it
   }
-  if (!Array.isArray(sites)) return dir;
-  const line = sites.find((l) => l.siteId === siteId);
-  if (!line) throw new Error(`baseline ${dir} is a multi-site run without site ${siteId} (its sites: ${sites.map((l) => l.siteId).join(', ')})`);
-  const here = join(dir, siteId);
+  if (!Array.isArray(lines)) return dir;
+  const onSite = lines.filter((l) => l.siteId === target.siteId);
+  const line = (target.variant ? lines.find((l) => l.variant?.name === target.variant) : undefined)
+    ?? (onSite.length > 1 ? onSite.find((l) => (l.variant?.model ?? null) === target.model) : onSite[0]);
+  if (!line) {
+    const names = lines.map((l) => l.variant?.name ?? l.siteId).join(', ');
+    throw new Error(onSite.length > 1
+      ? `baseline ${dir} has ${onSite.length} variants on site ${target.siteId}, none named ${target.variant ?? '(no variant)'} or of ${modelName(target.model)} (its variants: ${names})`
+      : `baseline ${dir} is a multi-site run without site ${target.siteId} (its sites: ${names})`);
+  }
+  const here = join(dir, line.variant?.name ?? line.siteId);
   if (existsSync(join(here, ReportFile.results)) || !line.reportDir) return here;
   return line.reportDir;
+}
+
+/** What a combined summary.json says of each of its runs. */
+interface CombinedLine {
+  siteId: string;
+  reportDir?: string;
+  variant?: { name: string; model?: string };
 }
 
 /** Skipped runs listed in a report before "… N more". */
@@ -40,6 +55,8 @@ export interface BaselineTarget {
   siteId: string;
   /** The run's model (`--model`); null = the site's default, which counts as its own value. */
   model: string | null;
+  /** A matrix run's variant name: `--baseline DIR` of an earlier matrix run picks the variant of that name. */
+  variant?: string;
   /** The gate's `maxErrorRate`: a baseline must have done at least as well. */
   maxErrorRate: number;
 }
@@ -148,7 +165,7 @@ export async function selectLatestBaseline(store: ResultsStore, target: Baseline
 export async function loadExplicitBaseline(dir: string, target: BaselineTarget): Promise<BaselineChoice> {
   let baseline: BaselineInput;
   try {
-    baseline = await loadBaseline(await siteRunDir(resolve(dir), target.siteId));
+    baseline = await loadBaseline(await counterpartRunDir(resolve(dir), target));
   } catch (err) {
     const message = `the baseline could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
     return { unavailable: false, selection: { requested: dir, skipped: [], skippedMore: 0, message, warnings: [] } };

@@ -118,6 +118,27 @@ describe('baseline loading', () => {
     expect(other.baseline).toBeUndefined();
     expect(other.selection.message).toMatch(/is a multi-site run without site site-3 \(its sites: site-1, site-2\)/);
   });
+
+  it('--baseline DIR of a matrix run gives each variant its counterpart: the same name, else the same site and model', async () => {
+    // Two models on one site: two lines of site-1, in the variants' folders DIR/<variant>/ as `sitechat run --out` puts them.
+    const combined = join(ctx.dir, 'matrix');
+    await mkdir(combined);
+    const store = ctx.store;
+    await finishedRun('mx-big', '2025-01-08T00:00:00.000Z', ['passed', 'passed'], { model: 'big' });
+    await finishedRun('mx-small', '2025-01-08T00:00:00.000Z', ['failed', 'passed'], { model: 'small' });
+    const sites = [['big', 'mx-big'], ['small', 'mx-small']].map(([name, runId]) => ({ siteId: 'site-1', runId, reportDir: store.runDir(runId!), variant: { name, siteId: 'site-1', model: name } }));
+    await writeFile(join(combined, 'summary.json'), JSON.stringify({ runId: 'mx', sites }));
+    expect((await loadExplicitBaseline(combined, { ...target, variant: 'small', model: 'small' })).baseline?.runId).toBe('mx-small');
+    // By name even when the model changed between the two nights (the variant is what the user tracks).
+    const renamedModel = await loadExplicitBaseline(combined, { ...target, variant: 'big', model: 'bigger' });
+    expect(renamedModel.baseline?.runId).toBe('mx-big');
+    expect(renamedModel.selection.warnings).toContain('baseline mx-big used model big; this run uses model bigger');
+    // An ordinary run (no variant) against that matrix run: the line of its own model.
+    expect((await loadExplicitBaseline(combined, { ...target, model: 'small' })).baseline?.runId).toBe('mx-small');
+    const none = await loadExplicitBaseline(combined, { ...target, model: 'medium' });
+    expect(none.baseline).toBeUndefined();
+    expect(none.selection.message).toMatch(/has 2 variants on site site-1, none named \(no variant\) or of model medium \(its variants: big, small\)/);
+  });
 });
 
 describe('baseline verdict', () => {
