@@ -4,7 +4,7 @@
  * is sent. Only what the API alone can judge (a model id, a site's existence) is left to the run.
  */
 import { constants, type Stats } from 'node:fs';
-import { access, lstat, mkdir, readlink, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../config';
 import { DatasetFileError, normalizeDelimiter } from '../datasets';
@@ -147,15 +147,29 @@ export async function checkOutFile(path: string): Promise<string | undefined> {
   return writableAncestor(dirname(resolve(path)));
 }
 
-/** `--baseline`: `latest`, or a finished run's report directory (or a file in it) holding results.jsonl. */
+/**
+ * `--baseline`: `latest`, a finished run's report directory (or a file in it) holding results.jsonl, or a multi-site
+ * or matrix run's combined report directory (its summary.json lists the runs; each site or variant of this run is
+ * compared with its counterpart there).
+ */
 export async function checkBaseline(ref: string): Promise<string | undefined> {
   if (ref === 'latest') return undefined;
   const info = await stat(ref).catch(() => undefined);
   if (!info) return `${ref}: no such run directory (give a finished run's directory, e.g. runs/<runId>, or latest)`;
   const dir = info.isDirectory() ? ref : dirname(ref);
   const results = await stat(join(dir, ReportFile.results)).catch(() => undefined);
-  if (!results?.isFile()) return `${dir} is not a finished run directory: it has no ${ReportFile.results} (were its reports written?)`;
-  return undefined;
+  if (results?.isFile() || await isCombinedReport(dir)) return undefined;
+  return `${dir} is not a finished run directory: it has no ${ReportFile.results} (were its reports written?)`;
+}
+
+async function isCombinedReport(dir: string): Promise<boolean> {
+  const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
+  try {
+    const sites = text === undefined ? undefined : (JSON.parse(text) as { sites?: unknown }).sites;
+    return Array.isArray(sites) && sites.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -117,5 +117,14 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
     expect(ran.stdout).toMatch(/verdict +PASSED/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as MultiSiteSummary;
     expect(summary.comparison?.pairs.map((p) => [p.first, p.second, p.significant])).toEqual([['first', 'second', false]]);
-  }, 180_000);
+    // The next night with --baseline naming this run's combined report: each variant is compared with the variant of
+    // the same name (both are on one site with one model, so only the name tells them apart).
+    const next = await sitechat(dir, ['run', 'q.csv', '--config', 'twins.yaml', '--baseline', out, '--out', join(dir, 'twins-next')]);
+    expect(next.code, next.stderr).toBe(0);
+    const runIds = new Map(summary.sites.map((l) => [l.variant?.name, l.runId]));
+    for (const name of ['first', 'second']) {
+      const variantSummary = JSON.parse(readFileSync(join(dir, 'twins-next', name, 'summary.json'), 'utf8')) as { baseline?: { runId: string } };
+      expect(variantSummary.baseline?.runId, name).toBe(runIds.get(name));
+    }
+  }, 240_000);
 });

@@ -103,6 +103,15 @@ describe('checkBaseline', () => {
     expect(await checkBaseline('/nonexistent')).toMatch(/\/nonexistent: no such run directory/);
     await mkdir(join(dir, 'empty'));
     expect(await checkBaseline(join(dir, 'empty'))).toMatch(/empty is not a finished run directory: it has no results\.jsonl/);
+    await mkdir(join(dir, 'half'));
+    await writeFile(join(dir, 'half', 'summary.json'), '{"sites":[]}');
+    expect(await checkBaseline(join(dir, 'half'))).toMatch(/half is not a finished run directory/);
+  });
+
+  it('accepts a multi-site or matrix run\'s combined report directory (its summary.json lists the runs)', async () => {
+    await mkdir(join(dir, 'combined'));
+    await writeFile(join(dir, 'combined', 'summary.json'), JSON.stringify({ runId: 'm', sites: [{ siteId: 'a', runId: 'm-a' }] }));
+    expect(await checkBaseline(join(dir, 'combined'))).toBeUndefined();
   });
 });
 
