@@ -14,7 +14,9 @@ import { writeFileSync } from 'node:fs';
 import { I_DONT_KNOW, Plan, type FixturesInput } from '../src/sim';
 import { composeAnswer, composeFrom, MIN_COVERAGE, readFor } from '../src/sim/kb/answer';
 import { evidenceMismatch } from '../src/sim/kb/answerable';
-import { answerTypeTerm } from '../src/sim/kb/answerShape';
+import { statedOpposite } from '../src/sim/kb/antonyms';
+import { answerShape, AnswerShape, answerTypeTerm, offersShape } from '../src/sim/kb/answerShape';
+import { documentSentences } from '../src/sim/kb/rank';
 import { findModel } from '../src/sim/kb/models';
 import { missingTermMismatch, unmatchedTerms, type Unmatched } from '../src/sim/kb/unmatched';
 import { Simulator } from '../src/sim/simulator';
@@ -30,20 +32,32 @@ interface Row {
   best: string;
   own: number;
   unmatched: Unmatched[];
+  /** The same, against the best sentence alone (and the title), and against it with two sentences either side. */
+  unmatched0: Unmatched[];
+  unmatched2: Unmatched[];
+  shape: AnswerShape;
+  /** The best sentence alone, and with its neighbours, holds a candidate answer of the shape asked for. */
+  offersOwn: boolean;
+  offersNear: boolean;
+  /** The sentences next to the best one state the opposite of a word of the question (statedOpposite on them). */
+  oppositeNear: boolean;
 }
 
 type Check = (r: Row) => boolean;
 
-const nameInDocument = (idf: number): Check => (r) => r.unmatched.some((u) => u.name && u.inDocument && u.idf >= idf);
+const nameInDocument = (idf: number, window: 'unmatched' | 'unmatched0' | 'unmatched2' = 'unmatched'): Check => (r) => r[window].some((u) => u.name && u.inDocument && u.idf >= idf);
 
 /** The checks measured; `*` marks those the simulator uses (missingTermMismatch), the others were measured and dropped. */
 const CHECKS: Record<string, Check> = {
   '* used: missingTermMismatch (both below)': (r) => missingTermMismatch(r.unmatched) !== undefined,
   '* rare name elsewhere in the document (IDF >= 3)': nameInDocument(3),
-  '* word whose un-negated form the document uses': (r) => r.unmatched.some((u) => u.negatedInDocument),
+  '* word whose un-negated form the document uses, or "non-" … the passage does not negate': (r) => r.unmatched.some((u) => u.negatedInDocument),
   'any name elsewhere in the document': nameInDocument(0),
   'name elsewhere in the document, IDF >= 2': nameInDocument(2),
   'name elsewhere in the document, IDF >= 4': nameInDocument(4),
+  'rare name elsewhere in the document, best sentence alone': nameInDocument(3, 'unmatched0'),
+  'rare name elsewhere in the document, two sentences either side': nameInDocument(3, 'unmatched2'),
+  'rare number elsewhere in the document': (r) => r.unmatched.some((u) => u.name && /\d/.test(u.raw) && u.inDocument && u.idf >= 3),
   'name not in the document, used by the site': (r) => r.unmatched.some((u) => u.name && u.known && !u.inDocument),
   'name nowhere on the site': (r) => r.unmatched.some((u) => u.name && !u.known),
   'any name not near the best sentence': (r) => r.unmatched.some((u) => u.name),
@@ -51,6 +65,10 @@ const CHECKS: Record<string, Check> = {
   'exactly one word not near the best sentence': (r) => r.unmatched.length === 1,
   'unmatched IDF sum >= 5': (r) => r.unmatched.reduce((n, u) => n + u.idf, 0) >= 5,
   'best sentence covers < 50 % of the question': (r) => r.own < 0.5,
+  'opposite stated next to the best sentence': (r) => r.oppositeNear,
+  'number asked, best sentence holds none': (r) => r.shape === AnswerShape.number && !r.offersOwn,
+  'number asked, none near the best sentence': (r) => r.shape === AnswerShape.number && !r.offersNear,
+  'name asked, best sentence holds none': (r) => r.shape === AnswerShape.name && !r.offersOwn,
 };
 
 function flag(name: string): string | undefined {
@@ -76,13 +94,24 @@ function read(path: string): Row[] {
       const reading = readFor(kb, input);
       const best = reading.ranked[0];
       const type = answerTypeTerm(qa.question);
-      const unmatched = best ? unmatchedTerms(kb, qa.question, best, new Set(type ? [type] : [])) : [];
+      const skip = new Set(type ? [type] : []);
+      const unmatched = best ? unmatchedTerms(kb, qa.question, best, skip) : [];
+      const unmatched0 = best ? unmatchedTerms(kb, qa.question, best, skip, 0) : [];
+      const unmatched2 = best ? unmatchedTerms(kb, qa.question, best, skip, 2) : [];
       const refusedBefore = answer.answer === I_DONT_KNOW && (!best || best.passage < MIN_COVERAGE
         || evidenceMismatch(qa.question, best.text, `${best.hit.doc.title} ${best.hit.doc.content ?? ''}`) !== undefined);
       // What the steps before the checks answer (no Q&A documents here): the reference is judged on it.
       const text = normalize(answer.answer !== I_DONT_KNOW || refusedBefore ? answer.answer : composeFrom(reading.ranked, reading.model));
       const correct = answerable && !refusedBefore && qa.answers.some((a) => text.includes(normalize(a.text)));
-      rows.push({ question: qa.question, answerable, refusedBefore, correct, best: best?.text ?? '', own: best?.own ?? 0, unmatched });
+      const shape = answerShape(qa.question);
+      const asked = new Set(reading.query.keys());
+      const list = best ? documentSentences(best.hit.doc, null) : [];
+      const nearText = best ? [list[best.index - 1]?.text ?? '', best.text, list[best.index + 1]?.text ?? ''].join(' ') : '';
+      rows.push({
+        question: qa.question, answerable, refusedBefore, correct, best: best?.text ?? '', own: best?.own ?? 0, unmatched, unmatched0, unmatched2, shape,
+        offersOwn: offersShape(best?.text ?? '', shape, asked), offersNear: offersShape(nearText, shape, asked),
+        oppositeNear: best !== undefined && statedOpposite(qa.question, nearText, best.hit.doc.content ?? '') !== undefined,
+      });
     }
   }
   return rows;
