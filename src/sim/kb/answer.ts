@@ -7,6 +7,7 @@ import type { AnswerVariation } from './noise';
 import { documentSentences, rankSentences, type RankedSentence, type Weighted } from './rank';
 import { answerShape, answerTypeTerm } from './answerShape';
 import { FRAME_TERMS, terms } from './tokenize';
+import { missingTermMismatch, unmatchedTerms } from './unmatched';
 
 export type ConfidenceLevel = 'low' | 'medium' | 'high';
 
@@ -35,7 +36,7 @@ const FRAME_WEIGHT = 0.3;
 /** Weights of the previous questions' terms in a follow-up query (most recent first). */
 const CONTEXT_WEIGHTS = [0.3, 0.2];
 /** Below this IDF-weighted coverage of the question, the assistant says it does not know. */
-const MIN_COVERAGE = 0.3;
+export const MIN_COVERAGE = 0.3;
 /** A Q&A document whose question is at least this similar is answered verbatim. */
 const QA_SIMILARITY = 0.5;
 /** A further sentence joins the answer only if its score is at least this share of the best one's. */
@@ -84,7 +85,7 @@ function similarity(kb: SiteKnowledge, query: ReadonlySet<string>, doc: KbDocume
  * the next best sentences of the same document (in document order) and at most one sentence per other
  * document that scores almost as well (after them), up to the model's limit.
  */
-function composeFrom(ranked: readonly RankedSentence[], model: ModelProfile): string {
+export function composeFrom(ranked: readonly RankedSentence[], model: ModelProfile): string {
   const best = ranked[0] as RankedSentence;
   const list = documentSentences(best.hit.doc, model.contextChars);
   const chosen = new Set<number>([best.index]);
@@ -122,12 +123,21 @@ function queryTerms(input: AnswerInput): Map<string, number> {
   return query;
 }
 
-/**
- * Answers a question from a site's documents: a Q&A document whose question matches well gives
- * its answer; otherwise the best sentences of the top document; otherwise an honest "I don't know".
- * Pure for a given knowledge base, input and seed.
- */
-export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAnswer {
+/** What the assistant retrieved and read for a question, before it decides how to answer. */
+export interface Reading {
+  model: ModelProfile;
+  rng: Prng;
+  /** Query terms with weights (the question's, then earlier turns'). */
+  query: Map<string, number>;
+  /** The question's own terms. */
+  current: Set<string>;
+  hits: Hit[];
+  /** Sentences of the retrieved documents, best first. */
+  ranked: RankedSentence[];
+}
+
+/** Steps 1–2: the query, the retrieved documents and their ranked sentences. */
+export function readFor(kb: SiteKnowledge, input: AnswerInput): Reading {
   const { variation } = input;
   const model = variation?.kind === 'length' ? { ...input.model, maxSentences: Math.max(1, input.model.maxSentences + variation.delta) } : input.model;
   const rng = new Prng(input.seed, `answer:${model.name}:${input.message}`);
@@ -138,6 +148,16 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
   if (hits.length > 1 && model.wrongDocumentRate > 0 && rng.next() < model.wrongDocumentRate) hits = hits.slice(1);
   if (hits.length > 1 && variation?.kind === 'other-document') hits = hits.slice(1);
   const ranked = rankSentences(kb, query, hits, model.contextChars, answerShape(input.message));
+  return { model, rng, query, current, hits, ranked };
+}
+
+/**
+ * Answers a question from a site's documents: a Q&A document whose question matches well gives
+ * its answer; otherwise the best sentences of the top document; otherwise an honest "I don't know".
+ * Pure for a given knowledge base, input and seed.
+ */
+export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAnswer {
+  const { model, rng, query, current, hits, ranked } = readFor(kb, input);
   const best = ranked[0];
   const relevance = best ? best.passage : 0;
   if (!best || relevance < MIN_COVERAGE) {
@@ -155,7 +175,9 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
       `Answered from the Q&A article "${qa.h.doc.title}" (question similarity ${Math.round(qa.sim * 100)}%).`,
       { kind: 'qa', documentId: qa.h.doc.id, title: qa.h.doc.title, coverage: relevance, similarity: qa.sim });
   }
-  const mismatch = evidenceMismatch(input.message, best.text, `${best.hit.doc.title} ${best.hit.doc.content ?? best.hit.doc.answer ?? ''}`);
+  const typeTerm = answerTypeTerm(input.message);
+  const mismatch = evidenceMismatch(input.message, best.text, `${best.hit.doc.title} ${best.hit.doc.content ?? best.hit.doc.answer ?? ''}`)
+    ?? missingTermMismatch(unmatchedTerms(kb, input.message, best, new Set(typeTerm ? [typeTerm] : [])));
   if (mismatch) {
     return finish(model, rng, 0.1 + 0.3 * relevance, I_DONT_KNOW,
       `The article "${best.hit.doc.title}" is on topic, but ${mismatch.reason}.`,

@@ -20,7 +20,7 @@ const NUMBER = /\d+/g;
  */
 const CHECKED_NUMBER = /(?<!\d)\d{2,}(?!\d|st\b|nd\b|rd\b|th\b)/gi;
 
-export const MismatchKind = { negation: 'negation', number: 'number', opposite: 'opposite', modifier: 'modifier' } as const;
+export const MismatchKind = { negation: 'negation', number: 'number', opposite: 'opposite', modifier: 'modifier', name: 'name', prefixed: 'prefixed' } as const;
 export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
 
 export interface Mismatch {

@@ -23,7 +23,11 @@ const PAIRS =
   'wider narrower|widest narrowest|deep shallow|thick thin|younger older|youngest oldest|upstream downstream|' +
   'summer winter|day night|dry wet|natural artificial|direct indirect|formal informal|official unofficial|' +
   'military civilian|urban rural|catholic protestant|conservative liberal|democratic republican|northeast southwest|' +
-  'northwest southeast|lost found|ban allow|defeated won|lower raise|lowered raised';
+  'northwest southeast|lost found|ban allow|defeated won|lower raise|lowered raised|strength weakness|lesser greater|' +
+  'lesser larger|behind front|offense defense|offensive defensive|attack defend|attacked defended|help hurt|peace war|' +
+  'love hate|rise decline|growth decline|simple complex|easy difficult|easier harder|common rare|stop start|' +
+  'stopped started|cheap costly|cheaper costlier|least greatest|weaker stronger|ally opponent|allies enemies|' +
+  'supporters opponents|support opposition';
 
 /** Words a passage uses for the question's word: "an earlier version" answers "an older version". */
 const ALIKE =

@@ -61,6 +61,11 @@ export class SiteKnowledge {
     return this.docs.size;
   }
 
+  /** Whether some document uses the term. */
+  knows(term: string): boolean {
+    return this.df.has(term);
+  }
+
   /** BM25-style inverse document frequency; unseen terms weigh the most. */
   idf(term: string): number {
     const n = this.docs.size;

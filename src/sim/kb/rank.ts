@@ -28,12 +28,23 @@ const SHAPE_BONUS: Readonly<Record<AnswerShape, number>> = { number: 0.1, name: 
 /** Two question terms in a row in the sentence (a phrase) add this share of the rarer one's weight. */
 const PHRASE_BONUS = 0.5;
 
+type Sentences = readonly { readonly text: string; readonly terms: readonly string[] }[];
+
+/** Split documents per context size: a document's text never changes, and every question splits its candidates again. */
+const split = new WeakMap<KbDocument, Map<number | null, Sentences>>();
+
 /** Sentences of a document with their terms; `contextChars` truncates what the model sees. */
-export function documentSentences(doc: KbDocument, contextChars: number | null): { text: string; terms: string[] }[] {
+export function documentSentences(doc: KbDocument, contextChars: number | null): Sentences {
+  const cached = split.get(doc)?.get(contextChars);
+  if (cached) return cached;
   const text = doc.content ?? doc.answer ?? '';
   const seen = contextChars === null ? text : text.slice(0, contextChars);
   const list = sentences(seen);
-  return (list.length > 0 ? list : [seen]).map((s) => ({ text: s, terms: terms(s) }));
+  const out = (list.length > 0 ? list : [seen]).map((s) => ({ text: s, terms: terms(s) }));
+  const forDoc = split.get(doc) ?? new Map<number | null, Sentences>();
+  forDoc.set(contextChars, out);
+  split.set(doc, forDoc);
+  return out;
 }
 
 /** Sum of weight × IDF of the query terms in `found`, with a bonus for adjacent query-term pairs in `ordered`. */
