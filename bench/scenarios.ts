@@ -107,7 +107,8 @@ export function heartbeatsPerAskAtScale1(seed: number, heartbeatTimeoutMs = 60_0
   let total = 0;
   for (let i = 0; i < samples; i++) {
     const observed = Math.ceil(sampleCompletionMs(rng, 1) / pollMs) * pollMs;
-    if (observed > beatAfter) total += 1 + Math.floor((observed - beatAfter) / throttle);
+    // At the same moment, the poller beats before it polls.
+    if (observed >= beatAfter) total += 1 + Math.floor((observed - beatAfter) / throttle);
   }
   return total / samples;
 }
