@@ -192,12 +192,21 @@ export function statusPollKey(siteId: string): string {
   return `GET /m2m/sites/${siteId}/chat/requests/*`;
 }
 
-/** How long an ask waits before its first heartbeat: half the 20 s heartbeat timeout. */
-const HEARTBEAT_AFTER_MS = 10_000;
+/** Half the 60 s heartbeat timeout of `asking`: for an attempt that names none (the worker's poller default). */
+const HEARTBEAT_AFTER_MS = 30_000;
+
+/**
+ * How long an ask waits for its answer before its first heartbeat: half its heartbeat timeout (60 s, see `asking`),
+ * so an answer within 30 s, nearly every real one, costs no heartbeat. Taken from the attempt's own timeout: an ask
+ * scheduled with another one (the 20 s of workflows scheduled before) still beats in time.
+ */
+function beatAfterMs(heartbeatTimeoutMs: number | undefined): number {
+  return heartbeatTimeoutMs ? heartbeatTimeoutMs / 2 : HEARTBEAT_AFTER_MS;
+}
 
 /**
  * Waits for the answer through the worker's one status poller (`deps.statusPoller`), which polls every request in
- * flight in one paced loop and heartbeats for this activity once the answer takes longer than HEARTBEAT_AFTER_MS
+ * flight in one paced loop and heartbeats for this activity once the answer takes longer than half its heartbeat timeout
  * (heartbeats are billed; the store already holds the request id). Each heartbeat says when the request was last
  * seen open, so a resumed attempt knows how long nobody watched it.
  *
@@ -220,6 +229,7 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
     outcome = await deps.statusPoller.watch({
       siteId: input.siteId, requestId: req.requestId, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
       signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat({ ...req, seenOpenAtMs: Date.now() }),
+      beatAfterMs: beatAfterMs(ctx.info.heartbeatTimeoutMs),
     });
   } catch (err) {
     throw toFailure(err);

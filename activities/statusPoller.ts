@@ -27,6 +27,8 @@ export interface WatchOptions {
   signal: AbortSignal;
   /** Called while the request is still open, so the activity can tell Temporal it is alive (see `beatAfterMs`). */
   heartbeat: () => void;
+  /** This watch's first heartbeat after this long (its activity's own heartbeat timeout sets it); else the poller's. */
+  beatAfterMs?: number;
 }
 
 export interface StatusPollerOptions {
@@ -97,7 +99,7 @@ export class StatusPoller {
       const w: Watch = {
         ...options,
         dueAt: Math.min(options.firstPollAt, Math.max(now, options.deadline)),
-        beatAt: now + this.#opts.beatAfterMs,
+        beatAt: now + (options.beatAfterMs ?? this.#opts.beatAfterMs),
         inFlight: false,
         polled: false,
         inContext: carryContext(),

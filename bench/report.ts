@@ -50,7 +50,7 @@ export interface Derived {
   cost?: Cost;
   scaleCost?: Cost;
   runnerVsNaive?: number;
-  /** Heartbeats per ask the real service's 5–30 s answers would cost (same SDK throttling), estimated. */
+  /** Heartbeats per ask the real service's 5–30 s answers would cost, estimated (`heartbeatsPerAskAtScale1`). */
   heartbeatsPerAskAtScale1?: number;
   /** Parent history events per row of the scale run, and the row count at which the parent passes 10,240 events. */
   parentEventsPerRow?: number;
@@ -255,7 +255,7 @@ export function renderMarkdown(r: BenchResults): string {
       ['action: heartbeats that reached the server', String(cost.heartbeats), `${f(cost.heartbeats / cost.rows, 3)} (${f(cost.heartbeatsPerActivity)} per ask activity)`],
       ['action: queries', String(cost.queries), f(cost.queries / cost.rows, 3)],
       ['**billable actions**', `**${cost.actions}**`, `**${f(cost.actionsPerRow)}**`],
-    ]) + (first ? `\n\nAt the real service's 5–30 s answers the same throttling would send ≈ ${f(d.heartbeatsPerAskAtScale1, 3)} heartbeats per ask (estimate from the simulator's latency distribution).` : '') + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +
+    ]) + (first ? `\n\nAt the real service's 5–30 s answers an ask would send ≈ ${f(d.heartbeatsPerAskAtScale1, 3)} heartbeats (estimate from the simulator's latency distribution: none before its answer has taken half the ask's 60 s heartbeat timeout; measured by \`npm run bench:heartbeats\`).` : '') + `\n\nEvents by type: ${Object.entries(m.histories.eventsByType).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}.` +
       (m.histories.workflowTaskFailures.length ? `\nFailed workflow tasks: ${m.histories.workflowTaskFailures.map((w) => `${w.workflowId.replace(/^.*\//, '')} ${w.cause} (${w.message})`).join('; ')}.` : '') +
       `\nActivities: ${Object.entries(m.histories.activitiesByType).map(([k, v]) => `${k} ${v}`).join(', ')}. Workflows: ${m.histories.workflows}; parent ${m.histories.parent.events} events, largest ${label(m, m.histories.largest.workflowId)} ${m.histories.largest.events} events / ${f(m.histories.largest.bytes / 1024, 0)} KiB.`);
   }

@@ -95,17 +95,20 @@ function median(values: number[]): number {
 }
 
 /**
- * Heartbeats per ask at the real service's answer times (latency scale 1: 5–30 s): the SDK sends the first heartbeat
- * at once, then at most one per throttle interval (0.8 × the 20 s heartbeat timeout = 16 s) while the activity
- * runs, and drops a pending one when the activity completes. An ask heartbeats after every poll, so it sends
- * 1 + floor(observed latency / 16 s), the observed latency being the answer time rounded up to the poll interval.
+ * Heartbeats per ask at the real service's answer times (latency scale 1: 5–30 s), as the ask sends them: none until
+ * its answer has taken half the ask's heartbeat timeout (60 s: `asking` in workflows/activityProxies.ts), then one,
+ * then at most one per SDK throttle interval (0.8 × the timeout) while the answer is still open; a pending one is
+ * dropped when the activity completes. The answer is seen at the first poll after it is ready (polls every `pollMs`).
  */
-export function heartbeatsPerAskAtScale1(seed: number, pollMs = 1000, samples = 100_000): number {
+export function heartbeatsPerAskAtScale1(seed: number, heartbeatTimeoutMs = 60_000, pollMs = 1000, samples = 100_000): number {
   const rng = new Prng(seed, 'latency');
+  const beatAfter = heartbeatTimeoutMs / 2;
+  const throttle = 0.8 * heartbeatTimeoutMs;
   let total = 0;
   for (let i = 0; i < samples; i++) {
     const observed = Math.ceil(sampleCompletionMs(rng, 1) / pollMs) * pollMs;
-    total += 1 + Math.floor(observed / 16_000);
+    // At the same moment, the poller beats before it polls.
+    if (observed >= beatAfter) total += 1 + Math.floor((observed - beatAfter) / throttle);
   }
   return total / samples;
 }

@@ -131,7 +131,11 @@ export function settlingBatches(siteId: string): RunActivities {
 
 /**
  * Submit + poll in one activity. Its heartbeat and the results store carry the request id, so a retry after a worker
- * crash resumes polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed.
+ * crash resumes polling instead of asking twice; the heartbeat timeout is how fast a crash is noticed. 60 s: the ask
+ * heartbeats only once its answer has taken half of it (30 s), and the real service's answers (5–30 s) nearly all
+ * come sooner, so they cost no heartbeat (each is a billed action); a dead worker's asks are picked up after at most
+ * 60 s, by polling the request they had sent. The timeout is an attribute of the schedule command, not a new command:
+ * replay does not compare it (test/replay replays every recorded history, scheduled with 20 s, through this code).
  */
 export function asking(answerTimeoutMs: number, siteId: string): RunActivities {
   return proxyActivities<RunActivities>({
@@ -139,7 +143,7 @@ export function asking(answerTimeoutMs: number, siteId: string): RunActivities {
     taskQueue: TaskQueue.submit,
     // The activity stops itself at the answer timeout; this is the backstop.
     startToCloseTimeout: answerTimeoutMs + 120_000,
-    heartbeatTimeout: '20s',
+    heartbeatTimeout: '60s',
     retry: apiRetry,
   });
 }

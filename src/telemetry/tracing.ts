@@ -1,4 +1,4 @@
-import { context, diag, DiagLogLevel, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { envDetectorSync, Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -6,6 +6,7 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
 import { AsyncLocalContextManager } from './contextManager';
+import { diagnosticText, reportDiagnostics } from './diagnostics';
 import { exportersFor } from './exporter';
 import type { TracingSettings } from './settings';
 import { setActiveTracing, activeTracing } from './state';
@@ -22,7 +23,10 @@ export interface Tracing {
   readonly workflowClientInterceptor: WorkflowClientInterceptor;
   /** Interceptors and the workflow span sink for the process's workers (they also need the traced workflow bundle). */
   workerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'>;
-  /** Exports what is buffered and stops; idempotent. */
+  /**
+   * Exports what is buffered and stops; idempotent. Never rejects: an export that fails (or hangs, until the
+   * exporter's timeout, OTEL_EXPORTER_OTLP_TIMEOUT) is a warning.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -35,14 +39,6 @@ export interface StartTracingOptions {
   exporters?: SpanExporter[];
   /** Where the SDK's own warnings and errors go (a collector that refuses or cannot be reached); unset: nowhere. */
   warn?: (message: string) => void;
-}
-
-const noop = (): void => undefined;
-
-/** The SDK's diagnostics at WARN and above as lines of the process's log: spans that cannot be exported say so. */
-function reportDiagnostics(warn: (message: string) => void): void {
-  const line = (message: string, args: unknown[]): void => warn(`OpenTelemetry: ${[message, ...args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a)))].join(' ')}`);
-  diag.setLogger({ error: (m, ...a) => line(m, a), warn: (m, ...a) => line(m, a), info: noop, debug: noop, verbose: noop }, DiagLogLevel.WARN);
 }
 
 /**
@@ -76,7 +72,10 @@ export function startTracing(settings: TracingSettings, options: StartTracingOpt
     resource,
     workflowClientInterceptor: new OpenTelemetryWorkflowClientInterceptor({ tracer }),
     workerOptions: () => tracingWorkerOptions(tracer, spanProcessor, resource),
-    shutdown: () => (stopping ??= provider.shutdown()),
+    // A collector that is down or hangs fails the last export: the spans are lost, the process still ends normally.
+    shutdown: () => (stopping ??= provider.shutdown().catch((err: unknown) => {
+      options.warn?.(`OpenTelemetry: the spans held at shutdown were not exported: ${err instanceof Error ? err.message : diagnosticText(String(err), [])}`);
+    })),
   };
   setActiveTracing(tracing);
   return tracing;

@@ -129,6 +129,22 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
     expect(stderr).not.toContain(DEMO.apiKey);
   });
 
+  it('a collector that cannot be reached (port closed): the run finishes, the worker warns without the header value and still exits 0', async () => {
+    // A port that was free a moment ago and is closed now: every export is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const { stderr, code } = await runThroughWorker({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=${encodeURIComponent(collectorToken)}`,
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('OpenTelemetry: Error: connect ECONNREFUSED');
+    expect(stderr).not.toContain('unexpected error');
+    expect(stderr).not.toContain('collector-token');
+  });
+
   it('without OTEL_* nothing is set up: no start line, no trace context in the history', async () => {
     const { stderr, workflowId } = await runThroughWorker({});
     expect(stderr).toContain('worker polling');

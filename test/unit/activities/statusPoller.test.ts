@@ -145,4 +145,18 @@ describe('StatusPoller', () => {
     expect(fastBeats).toBe(0);
     expect(slowBeats).toBeGreaterThanOrEqual(5);
   });
+
+  it("a watch's own beatAfterMs (from its activity's heartbeat timeout) wins over the poller's", async () => {
+    const p = poller({ beatAfterMs: 60_000, beatEveryMs: 100 });
+    sim.setFaults({ 'chat.async': { processingDelayMs: 1_500 } });
+    const [own, inherited] = await Promise.all([submit(), submit()]);
+    let ownBeats = 0;
+    let pollerBeats = 0;
+    await Promise.all([
+      watch(p, own, { beatAfterMs: 300, heartbeat: () => void (ownBeats += 1) }),
+      watch(p, inherited, { heartbeat: () => void (pollerBeats += 1) }),
+    ]);
+    expect(ownBeats).toBeGreaterThanOrEqual(5);
+    expect(pollerBeats).toBe(0);
+  });
 });
