@@ -17,7 +17,7 @@ describe('durability: a worker killed with SIGKILL mid-run', () => {
   beforeAll(async () => { stack = await startStack(__filename, { latencyScale: 0.1 }, { pollIntervalMs: 200 }); });
   afterAll(async () => stack?.close());
 
-  it('is replaced by another; the run completes, every row has exactly one result, nothing is asked twice', async () => {
+  it('is replaced by another; the run completes, every row has exactly one result, and a question sent again is reported as asked twice', async () => {
     const rows = Array.from({ length: 30 }, (_, i) => `r${i + 1},${QUESTIONS[i % 3]}`);
     const dataset = writeDataset(stack, 'id,question,must_include', rows);
     const first = spawnWorker(stack);
@@ -39,9 +39,14 @@ describe('durability: a worker killed with SIGKILL mid-run', () => {
       expect(results).toHaveLength(30);
       expect(new Set(results.map((r) => r.id)).size).toBe(30);
       const stats = stack.sim.stats();
-      // The heartbeat carried the request ids, so the retried activities resumed polling instead of asking again.
-      expect(stats.duplicateSubmissions).toBe(0);
-      expect(stats.submitted).toBe(30);
+      // The results store (or the heartbeat) held the request ids of the questions in flight, so their retried asks
+      // resumed polling. Only a question whose response arrived in the instant before its request id was written can
+      // be sent again — there is no id to poll — and such a row is reported as asked twice, never hidden: every
+      // second ask the simulator saw is in the summary's `askedTwice`, and there are at most as many as asks in flight.
+      const twice = summary.askedTwice?.count ?? 0;
+      expect(stats.duplicateSubmissions, `the simulator saw ${stats.duplicateSubmissions} second asks; the summary reports ${twice}`).toBeLessThanOrEqual(twice);
+      expect(twice).toBeLessThanOrEqual(6);
+      expect(stats.submitted).toBe(30 + stats.duplicateSubmissions);
       expect(stats.sessions.closed).toBe(30);
     } finally {
       second.kill('SIGTERM');
