@@ -54,6 +54,7 @@ export class FileResultsStore implements ResultsStore {
     if (meta.runId !== runId) throw new TypeError(`run meta: \`runId\` ${meta.runId} does not match ${runId}`);
     await mkdir(this.runDir(runId), { recursive: true });
     if ((await this.getMeta(runId)) === undefined) await writeFileAtomic(this.path(runId, 'meta'), JSON.stringify(meta, null, 2));
+    this.knownRuns.add(runId);
   }
 
   async append(runId: string, results: readonly RowResult[]): Promise<void> {

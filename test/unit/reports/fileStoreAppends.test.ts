@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as fileIo from '../../../src/reports/fileIo';
+import { FileResultsStore } from '../../../src/reports/fileStore';
 import { StoreFile } from '../../../src/reports/files';
 import { meta, useTempStore } from './fixtures';
 
@@ -25,14 +26,17 @@ describe('FileResultsStore appends', () => {
     await Promise.all(rows.map((rowId) => ctx.store.recordSubmission('run-1', { rowId, sends: 1 })));
     const lines = (await readFile(join(ctx.store.runDir('run-1'), StoreFile.submissions), 'utf8')).split('\n').filter(Boolean);
     expect(lines.map((l) => (JSON.parse(l) as { rowId: string }).rowId)).toEqual(rows);
-    // The first write goes alone; the 199 made while it was in flight share the next one.
+    // The run is known (this store initialised it), so the appends reach the queue in the order they were made: the
+    // first write goes alone, the 199 made while it was in flight share the next one.
     expect(vi.mocked(fileIo.appendDurably).mock.calls).toHaveLength(2);
     expect(await ctx.store.getSubmission('run-1', 'r199')).toEqual({ rowId: 'r199', sends: 1 });
   });
 
   it('reads meta.json once per run, not before every append', async () => {
-    for (let i = 0; i < 5; i += 1) await ctx.store.recordSubmission('run-1', { rowId: `r${i}`, sends: 1 });
-    await ctx.store.recordSettled('run-1', [{ rowId: 'r0' }]);
+    // Another process's store (a worker that did not initialise the run): it reads meta.json on its first append only.
+    const worker = new FileResultsStore(ctx.dir);
+    for (let i = 0; i < 5; i += 1) await worker.recordSubmission('run-1', { rowId: `r${i}`, sends: 1 });
+    await worker.recordSettled('run-1', [{ rowId: 'r0' }]);
     expect(vi.mocked(fileIo.readJsonIfExists).mock.calls.filter(([path]) => path.endsWith(StoreFile.meta))).toHaveLength(1);
   });
 
