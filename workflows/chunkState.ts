@@ -60,7 +60,8 @@ export class ChunkState {
    * asked rows are still to be settled (the rows still to come could not fill a batch), not as soon as the last
    * conversation has started, and the tail's batch goes at once when fewer than {@link TAIL_BATCH} are. Before it,
    * a chunk whose conversations all start at once (a window as large as the page, as at the engine ceiling) settled
-   * in batches of 3 or fewer throughout (BENCHMARKS.md, "Settles in full batches at the ceiling").
+   * in batches of 3 or fewer throughout (BENCHMARKS.md, "The engine ceiling: full settle batches, a shorter store
+   * path per ask").
    */
   private readonly fullBatchesUntilTail: boolean;
   /**
