@@ -55,6 +55,21 @@ export class ChunkState {
    * Histories without the marker settle per row and record in batches of their own, as they did.
    */
   readonly settleBatches: boolean;
+  /**
+   * From `patched('settle-full-batches')` on, batches shrink to {@link TAIL_BATCH} only once fewer than {@link BATCH}
+   * asked rows are still to be settled (the rows still to come could not fill a batch), not as soon as the last
+   * conversation has started, and the tail's batch goes at once when fewer than {@link TAIL_BATCH} are. Before it,
+   * a chunk whose conversations all start at once (a window as large as the page, as at the engine ceiling) settled
+   * in batches of 3 or fewer throughout (BENCHMARKS.md, "The engine ceiling: full settle batches, a shorter store
+   * path per ask").
+   */
+  private readonly fullBatchesUntilTail: boolean;
+  /**
+   * Rows asked and not yet settled. Unlike `inFlight`, a row stays here until its settle is queued: answers that
+   * arrive together are all out of flight before the first of them is settled, so `inFlight` alone made every one of
+   * them look like the chunk's last (and each went in a batch of its own).
+   */
+  private readonly unsettled = new Set<string>();
   /** The ask activity (submit + poll), with this run's answer timeout. */
   readonly ask: RunActivities;
   /** The settle activity (feedback and close) on the feedback queue. */
@@ -79,6 +94,7 @@ export class ChunkState {
     this.settle = settling(input.options.siteId);
     this.settleBatch = settlingBatches(input.options.siteId);
     this.settleBatches = patched('settle-batches');
+    this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
       items.forEach((item, i) => {
@@ -119,10 +135,11 @@ export class ChunkState {
   }
 
   /** A question goes out in its own scope, so that abandoning it cancels that ask alone. */
-  openAsk(): CancellationScope {
+  openAsk(rowId: string): CancellationScope {
     const scope = new CancellationScope();
     this.askScopes.add(scope);
     this.inFlight += 1;
+    if (this.fullBatchesUntilTail) this.unsettled.add(rowId);
     return scope;
   }
 
@@ -147,7 +164,14 @@ export class ChunkState {
   settleLater(item: SettleItem): void {
     this.count(item.result.outcome);
     this.settler.add(item);
-    if (this.lastHasStarted && this.inFlight < TAIL_BATCH) this.settler.flushNow();
+    if (!this.fullBatchesUntilTail) {
+      if (this.lastHasStarted && this.inFlight < TAIL_BATCH) this.settler.flushNow();
+      return;
+    }
+    this.unsettled.delete(item.result.id);
+    if (!this.lastHasStarted) return;
+    if (this.unsettled.size < BATCH) this.settler.resize(TAIL_BATCH);
+    if (this.unsettled.size < TAIL_BATCH) this.settler.flushNow();
   }
 
   /** A row answered by an earlier attempt of this run: counted only (it is in the store already). */
@@ -156,11 +180,14 @@ export class ChunkState {
     this.unreported[outcome] = (this.unreported[outcome] ?? 0) + 1;
   }
 
-  /** The last conversation has started: the run may start the next chunk, and record batches shrink. */
+  /**
+   * The last conversation has started: the run may start the next chunk, and record batches shrink (settle batches
+   * too, before `settle-full-batches`; from it on, once fewer than a batch of questions are in flight).
+   */
   lastStarted(): void {
     this.lastHasStarted = true;
     this.recorder.resize(TAIL_BATCH);
-    this.settler.resize(TAIL_BATCH);
+    if (!this.fullBatchesUntilTail) this.settler.resize(TAIL_BATCH);
     void this.report(true).catch(() => undefined);
   }
 

@@ -22,7 +22,7 @@ export interface AnsweredTurn {
  */
 export async function askTurn(state: ChunkState, row: PlannedRow, sessionId: string): Promise<AnsweredTurn | undefined> {
   const lookup = looksUpLabels(state);
-  const scope = state.openAsk();
+  const scope = state.openAsk(row.id);
   let answer: AskResult;
   try {
     answer = await scope.run(() => state.ask.ask(askInput(state, row, sessionId, lookup)));

@@ -20,14 +20,22 @@ interface LogEntry {
 /**
  * Results store on a local directory, `<rootDir>/<runId>/`. Correct for one machine, or for workers
  * sharing one POSIX filesystem (each batch is one fsync'ed `O_APPEND` write; appends are also queued
- * per run inside a process, so lines never interleave).
+ * per file inside a process, so lines never interleave).
+ *
+ * Every ask writes its submission twice, so the hot path is kept short: a run once seen initialised is not read again
+ * before each append (a run is never un-initialised; a run directory removed from under the store makes the append
+ * fail on the missing directory instead), and appends that queue up behind a write in flight go out together in the
+ * next one (one open, write, fsync and close for all of them; each caller still resolves only once its line is on
+ * disk, and a failed write fails every caller whose line it held).
  *
  * `read` keeps only an id → byte-offset index (≈100 bytes per row) and reads rows back with
  * positioned reads, so 100,000 rows of a few KB each stream in bounded memory. Lines that do not
  * parse (a write torn by a crash, whose batch the retry then wrote again) are skipped.
  */
 export class FileResultsStore implements ResultsStore {
-  private readonly appendQueues = new Map<string, Promise<void>>();
+  private readonly appendQueues = new Map<string, AppendQueue>();
+  /** Runs whose meta.json was seen: appends to them skip reading it again. */
+  private readonly knownRuns = new Set<string>();
   private readonly labels: FileLabelStore;
 
   /** @param rootDir directory holding one sub-directory per run, and the labels file. @default 'runs' */
@@ -46,14 +54,15 @@ export class FileResultsStore implements ResultsStore {
     if (meta.runId !== runId) throw new TypeError(`run meta: \`runId\` ${meta.runId} does not match ${runId}`);
     await mkdir(this.runDir(runId), { recursive: true });
     if ((await this.getMeta(runId)) === undefined) await writeFileAtomic(this.path(runId, 'meta'), JSON.stringify(meta, null, 2));
+    this.knownRuns.add(runId);
   }
 
   async append(runId: string, results: readonly RowResult[]): Promise<void> {
     results.forEach((row, i) => assertValidRow(row, i));
     if (results.length === 0) return;
-    await this.requireRun(runId);
+    await this.requireKnownRun(runId);
     const text = results.map((row) => `${JSON.stringify(row)}\n`).join('');
-    await this.serialize(runId, () => appendDurably(this.path(runId, 'log'), text));
+    await this.appendLines(this.path(runId, 'log'), text);
   }
 
   async *read(runId: string): AsyncGenerator<RowResult> {
@@ -110,9 +119,9 @@ export class FileResultsStore implements ResultsStore {
   async recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void> {
     failures.forEach((item, i) => assertValidSessionFailure(item, i));
     if (failures.length === 0) return;
-    await this.requireRun(runId);
+    await this.requireKnownRun(runId);
     const text = failures.map(({ sessionId, error }) => `${JSON.stringify({ sessionId, error })}\n`).join('');
-    await this.serialize(`${runId}\n${StoreFile.sessionFailures}`, () => appendDurably(this.path(runId, 'sessionFailures'), text));
+    await this.appendLines(this.path(runId, 'sessionFailures'), text);
   }
 
   async *readSessionFailures(runId: string): AsyncGenerator<SessionCloseFailure> {
@@ -128,9 +137,8 @@ export class FileResultsStore implements ResultsStore {
 
   async recordSubmission(runId: string, submission: Submission): Promise<void> {
     assertValidSubmission(submission);
-    await this.requireRun(runId);
-    const text = `${JSON.stringify(submission)}\n`;
-    await this.serialize(`${runId}\n${StoreFile.submissions}`, () => appendDurably(this.path(runId, 'submissions'), text));
+    await this.requireKnownRun(runId);
+    await this.appendLines(this.path(runId, 'submissions'), `${JSON.stringify(submission)}\n`);
   }
 
   // A scan of the run's file: lookups happen only on an activity's retry, rare next to the writes.
@@ -158,9 +166,9 @@ export class FileResultsStore implements ResultsStore {
   async recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void> {
     marks.forEach((item, i) => assertValidSettleMark(item, i));
     if (marks.length === 0) return;
-    await this.requireRun(runId);
+    await this.requireKnownRun(runId);
     const text = marks.map((mark) => `${JSON.stringify(mark)}\n`).join('');
-    await this.serialize(`${runId}\n${StoreFile.settled}`, () => appendDurably(this.path(runId, 'settled'), text));
+    await this.appendLines(this.path(runId, 'settled'), text);
   }
 
   // A scan of the run's file, like getSubmission: only a retried settle looks its rows up.
@@ -195,7 +203,13 @@ export class FileResultsStore implements ResultsStore {
   private async requireRun(runId: string): Promise<RunMeta> {
     const meta = await this.getMeta(runId);
     if (meta === undefined) throw new Error(`results store: run ${runId} was not initialised (no ${StoreFile.meta})`);
+    this.knownRuns.add(runId);
     return meta;
+  }
+
+  /** `requireRun` for appends: only the first call per run reads meta.json. */
+  private async requireKnownRun(runId: string): Promise<void> {
+    if (!this.knownRuns.has(runId)) await this.requireRun(runId);
   }
 
   /** Latest entry per id in dataset order; empty when nothing was appended yet. */
@@ -210,16 +224,42 @@ export class FileResultsStore implements ResultsStore {
     return [...byId.values()].sort((a, b) => a.index - b.index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Runs `task` after every earlier task queued for `key`, whether those succeeded or not. */
-  private serialize(key: string, task: () => Promise<void>): Promise<void> {
-    const next = (this.appendQueues.get(key) ?? Promise.resolve()).then(task);
-    const tail = next.catch(() => undefined);
-    this.appendQueues.set(key, tail);
-    void tail.then(() => {
-      if (this.appendQueues.get(key) === tail) this.appendQueues.delete(key);
-    });
-    return next;
+  /**
+   * Appends `text` to `path` after every earlier append to it from this process. Texts that arrive while a write is
+   * in flight wait for it and then go out together in one write.
+   */
+  private appendLines(path: string, text: string): Promise<void> {
+    let queue = this.appendQueues.get(path);
+    if (!queue) {
+      queue = { writing: false, waiting: [] };
+      this.appendQueues.set(path, queue);
+    }
+    const done = new Promise<void>((resolve, reject) => (queue as AppendQueue).waiting.push({ text, resolve, reject }));
+    if (!queue.writing) void this.writeQueued(path, queue);
+    return done;
   }
+
+  private async writeQueued(path: string, queue: AppendQueue): Promise<void> {
+    queue.writing = true;
+    while (queue.waiting.length > 0) {
+      const batch = queue.waiting;
+      queue.waiting = [];
+      try {
+        await appendDurably(path, batch.map((w) => w.text).join(''));
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    queue.writing = false;
+    this.appendQueues.delete(path);
+  }
+}
+
+/** Appends to one file waiting for the write in flight. */
+interface AppendQueue {
+  writing: boolean;
+  waiting: { text: string; resolve: () => void; reject: (err: unknown) => void }[];
 }
 
 function isMeta(value: RunMeta | undefined): value is RunMeta {

@@ -155,6 +155,22 @@ describe('settles in batches', () => {
     expect(result.summary).toMatchObject({ passed: 12, total: 12, sessions: { closed: 12, closeFailed: 0 } });
   });
 
+  it('a page whose conversations all start at once settles in full batches until fewer than a batch of its asked rows are left to settle', async (ctx) => {
+    const t = env(ctx);
+    const ids = Array.from({ length: 30 }, (_, i) => `r${i + 1}`);
+    const run = new FakeRun([singleTurnUnits(ids)]);
+    // A window as large as the page: the last conversation starts with the first (before `settle-full-batches`, the
+    // batches shrank to the tail's 3 rows right then).
+    const result = await t.withWorkers(run.activities(), async () => (await start(t.client, { concurrency: 30 })).result());
+
+    const sizes = run.settleBatches.map((b) => b.input.items.length);
+    expect(sizes.filter((n) => n === 10).length).toBeGreaterThanOrEqual(2);
+    expect(sizes.every((n) => n <= 10)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(ids.length);
+    for (const id of ids) expect(run.result(id)).toMatchObject({ outcome: Outcome.passed, feedback: 'good' });
+    expect(result.summary).toMatchObject({ passed: 30, total: 30, sessions: { closed: 30, closeFailed: 0 } });
+  });
+
   it('a batch whose settle fails for good: its rows are recorded once, feedback `failed` with the reason, their sessions counted as not closed', async (ctx) => {
     const t = env(ctx);
     const run = new FakeRun([singleTurnUnits(['r1', 'r2'])], {
