@@ -150,6 +150,10 @@ async function send(deps: ActivityDeps, input: AskInput, beforeSend: () => Promi
     // From the request going out: the pacer's wait for a turn is not the assistant's latency.
     let started = Date.now();
     let res;
+    // A sync answer may take up to the API's 60 s ceiling, plus the wait for a turn: past half the heartbeat timeout
+    // the attempt says it is alive, or Temporal would time it out and its retry ask again (no request id to poll).
+    const ctx = Context.current();
+    const alive = setInterval(() => ctx.heartbeat(), beatAfterMs(ctx.info.heartbeatTimeoutMs));
     try {
       res = await deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat`, async () => {
         await beforeSend();
@@ -166,6 +170,8 @@ async function send(deps: ActivityDeps, input: AskInput, beforeSend: () => Promi
         return { status: 'failed', error: `sync chat gave no response in time; the server may still have answered (no request id to look up): ${err.message}`, latencyMs: Date.now() - started };
       }
       throw toFailure(err);
+    } finally {
+      clearInterval(alive);
     }
     return {
       status: 'completed', sessionId: res.session_id, requestId: res.request_id, answer: res.answer,
