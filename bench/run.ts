@@ -21,6 +21,8 @@
  * tracing costs; any OTLP/HTTP receiver will do.
  * BENCH_WORKER_NODE_OPTIONS (e.g. --max-old-space-size=160) is passed to the worker processes as NODE_OPTIONS, for
  * memory diagnostics; it is recorded in the command line of the results.
+ * MALLOC_ARENA_MAX in the environment reaches the worker processes too, and is recorded there as well: on Node 20 it
+ * is what keeps a worker's malloc arenas at two (on Node 22.15+ `sitechat worker` sets it itself).
  *
  * Writes bench/results/latest.json (quick runs: bench/results/quick.json). Benchmarks, not tests: nothing here
  * asserts a duration; missed targets are reported, and the exit code stays 0 unless the harness itself fails.
@@ -100,7 +102,8 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: git(['rev-parse', 'HEAD']).trim(),
     dirty: git(['status', '--porcelain', '--untracked-files=no']).split('\n').filter(Boolean).map((l) => l.slice(3)),
-    command: `${process.env.BENCH_WORKER_METRICS === '1' ? 'BENCH_WORKER_METRICS=1 ' : ''}${process.env.BENCH_WORKER_OTLP_ENDPOINT ? `BENCH_WORKER_OTLP_ENDPOINT=${process.env.BENCH_WORKER_OTLP_ENDPOINT} ` : ''}${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    // MALLOC_ARENA_MAX reaches the worker processes through this environment; it moves their peak RSS (BENCHMARKS.md).
+    command: `${process.env.MALLOC_ARENA_MAX !== undefined ? `MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX} ` : ''}${process.env.BENCH_WORKER_METRICS === '1' ? 'BENCH_WORKER_METRICS=1 ' : ''}${process.env.BENCH_WORKER_OTLP_ENDPOINT ? `BENCH_WORKER_OTLP_ENDPOINT=${process.env.BENCH_WORKER_OTLP_ENDPOINT} ` : ''}${process.env.BENCH_WORKER_NODE_OPTIONS ? `BENCH_WORKER_NODE_OPTIONS='${process.env.BENCH_WORKER_NODE_OPTIONS}' ` : ''}npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: args.quick,
     machine: {
       cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round(totalmem() / 2 ** 30),

@@ -3,6 +3,7 @@ import { metricsAddressFromEnv } from '../../metrics/address';
 import { installRuntimeWithMetrics, type WorkerMetrics } from '../../metrics/start';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
+import { relaunchWithMemorySettings } from '../../temporal/memoryRelaunch';
 import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
 import { JudgeConfigError } from '../../grading/judge/errors';
 import { ExitCode } from '../follow';
@@ -27,6 +28,8 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       log.error(`unknown task queue(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
       return ExitCode.usage;
     }
+    // Before anything is opened: the process may restart in place with settings only a start can give.
+    relaunchWithMemorySettings(config.heapGrowthPercent);
     tracing = await startTracingFromEnv('sitechat-worker', (m) => log.warn(m));
     if (tracing) log.info(`traces to ${tracingDestination(tracing.settings)}`);
     metrics = await installRuntimeWithMetrics('WARN', metricsAddress);
