@@ -91,6 +91,11 @@ export class StatusPoller {
     return this.#watches.size;
   }
 
+  /** Whether a wake-up is set (none once nothing is watched: the poller never keeps a process alive by itself). */
+  get awake(): boolean {
+    return this.#timer !== undefined;
+  }
+
   /** Watches one request until it is finished, gone, past its deadline, or the signal aborts. */
   watch(options: WatchOptions): Promise<PollOutcome> {
     if (options.signal.aborted) return Promise.reject(options.signal.reason);
@@ -116,7 +121,16 @@ export class StatusPoller {
   #end(w: Watch, settle: () => void): void {
     if (!this.#watches.delete(w)) return;
     w.signal.removeEventListener('abort', w.onAbort);
+    // Nothing left to poll or heartbeat: a wake-up still set (the last watch's heartbeat time, up to 30 s away)
+    // would only keep a stopping worker's process alive.
+    if (this.#watches.size === 0) this.#sleep();
     settle();
+  }
+
+  #sleep(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
   }
 
   /** Makes sure the loop wakes by `at`. */

@@ -65,6 +65,9 @@ describe('StatusPoller', () => {
     const outcomes = await Promise.all(ids.map((id) => watch(p, id)));
     expect(outcomes.every((o) => o.kind === 'finished' && o.status.status === 'completed' && o.status.answer)).toBe(true);
     expect(p.size).toBe(0);
+    // No wake-up is left behind (the heartbeat time of the last request was one, 10 s away by default): a stopping
+    // worker's process would wait for it before it exits.
+    expect(p.awake).toBe(false);
     // Per request path: at most 1000 / 250 = 4 polls in any second (the simulator's peak is per path).
     expect(sim.stats().peakRatePerPath['requests.status']).toBeLessThanOrEqual(4);
     expect(paced).toHaveLength(0);
