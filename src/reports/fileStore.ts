@@ -59,10 +59,7 @@ export class FileResultsStore implements ResultsStore {
 
   async append(runId: string, results: readonly RowResult[]): Promise<void> {
     results.forEach((row, i) => assertValidRow(row, i));
-    if (results.length === 0) return;
-    await this.requireKnownRun(runId);
-    const text = results.map((row) => `${JSON.stringify(row)}\n`).join('');
-    await this.appendLines(this.path(runId, 'log'), text);
+    await this.appendRecords(runId, 'log', results);
   }
 
   async *read(runId: string): AsyncGenerator<RowResult> {
@@ -118,10 +115,7 @@ export class FileResultsStore implements ResultsStore {
 
   async recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void> {
     failures.forEach((item, i) => assertValidSessionFailure(item, i));
-    if (failures.length === 0) return;
-    await this.requireKnownRun(runId);
-    const text = failures.map(({ sessionId, error }) => `${JSON.stringify({ sessionId, error })}\n`).join('');
-    await this.appendLines(this.path(runId, 'sessionFailures'), text);
+    await this.appendRecords(runId, 'sessionFailures', failures.map(({ sessionId, error }) => ({ sessionId, error })));
   }
 
   async *readSessionFailures(runId: string): AsyncGenerator<SessionCloseFailure> {
@@ -137,8 +131,7 @@ export class FileResultsStore implements ResultsStore {
 
   async recordSubmission(runId: string, submission: Submission): Promise<void> {
     assertValidSubmission(submission);
-    await this.requireKnownRun(runId);
-    await this.appendLines(this.path(runId, 'submissions'), `${JSON.stringify(submission)}\n`);
+    await this.appendRecords(runId, 'submissions', [submission]);
   }
 
   // A scan of the run's file: lookups happen only on an activity's retry, rare next to the writes.
@@ -165,10 +158,7 @@ export class FileResultsStore implements ResultsStore {
 
   async recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void> {
     marks.forEach((item, i) => assertValidSettleMark(item, i));
-    if (marks.length === 0) return;
-    await this.requireKnownRun(runId);
-    const text = marks.map((mark) => `${JSON.stringify(mark)}\n`).join('');
-    await this.appendLines(this.path(runId, 'settled'), text);
+    await this.appendRecords(runId, 'settled', marks);
   }
 
   // A scan of the run's file, like getSubmission: only a retried settle looks its rows up.
@@ -207,9 +197,14 @@ export class FileResultsStore implements ResultsStore {
     return meta;
   }
 
-  /** `requireRun` for appends: only the first call per run reads meta.json. */
-  private async requireKnownRun(runId: string): Promise<void> {
+  /**
+   * Records, already validated, as JSON lines at the end of one of a run's files; none writes nothing. Only the first
+   * append per run reads meta.json (`requireRun`).
+   */
+  private async appendRecords(runId: string, file: keyof typeof StoreFile, records: readonly unknown[]): Promise<void> {
+    if (records.length === 0) return;
     if (!this.knownRuns.has(runId)) await this.requireRun(runId);
+    await this.appendLines(this.path(runId, file), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
   }
 
   /** Latest entry per id in dataset order; empty when nothing was appended yet. */
