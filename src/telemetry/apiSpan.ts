@@ -2,7 +2,7 @@ import { context, SpanKind, type Attributes, type Span } from '@opentelemetry/ap
 import type { Endpoint } from '../api/endpoints';
 import { attemptOf } from './attempt';
 import { SpanAttr } from './attributes';
-import { recordSpanError } from './spanError';
+import { inSpan } from './spanError';
 import type { Tracing } from './tracing';
 
 export interface ApiCallForSpan {
@@ -46,21 +46,14 @@ export function withApiSpan<T>(tracing: Tracing, origin: URL, call: ApiCallForSp
   const attempt = attemptOf(context.active());
   if (attempt !== undefined) attributes[SpanAttr.attempt] = attempt;
   Object.assign(attributes, contentAttribute(tracing, SpanAttr.question, field(body, 'message')));
-  return tracing.tracer.startActiveSpan(`${endpoint.method} ${endpoint.path}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      const value = await fn(span);
-      const responseId = text(field(value, 'request_id'));
-      if (responseId && !requestId) span.setAttribute(SpanAttr.requestId, responseId);
-      span.setAttributes(contentAttribute(tracing, SpanAttr.answer, field(value, 'answer')));
-      return value;
-    } catch (err) {
-      // The API client's classes name what happened (RateLimitError …).
-      recordSpanError(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracing.tracer.startActiveSpan(`${endpoint.method} ${endpoint.path}`, { kind: SpanKind.CLIENT, attributes }, (span) => inSpan(span, async () => {
+    // A failure's class names what happened (RateLimitError …).
+    const value = await fn(span);
+    const responseId = text(field(value, 'request_id'));
+    if (responseId && !requestId) span.setAttribute(SpanAttr.requestId, responseId);
+    span.setAttributes(contentAttribute(tracing, SpanAttr.answer, field(value, 'answer')));
+    return value;
+  }));
 }
 
 /** The HTTP status, once the response came (errors included: a 429 is a response). */

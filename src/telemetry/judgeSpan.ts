@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import { SpanAttr } from './attributes';
-import { recordSpanError } from './spanError';
+import { inSpan } from './spanError';
 import { activeTracing } from './state';
 
 /**
@@ -10,17 +10,10 @@ import { activeTracing } from './state';
 export function withJudgeSpan<T extends { tokens: number; verdict: string }>(model: string, fn: () => Promise<T>): Promise<T> {
   const tracing = activeTracing();
   if (tracing === undefined) return fn();
-  return tracing.tracer.startActiveSpan('judge chat.completions', { kind: SpanKind.CLIENT, attributes: { [SpanAttr.judgeModel]: model } }, async (span) => {
-    try {
-      const verdict = await fn();
-      span.setAttributes({ [SpanAttr.judgeTokens]: verdict.tokens, [SpanAttr.judgeVerdict]: verdict.verdict });
-      return verdict;
-    } catch (err) {
-      // The judge's errors carry no prompt text; its message is scrubbed of the key (toJudgeError).
-      recordSpanError(span, err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracing.tracer.startActiveSpan('judge chat.completions', { kind: SpanKind.CLIENT, attributes: { [SpanAttr.judgeModel]: model } }, (span) => inSpan(span, async () => {
+    // A failure carries no prompt text, and its message is scrubbed of the key (toJudgeError).
+    const verdict = await fn();
+    span.setAttributes({ [SpanAttr.judgeTokens]: verdict.tokens, [SpanAttr.judgeVerdict]: verdict.verdict });
+    return verdict;
+  }));
 }

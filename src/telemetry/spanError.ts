@@ -11,3 +11,18 @@ export function recordSpanError(span: Span, err: unknown): void {
   span.recordException(error);
   span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
 }
+
+/**
+ * Runs `work` as `span`'s operation: the span ends when it settles, and a failure marks the span
+ * (`recordSpanError`) before it is rethrown.
+ */
+export async function inSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    recordSpanError(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
