@@ -5,13 +5,14 @@
  * "largest") or about another thing of the same name ("Spanish Parliament" for "Scottish Parliament"). A reader
  * that checks its evidence refuses those; word coverage alone cannot tell them apart.
  */
+import { alignedSwap } from './alignedSwap';
 import { statedOpposite } from './antonyms';
 import { swappedModifier } from './modifierSwap';
 
 /** Negation in a question ("Which king did not…", "…never…", "…isn't…"). */
-const QUESTION_NEGATION = /\b(not|never|cannot|no longer)\b|n't\b/i;
+export const QUESTION_NEGATION = /\b(not|never|cannot|no longer)\b|n't\b/i;
 /** Any negation in the evidence sentence: it may then state the negative fact the question asks about. */
-const EVIDENCE_NEGATION = /\b(not|never|no|none|neither|nor|without|cannot|unable|fail(s|ed)?|lack(s|ed)?|refus(e|es|ed))\b|n't\b/i;
+export const EVIDENCE_NEGATION = /\b(not|never|no|none|neither|nor|without|cannot|unable|fail(s|ed)?|lack(s|ed)?|refus(e|es|ed))\b|n't\b/i;
 /** Digit runs: "1,000" and "1000" differ, "28" and "1995" of "November 28, 1995" are two. */
 const NUMBER = /\d+/g;
 /**
@@ -20,7 +21,7 @@ const NUMBER = /\d+/g;
  */
 const CHECKED_NUMBER = /(?<!\d)\d{2,}(?!\d|st\b|nd\b|rd\b|th\b)/gi;
 
-export const MismatchKind = { negation: 'negation', number: 'number', opposite: 'opposite', modifier: 'modifier', name: 'name', prefixed: 'prefixed' } as const;
+export const MismatchKind = { negation: 'negation', number: 'number', opposite: 'opposite', modifier: 'modifier', name: 'name', prefixed: 'prefixed', swapped: 'swapped' } as const;
 export type MismatchKind = (typeof MismatchKind)[keyof typeof MismatchKind];
 
 export interface Mismatch {
@@ -32,8 +33,9 @@ export interface Mismatch {
 /**
  * The first reason the evidence does not answer the question, or undefined when it may: the question
  * is negated and the best sentence states no negation; the question names a number (a year, a
- * count) that its document does not contain; the sentence states the opposite of a word of the question; or it
- * puts another modifier before the question's noun.
+ * count) that its document does not contain; the sentence states the opposite of a word of the question; it
+ * puts another modifier before the question's noun; or it has another number or the opposite word in the place of
+ * one of the question's ("the 19th century" asked, "the 20th century" stated).
  */
 export function evidenceMismatch(question: string, sentence: string, documentText: string): Mismatch | undefined {
   if (QUESTION_NEGATION.test(question) && !EVIDENCE_NEGATION.test(sentence)) {
@@ -46,5 +48,7 @@ export function evidenceMismatch(question: string, sentence: string, documentTex
   if (opposite) return { kind: MismatchKind.opposite, reason: `the question asks about "${opposite.asked}", the best passage says "${opposite.stated}"` };
   const swap = swappedModifier(question, sentence);
   if (swap) return { kind: MismatchKind.modifier, reason: `the question asks about "${swap.asked}", the best passage about "${swap.stated}"` };
+  const changed = alignedSwap(question, sentence);
+  if (changed) return { kind: MismatchKind.swapped, reason: `the question says "${changed.asked}" where the best passage says "${changed.stated}"` };
   return undefined;
 }
