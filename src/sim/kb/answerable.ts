@@ -12,7 +12,7 @@ import { swappedModifier } from './modifierSwap';
 /** Negation in a question ("Which king did not…", "…never…", "…isn't…"). */
 export const QUESTION_NEGATION = /\b(not|never|cannot|no longer)\b|n't\b/i;
 /** Any negation in the evidence sentence: it may then state the negative fact the question asks about. */
-export const EVIDENCE_NEGATION = /\b(not|never|no|none|neither|nor|without|cannot|unable|fail(s|ed)?|lack(s|ed)?|refus(e|es|ed))\b|n't\b/i;
+export const EVIDENCE_NEGATION = /\b(not|never|no|none|neither|nor|without|cannot|unable|fail(s|ed)?|lack(s|ed)?|refus(e|es|ed|al))\b|n't\b/i;
 /** Digit runs: "1,000" and "1000" differ, "28" and "1995" of "November 28, 1995" are two. */
 const NUMBER = /\d+/g;
 /**

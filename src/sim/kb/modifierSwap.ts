@@ -3,7 +3,9 @@
  * never says "Japanese". Questions a knowledge base does not answer are often made this way from a passage that
  * does answer a neighbouring question; a reader that checks its evidence notices.
  */
-import { sameWord } from './spelling';
+import { isAcronym } from './acronym';
+import { numberOf } from './alignedSwap';
+import { sameCountry, sameWord } from './spelling';
 import { tokens, toTerm } from './tokenize';
 
 const ORDINAL = /^(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(st|nd|rd|th))$/i;
@@ -27,6 +29,15 @@ interface Word {
 
 const words = (text: string): Word[] => tokens(text).map((raw, i) => ({ raw, term: toTerm(raw), kind: kindOf(raw, i === 0) }));
 
+/** "3rd" and "third": one ordinal in two spellings. */
+function sameNumber(a: string, b: string): boolean {
+  const x = numberOf(a.toLowerCase());
+  return x !== undefined && x.value === numberOf(b.toLowerCase())?.value;
+}
+
+/** "York" of "NY", "Justice" of "CJEU": a capitalized word whose initial is a letter of the acronym may be part of its expansion. */
+const partOfAcronym = (word: string, acronym: string): boolean => isAcronym(acronym) && /^\p{Lu}/u.test(word) && acronym.includes(word[0] as string);
+
 export interface ModifierSwap {
   /** The question's words ("Japanese printing") and the evidence's ("Chinese printing"). */
   asked: string;
@@ -49,6 +60,7 @@ export function swappedModifier(question: string, sentence: string): ModifierSwa
     for (let j = 1; j < s.length; j++) {
       const c = s[j - 1] as Word;
       if (s[j]?.term !== b.term || !c.term || c.kind !== a.kind || asked.has(c.term) || sameWord(a.term, c.term)) continue;
+      if (sameNumber(a.raw, c.raw) || sameCountry(a.raw.toLowerCase(), c.raw.toLowerCase()) || partOfAcronym(c.raw, a.raw)) continue;
       return { asked: `${a.raw} ${b.raw}`, stated: `${c.raw} ${s[j]?.raw ?? ''}` };
     }
   }

@@ -5,6 +5,16 @@ export function sameWord(a: string, b: string): boolean {
   return a.slice(0, n) === b.slice(0, n) || editDistance(a, b) <= 2;
 }
 
+/** Countries whose adjective shares too little of the name to be taken for a form of it ("Poland" and "Polish"). */
+const DEMONYMS: ReadonlySet<string> = new Set(
+  ('france french|spain spanish|poland polish|denmark danish|netherlands dutch|holland dutch|wales welsh|' +
+    'ireland irish|finland finnish|switzerland swiss|cyprus cypriot|philippines filipino|iceland icelandic|greece greek')
+    .split('|').flatMap((pair) => [pair, pair.split(' ').reverse().join(' ')]),
+);
+
+/** Whether two lower-case words are a country and its adjective ("poland", "polish"). */
+export const sameCountry = (a: string, b: string): boolean => DEMONYMS.has(`${a} ${b}`);
+
 /** Levenshtein distance. */
 export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -4,10 +4,11 @@
  * says the Arab producers did), or the word's negation ("unofficial" for "official"). Which of these refuse was chosen
  * on half a of the development file (`bench/sim-refusal-analysis.ts`); see docs/simulator.md.
  */
+import { acronymWords } from './acronym';
 import { MismatchKind, type Mismatch } from './answerable';
 import type { SiteKnowledge } from './knowledge';
 import { documentSentences, type RankedSentence } from './rank';
-import { editDistance } from './spelling';
+import { editDistance, sameCountry } from './spelling';
 import { FRAME_TERMS, terms, tokens, toTerm } from './tokenize';
 
 export interface Unmatched {
@@ -40,7 +41,7 @@ const PREFIX_WORDS: ReadonlySet<string> = new Set(['non', 'anti', 'semi', 'pseud
 
 /** "British" and "Britain", "Scotland" and "Scottish", "Russian" and "Russia", "Khublai" and "Kublai", "AppleTalk" and "Apple": one name. */
 function sameName(a: string, b: string): boolean {
-  if (editDistance(a, b) <= 1 || (a.length >= 4 && b.startsWith(a))) return true;
+  if (editDistance(a, b) <= 1 || (a.length >= 4 && b.startsWith(a)) || sameCountry(a, b)) return true;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i >= 4 && a.length - i <= 4 && b.length - i <= 4;
@@ -67,9 +68,11 @@ export function unmatchedTerms(kb: SiteKnowledge, question: string, best: Ranked
   const seen = new Set<string>();
   const words = tokens(question);
   const lowerNear = nearText.join(' ').toLowerCase();
+  // "CJEU" asked, "Court of Justice of the European Union" near (or the other way round): the passage names it.
+  const named = acronymWords(question, nearText.join(' '), list.map((x) => x.text).join(' '));
   words.forEach((raw, i) => {
     const term = toTerm(raw);
-    if (term === null || seen.has(term) || FRAME_TERMS.has(term) || skip.has(term) || near.has(term)) return;
+    if (term === null || seen.has(term) || FRAME_TERMS.has(term) || skip.has(term) || near.has(term) || named.has(raw)) return;
     seen.add(term);
     const name = /\d/.test(raw) || (i > 0 && /^\p{Lu}/u.test(raw) && !nearWords.some((w) => sameName(raw.toLowerCase(), w)));
     out.push({ term, raw, idf: kb.idf(term), name, inDocument: document.has(term), known: kb.knows(term), negatedInDocument: negated(raw, document) || apartPrefix(term, words[i + 1], lowerNear) });
