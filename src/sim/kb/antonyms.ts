@@ -56,6 +56,7 @@ const OPPOSITES = pairs(PAIRS);
 
 /** The opposites of a lower-case word ("smallest" for "largest"). */
 export const oppositesOf = (word: string): ReadonlySet<string> | undefined => OPPOSITES.get(word);
+
 const SIMILAR = pairs(ALIKE);
 
 const lowerWords = (text: string): Set<string> => new Set(tokens(text).map((w) => w.toLowerCase()));
