@@ -1,5 +1,8 @@
 /** Reading SQuAD-format files (v1.1 or v2.0) for the simulator's realism bench and its data splits. */
 import { readFileSync } from 'node:fs';
+import { Plan, type FixturesInput } from '../src/sim';
+import type { SiteKnowledge } from '../src/sim/kb/knowledge';
+import { Simulator } from '../src/sim/simulator';
 
 export interface SquadQa {
   question: string;
@@ -32,6 +35,21 @@ export function loadSquad(path: string, exclude: ReadonlySet<string>): SquadArti
     if (typeof a?.title !== 'string' || !Array.isArray(a.paragraphs)) throw new Error(`${path}: \`data[${i}]\` must have a \`title\` and \`paragraphs\``);
   });
   return articles;
+}
+
+/** The paragraphs of `articles` as the text documents of one site (titled by article), loaded as the simulator loads fixtures. */
+export function squadSite(articles: readonly SquadArticle[], seed: number): SiteKnowledge {
+  const documents = articles.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), content: p.context })));
+  const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
+  const kb = new Simulator({ fixtures, seed }).registry.site('s')?.knowledge;
+  if (!kb) throw new Error('site not loaded');
+  return kb;
+}
+
+/** The value after `--name` on the command line. */
+export function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 /** SQuAD's answer normalization. */

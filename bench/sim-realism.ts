@@ -17,18 +17,13 @@
  * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
  */
-import { I_DONT_KNOW, Plan, type FixturesInput } from '../src/sim';
+import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { findModel } from '../src/sim/kb/models';
-import { Simulator } from '../src/sim/simulator';
-import { HELD_OUT, loadSquad, normalize, type SquadArticle } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, squadSite, type SquadArticle } from './sim-realism-data';
 
 const BANDS = [0, 20, 40, 60, 80, 101];
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 /** One question's outcome. `half`: the article's position among the loaded ones (even = tuning half `a`, odd = check half `b`). */
 interface Outcome {
@@ -57,10 +52,7 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
   const halfOf = new Map(articles.map((a, i) => [a, i % 2 === 0 ? 'a' as const : 'b' as const]));
   const groups = scope === 'site' ? [articles] : articles.map((a) => [a]);
   for (const group of groups) {
-    const documents = group.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), content: p.context })));
-    const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
-    const kb = new Simulator({ fixtures, seed }).registry.site('s')?.knowledge;
-    if (!kb) throw new Error('site not loaded');
+    const kb = squadSite(group, seed);
     for (const article of group) {
       for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
         if (out.length >= limit) return out;

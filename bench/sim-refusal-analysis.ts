@@ -11,7 +11,7 @@
  * `--show CHECK` lists the questions a check refuses.
  */
 import { writeFileSync } from 'node:fs';
-import { I_DONT_KNOW, Plan, type FixturesInput } from '../src/sim';
+import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer, composeFrom, MIN_COVERAGE, readFor } from '../src/sim/kb/answer';
 import { evidenceMismatch } from '../src/sim/kb/answerable';
 import { statedOpposite } from '../src/sim/kb/antonyms';
@@ -19,8 +19,7 @@ import { answerShape, AnswerShape, answerTypeTerm, offersShape } from '../src/si
 import { documentSentences } from '../src/sim/kb/rank';
 import { findModel } from '../src/sim/kb/models';
 import { missingTermMismatch, unmatchedTerms, type Unmatched } from '../src/sim/kb/unmatched';
-import { Simulator } from '../src/sim/simulator';
-import { HELD_OUT, loadSquad, normalize } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, squadSite } from './sim-realism-data';
 
 interface Row {
   question: string;
@@ -71,19 +70,13 @@ const CHECKS: Record<string, Check> = {
   'name asked, best sentence holds none': (r) => r.shape === AnswerShape.name && !r.offersOwn,
 };
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function read(path: string): Row[] {
   const articles = loadSquad(path, new Set(HELD_OUT));
   // Every article on one site, as in sim-realism.ts: retrieval has to find the paragraph.
-  const documents = articles.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), content: p.context })));
-  const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
-  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
+  const kb = squadSite(articles, 1);
   const model = findModel('gpt-4o-mini');
-  if (!kb || !model) throw new Error('site or model not loaded');
+  if (!model) throw new Error('model not loaded');
   const rows: Row[] = [];
   // Half a only: articles 1, 3, 5 … of the file, as sim-realism.ts counts them.
   for (const article of articles.filter((_, i) => i % 2 === 0)) {

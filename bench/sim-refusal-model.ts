@@ -11,7 +11,6 @@
  *
  * It is an analysis, not part of the simulator: it answers whether a model of these signals would be worth shipping.
  */
-import { Plan, type FixturesInput } from '../src/sim';
 import { alignedSwap } from '../src/sim/kb/alignedSwap';
 import { composeFrom, MIN_COVERAGE, readFor } from '../src/sim/kb/answer';
 import { evidenceMismatch, EVIDENCE_NEGATION, MismatchKind, QUESTION_NEGATION } from '../src/sim/kb/answerable';
@@ -23,8 +22,7 @@ import { swappedModifier } from '../src/sim/kb/modifierSwap';
 import { documentSentences, type RankedSentence } from '../src/sim/kb/rank';
 import { terms, tokens } from '../src/sim/kb/tokenize';
 import { missingTermMismatch, unmatchedTerms } from '../src/sim/kb/unmatched';
-import { Simulator } from '../src/sim/simulator';
-import { HELD_OUT, loadSquad, normalize } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, squadSite } from './sim-realism-data';
 
 const FEATURES = [
   'own', 'passage', 'margin', 'documentCoverage', 'rival',
@@ -121,18 +119,12 @@ function signals(kb: SiteKnowledge, question: string, query: ReadonlyMap<string,
   return { values: FEATURES.map((f) => values[f]), rules: first !== undefined || missing !== undefined };
 }
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 function read(path: string): { rows: Row[]; titles: string[] } {
   const articles = loadSquad(path, new Set(HELD_OUT));
-  const documents = articles.flatMap((a) => a.paragraphs.map((p) => ({ title: a.title.replace(/_/g, ' '), content: p.context })));
-  const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
-  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
+  const kb = squadSite(articles, 1);
   const model = findModel('gpt-4o-mini');
-  if (!kb || !model) throw new Error('site or model not loaded');
+  if (!model) throw new Error('model not loaded');
   const rows: Row[] = [];
   articles.forEach((article, index) => {
     for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
