@@ -3,9 +3,11 @@
  * answerable ones better than its hand-chosen checks (step 5 of docs/simulator.md) on articles the model was not fit
  * on. Every question of the development file is read as the chat endpoints read it; each one past the relevance step
  * gives 30 signals of its best sentence (coverage, words and names the passage lacks, negation, numbers, opposites,
- * swapped words, the answer shape, how much of the question is copied from the sentence …). A logistic regression is
- * fit with one article left out at a time and scores that article; the threshold is the lowest that refuses at most
- * `--max-refused` of the answerable questions (relevance refusals included). The second source is never read here.
+ * swapped words, the answer shape, how much of the question is copied from the sentence …). Two models are fit with
+ * one article left out at a time and score that article: a logistic regression (the signals weighed linearly) and
+ * gradient-boosted stumps (thresholds on single signals, which can weigh a signal differently in different ranges).
+ * Each is compared with the checks at the checks' own rate of refused answerable questions and at `--max-refused`
+ * (relevance refusals included). The second source is never read here.
  *
  *   npm run build && node dist/bench/sim-refusal-model.js /work/data/squad/dev-v2.0-dev.json [--max-refused 0.045] [--l2 1]
  *
@@ -193,6 +195,67 @@ function fit(rows: readonly Row[], l2: number): Fitted {
   return { mean, scale, weights: w };
 }
 
+/** Signal values cut into this many ranges (by quantile) for the stumps. */
+const BINS = 16;
+
+/**
+ * Gradient-boosted stumps for the logistic loss: each round fits one split of one signal to what the model so far gets
+ * wrong (Newton leaf values), shrunk by `rate`. Returns a scorer of signal values (a log-odds; higher = unanswerable).
+ */
+function boost(rows: readonly Row[], rounds: number, rate: number): (values: readonly number[]) => number {
+  const d = FEATURES.length;
+  // Cut points per signal from the training rows' quantiles; each row's range per signal is computed once.
+  const cuts = FEATURES.map((_, j) => {
+    const sorted = rows.map((r) => r.values[j] ?? 0).sort((a, b) => a - b);
+    return [...new Set(Array.from({ length: BINS - 1 }, (__, q) => sorted[Math.floor(((q + 1) * sorted.length) / BINS)] ?? 0))];
+  });
+  const bin = (j: number, v: number): number => {
+    const c = cuts[j] as number[];
+    let i = 0;
+    while (i < c.length && v > (c[i] as number)) i++;
+    return i;
+  };
+  const bins = rows.map((r) => FEATURES.map((_, j) => bin(j, r.values[j] ?? 0)));
+  const y: number[] = rows.map((r) => (r.answerable ? 0 : 1));
+  const base = Math.log((y.reduce((a, b) => a + b, 0) + 1) / (rows.length - y.reduce((a, b) => a + b, 0) + 1));
+  const f = rows.map(() => base);
+  const stumps: { j: number; cut: number; left: number; right: number }[] = [];
+  for (let m = 0; m < rounds; m++) {
+    const p = f.map((z) => 1 / (1 + Math.exp(-z)));
+    const g = p.map((pi, i) => (y[i] ?? 0) - pi);
+    const h = p.map((pi) => pi * (1 - pi));
+    let best = { gain: 0, j: 0, cut: 0, left: 0, right: 0 };
+    for (let j = 0; j < d; j++) {
+      const nb = (cuts[j]?.length ?? 0) + 1;
+      const gs = new Array<number>(nb).fill(0);
+      const hs = new Array<number>(nb).fill(0);
+      bins.forEach((b, i) => {
+        const k = b[j] as number;
+        gs[k] = (gs[k] ?? 0) + (g[i] ?? 0);
+        hs[k] = (hs[k] ?? 0) + (h[i] ?? 0);
+      });
+      const G = gs.reduce((a, b) => a + b, 0);
+      const H = hs.reduce((a, b) => a + b, 0);
+      let gl = 0;
+      let hl = 0;
+      for (let k = 0; k < nb - 1; k++) {
+        gl += gs[k] ?? 0;
+        hl += hs[k] ?? 0;
+        const gr = G - gl;
+        const hr = H - hl;
+        const gain = (gl * gl) / (hl + 1) + (gr * gr) / (hr + 1) - (G * G) / (H + 1);
+        if (gain > best.gain) best = { gain, j, cut: k, left: gl / (hl + 1), right: gr / (hr + 1) };
+      }
+    }
+    if (best.gain <= 0) break;
+    stumps.push({ j: best.j, cut: best.cut, left: rate * best.left, right: rate * best.right });
+    bins.forEach((b, i) => {
+      f[i] = (f[i] ?? 0) + ((b[best.j] as number) <= best.cut ? rate * best.left : rate * best.right);
+    });
+  }
+  return (values) => stumps.reduce((z, st) => z + (bin(st.j, values[st.j] ?? 0) <= st.cut ? st.left : st.right), base);
+}
+
 function probability(m: Fitted, values: readonly number[]): number {
   const z = values.reduce((s, v, j) => s + (m.weights[j + 1] ?? 0) * ((v - (m.mean[j] ?? 0)) / (m.scale[j] || 1)), m.weights[0] ?? 0);
   return 1 / (1 + Math.exp(-z));
@@ -217,48 +280,79 @@ function outcome(rows: readonly Row[], refuse: (r: Row) => boolean): Outcome {
 
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 
+/**
+ * The most questions the scores can refuse (highest score first) while at most `budget` of the answerable questions
+ * are refused, relevance refusals included: the set of refused rows.
+ */
+function refusedAt(rows: readonly Row[], scores: ReadonlyMap<Row, number>, budget: number): Set<Row> {
+  const answerable = rows.filter((r) => r.answerable).length;
+  let refusedAnswerable = rows.filter((r) => r.answerable && r.refusedBefore).length;
+  const out = new Set<Row>();
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  for (let i = 0; i < ranked.length;) {
+    // Rows with the same score go together: a threshold cannot split them.
+    let k = i;
+    while (k < ranked.length && ranked[k]?.[1] === ranked[i]?.[1]) k++;
+    const group = ranked.slice(i, k).map(([r]) => r);
+    const more = group.filter((r) => r.answerable).length;
+    if ((refusedAnswerable + more) / answerable > budget) break;
+    refusedAnswerable += more;
+    for (const r of group) out.add(r);
+    i = k;
+  }
+  return out;
+}
+
 function main(): void {
   const path = process.argv[2];
-  if (!path || path.startsWith('--')) throw new Error('usage: node dist/bench/sim-refusal-model.js DEV.json [--max-refused 0.045] [--l2 1]');
+  if (!path || path.startsWith('--')) throw new Error('usage: node dist/bench/sim-refusal-model.js DEV.json [--max-refused 0.045] [--l2 1] [--rounds 200]');
   const maxRefused = Number(flag('max-refused') ?? 0.045);
   const l2 = Number(flag('l2') ?? 1);
+  const rounds = Number(flag('rounds') ?? 200);
   const { rows, titles } = read(path);
   const open = rows.filter((r) => !r.refusedBefore);
-  // Out-of-article: each article's questions are scored by a model fit on the other articles.
-  const oof = new Map<Row, number>();
+  // Out-of-article: each article's questions are scored by models fit on the other articles.
+  const linear = new Map<Row, number>();
+  const stumps = new Map<Row, number>();
   titles.forEach((_, k) => {
-    const m = fit(open.filter((r) => r.article !== k), l2);
-    for (const r of open.filter((x) => x.article === k)) oof.set(r, probability(m, r.values));
+    const train = open.filter((r) => r.article !== k);
+    const m = fit(train, l2);
+    const b = boost(train, rounds, 0.1);
+    for (const r of open.filter((x) => x.article === k)) {
+      linear.set(r, probability(m, r.values));
+      stumps.set(r, b(r.values));
+    }
   });
-  const byModel = (t: number) => (r: Row): boolean => (oof.get(r) ?? 0) >= t;
-  let threshold = 1;
-  for (let t = 0.995; t >= 0.3 && outcome(rows, byModel(t)).answerableRefused <= maxRefused; t -= 0.005) threshold = t;
   const rules = outcome(rows, (r) => r.rules);
-  // The model at the rules' own rate of refused answerable questions: which refuses more unanswerable ones for the same cost.
-  let matched = 1;
-  for (let t = 0.995; t >= 0.3 && outcome(rows, byModel(t)).answerableRefused <= rules.answerableRefused; t -= 0.005) matched = t;
   const line = (label: string, o: Outcome): string => `| ${label} | ${pct(o.answerableRefused)} | ${pct(o.unanswerableRefused)} | ${pct(o.withReference)} |`;
+  const at = (scores: ReadonlyMap<Row, number>, budget: number): Outcome => {
+    const refused = refusedAt(rows, scores, budget);
+    return outcome(rows, (r) => refused.has(r));
+  };
   const lines = [
-    `${titles.length} articles, ${rows.length} questions (${rows.filter((r) => r.answerable).length} answerable), ${open.length} past the relevance step; ${FEATURES.length} signals, L2 ${l2}`,
+    `${titles.length} articles, ${rows.length} questions (${rows.filter((r) => r.answerable).length} answerable), ${open.length} past the relevance step; ${FEATURES.length} signals; logistic regression L2 ${l2}; ${rounds} boosted stumps`,
     '',
-    '| decision | answerable refused | unanswerable refused | answerable answered with a reference |',
+    '| decision (models: out of article) | answerable refused | unanswerable refused | answerable answered with a reference |',
     '|---|---:|---:|---:|',
     line('relevance step only', outcome(rows, () => false)),
     line('the simulator\'s checks', rules),
-    line(`model out of article, threshold ${matched.toFixed(3)} (as many answerable refused as the checks)`, outcome(rows, byModel(matched))),
-    line(`model out of article, threshold ${threshold.toFixed(3)} (at most ${pct(maxRefused)} answerable refused)`, outcome(rows, byModel(threshold))),
+    line('logistic regression, as many answerable refused as the checks', at(linear, rules.answerableRefused)),
+    line('boosted stumps, as many answerable refused as the checks', at(stumps, rules.answerableRefused)),
+    line(`logistic regression, at most ${pct(maxRefused)} answerable refused`, at(linear, maxRefused)),
+    line(`boosted stumps, at most ${pct(maxRefused)} answerable refused`, at(stumps, maxRefused)),
     '',
-    '| article | checks: answerable refused | checks: unanswerable refused | model: answerable refused | model: unanswerable refused |',
+    '| article | checks: answerable refused | checks: unanswerable refused | stumps: answerable refused | stumps: unanswerable refused |',
     '|---|---:|---:|---:|---:|',
   ];
+  const byStumps = refusedAt(rows, stumps, rules.answerableRefused);
   titles.forEach((title, k) => {
     const mine = rows.filter((r) => r.article === k);
     const c = outcome(mine, (r) => r.rules);
-    const m = outcome(mine, byModel(threshold));
+    const m = outcome(mine, (r) => byStumps.has(r));
     lines.push(`| ${title} | ${pct(c.answerableRefused)} | ${pct(c.unanswerableRefused)} | ${pct(m.answerableRefused)} | ${pct(m.unanswerableRefused)} |`);
   });
   const all = fit(open, l2);
-  lines.push('', '| signal | weight (standardized, fit on every article) |', '|---|---:|', ...FEATURES.map((f, j) => `| ${f} | ${(all.weights[j + 1] ?? 0).toFixed(3)} |`));
+  lines.push('', '| signal | logistic weight (standardized, fit on every article) |', '|---|---:|', ...FEATURES.map((f, j) => `| ${f} | ${(all.weights[j + 1] ?? 0).toFixed(3)} |`));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
