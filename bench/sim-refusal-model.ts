@@ -9,7 +9,7 @@
  * Each is compared with the checks at the checks' own rate of refused answerable questions and at `--max-refused`
  * (relevance refusals included). The second source is never read here.
  *
- *   npm run build && node dist/bench/sim-refusal-model.js /work/data/squad/dev-v2.0-dev.json [--max-refused 0.045] [--l2 1]
+ *   npm run build && node dist/bench/sim-refusal-model.js /work/data/squad/dev-v2.0-dev.json [--max-refused 0.045] [--l2 1] [--rounds 200]
  *
  * It is an analysis, not part of the simulator: it answers whether a model of these signals would be worth shipping.
  */
