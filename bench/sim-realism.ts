@@ -24,7 +24,6 @@ import { flag, HELD_OUT, loadSquad, normalize, squadSite, type SquadArticle } fr
 
 const BANDS = [0, 20, 40, 60, 80, 101];
 
-
 /** One question's outcome. `half`: the article's position among the loaded ones (even = tuning half `a`, odd = check half `b`). */
 interface Outcome {
   half: 'a' | 'b';

@@ -70,7 +70,6 @@ const CHECKS: Record<string, Check> = {
   'name asked, best sentence holds none': (r) => r.shape === AnswerShape.name && !r.offersOwn,
 };
 
-
 function read(path: string): Row[] {
   const articles = loadSquad(path, new Set(HELD_OUT));
   // Every article on one site, as in sim-realism.ts: retrieval has to find the paragraph.

@@ -121,7 +121,6 @@ function signals(kb: SiteKnowledge, question: string, query: ReadonlyMap<string,
   return { values: FEATURES.map((f) => values[f]), rules: first !== undefined || missing !== undefined };
 }
 
-
 function read(path: string): { rows: Row[]; titles: string[] } {
   const articles = loadSquad(path, new Set(HELD_OUT));
   const kb = squadSite(articles, 1);
