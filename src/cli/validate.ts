@@ -4,12 +4,13 @@
  * is sent. Only what the API alone can judge (a model id, a site's existence) is left to the run.
  */
 import { constants, type Stats } from 'node:fs';
-import { access, lstat, mkdir, readFile, readlink, stat } from 'node:fs/promises';
+import { access, lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../config';
 import { DatasetFileError, normalizeDelimiter } from '../datasets';
 import { EMAIL_PATTERN } from '../datasets/schema';
 import { loadCustomGrader } from '../grading/custom';
+import { combinedLines } from '../reports/baselineSelect';
 import { ReportFile } from '../reports/files';
 import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
@@ -158,18 +159,8 @@ export async function checkBaseline(ref: string): Promise<string | undefined> {
   if (!info) return `${ref}: no such run directory (give a finished run's directory, e.g. runs/<runId>, or latest)`;
   const dir = info.isDirectory() ? ref : dirname(ref);
   const results = await stat(join(dir, ReportFile.results)).catch(() => undefined);
-  if (results?.isFile() || await isCombinedReport(dir)) return undefined;
+  if (results?.isFile() || ((await combinedLines(dir))?.length ?? 0) > 0) return undefined;
   return `${dir} is not a finished run directory: it has no ${ReportFile.results} (were its reports written?)`;
-}
-
-async function isCombinedReport(dir: string): Promise<boolean> {
-  const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
-  try {
-    const sites = text === undefined ? undefined : (JSON.parse(text) as { sites?: unknown }).sites;
-    return Array.isArray(sites) && sites.length > 0;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -14,14 +14,8 @@ import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type Sk
  * directory the summary names. Any other directory is one run, the baseline of every site and variant.
  */
 async function counterpartRunDir(dir: string, target: BaselineTarget): Promise<string> {
-  const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
-  let lines: CombinedLine[] | undefined;
-  try {
-    lines = text === undefined ? undefined : (JSON.parse(text) as { sites?: CombinedLine[] }).sites;
-  } catch {
-    return dir; // loadBaseline says what is wrong with it
-  }
-  if (!Array.isArray(lines)) return dir;
+  const lines = await combinedLines(dir);
+  if (!lines) return dir; // one run's directory; loadBaseline says what is wrong with it, if anything
   const onSite = lines.filter((l) => l.siteId === target.siteId);
   const line = (target.variant ? lines.find((l) => l.variant?.name === target.variant) : undefined)
     ?? (onSite.length > 1 ? onSite.find((l) => (l.variant?.model ?? null) === target.model) : onSite[0]);
@@ -41,6 +35,21 @@ interface CombinedLine {
   siteId: string;
   reportDir?: string;
   variant?: { name: string; model?: string };
+}
+
+/**
+ * The runs a multi-site or matrix run's combined report in `dir` lists (its summary.json's `sites`); undefined for any
+ * other directory, or a summary that cannot be read.
+ */
+export async function combinedLines(dir: string): Promise<CombinedLine[] | undefined> {
+  const text = await readFile(join(dir, ReportFile.summary), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const sites = (JSON.parse(text) as { sites?: unknown }).sites;
+    return Array.isArray(sites) ? (sites as CombinedLine[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Skipped runs listed in a report before "… N more". */
