@@ -1,37 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
 import { CLI, sitechat } from '../helpers/cli';
 import { historyText } from '../helpers/history';
+import { OtlpCollector, spansIn, type CollectorPost, type OtlpRequest, type OtlpSpan } from '../helpers/otlpCollector';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 
-interface OtlpPost { path: string; headers: Record<string, string | string[] | undefined>; body: string }
-interface OtlpAttr { key: string; value: { stringValue?: string; intValue?: number | string } }
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes: OtlpAttr[] }
-interface OtlpRequest { resourceSpans: { resource: { attributes: OtlpAttr[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] }
-
-/** A collector's OTLP/HTTP endpoint, as small as it gets: records every POST and answers 200 `{}`. */
-async function startCollector(): Promise<{ url: string; posts: OtlpPost[]; server: Server }> {
-  const posts: OtlpPost[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      posts.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, posts, server };
-}
-
-const spansOf = (posts: readonly OtlpPost[]): OtlpSpan[] =>
-  posts.flatMap((p) => (JSON.parse(p.body) as OtlpRequest).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+const spansOf = (posts: readonly CollectorPost[]): OtlpSpan[] => posts.flatMap(spansIn);
 
 /**
  * The OTEL_* wiring of a real `sitechat worker` process (the built CLI, its prebuilt traced bundle): its spans reach an
@@ -40,17 +18,16 @@ const spansOf = (posts: readonly OtlpPost[]): OtlpSpan[] =>
  */
 describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev server, simulator over HTTP)', () => {
   let stack: Stack;
-  let collector: Awaited<ReturnType<typeof startCollector>>;
+  const collector = new OtlpCollector();
   const collectorToken = 'Bearer collector-token-7d1f0c';
 
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     stack = await startStack(__filename);
-    collector = await startCollector();
+    await collector.start();
   });
   afterAll(async () => {
-    collector.server.closeAllConnections();
-    await new Promise((resolve) => collector.server.close(resolve));
+    await collector.close();
     await stack.close();
   });
 
@@ -131,12 +108,11 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
 
   it('a collector that cannot be reached (port closed): the run finishes, the worker warns without the header value and still exits 0', async () => {
     // A port that was free a moment ago and is closed now: every export is refused.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const closed = new OtlpCollector();
+    await closed.start();
+    await closed.setMode('down');
     const { stderr, code } = await runThroughWorker({
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_EXPORTER_OTLP_ENDPOINT: closed.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '200',
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=${encodeURIComponent(collectorToken)}`,
     });
     expect(code, stderr).toBe(0);

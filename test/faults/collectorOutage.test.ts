@@ -6,7 +6,7 @@ import type { RowResult, RunSummary } from '../../src/reports/types';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { CLI } from '../helpers/cli';
-import { printedSummary, startFaultStack, type CliProcess, type FaultStack } from '../helpers/faultStack';
+import { DEMO_QUESTIONS, printedSummary, startFaultStack, type CliProcess, type FaultStack } from '../helpers/faultStack';
 import { OtlpCollector, spansIn, type CollectorMode } from '../helpers/otlpCollector';
 import { exited } from '../helpers/workerProcess';
 
@@ -25,12 +25,6 @@ import { exited } from '../helpers/workerProcess';
 /** Submits, feedback and closes at 2/s each: the run lasts well over the outages (≈ 2 rows/s). */
 const RATE = 2;
 const ROWS = 440;
-const QUESTIONS: [string, string][] = [
-  ['How much does the Personal plan cost?', '$9.99'],
-  ['How much storage do I get for free?', '5 GB'],
-  ['Can I get a refund for my annual subscription?', '14 days'],
-  ['How do I reset my password?', 'reset'],
-];
 const TOKEN = 'Bearer otlp-outage-token-5b2e91';
 /**
  * Small batches and a small queue, so that a hung collector fills the queue within the test (defaults: 512, 2048):
@@ -94,7 +88,7 @@ describe('OTLP collector outages under a real worker (fault suite)', () => {
     stack = await startFaultStack('sitechat-otlp-outage-', { latencyScale: 0.05, rateLimit: RATE, seed: 5 }, () => ({ SITECHAT_RATE_LIMIT: String(RATE) }));
     collector = new OtlpCollector();
     await collector.start();
-    dataset = stack.writeDataset('outage.csv', ROWS, QUESTIONS);
+    dataset = stack.writeDataset('outage.csv', ROWS, DEMO_QUESTIONS);
 
     // The same dataset without tracing, against a simulator of the same seed (no rate limit: it is only the reference).
     baselineSim = await startSimulator({ port: 0, latencyScale: 0.05, rateLimit: 0, seed: 5 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowResult, RunSummary } from '../../src/reports/types';
 import { DEMO } from '../../src/sim/constants';
-import { printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
+import { DEMO_QUESTIONS, printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
 import { exited } from '../helpers/workerProcess';
 
 /**
@@ -14,12 +14,6 @@ import { exited } from '../helpers/workerProcess';
  */
 
 const ROWS = 120;
-const QUESTIONS: [string, string][] = [
-  ['How much does the Personal plan cost?', '$9.99'],
-  ['How much storage do I get for free?', '5 GB'],
-  ['Can I get a refund for my annual subscription?', '14 days'],
-  ['How do I reset my password?', 'reset'],
-];
 
 describe('fault suite: 2 workers, API faults, a worker SIGKILL and a Temporal restart', () => {
   let stack: FaultStack;
@@ -32,7 +26,7 @@ describe('fault suite: 2 workers, API faults, a worker SIGKILL and a Temporal re
 
   it('every row once, 0 × 429, feedback for every graded row, every session closed, no extra ask beyond the drops, exit = verdict', async () => {
     const { sim, dir } = stack;
-    const dataset = stack.writeDataset('faults.csv', ROWS, QUESTIONS);
+    const dataset = stack.writeDataset('faults.csv', ROWS, DEMO_QUESTIONS);
     const first = stack.spawnWorker();
     stack.spawnWorker();
     sim.setFaults({ '*': { failRate: 0.1, dropRate: 0.01 }, 'chat.async': { asyncFailRate: 0.05 } });

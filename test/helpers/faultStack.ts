@@ -11,6 +11,14 @@ import { CLI } from './cli';
 import { exited } from './workerProcess';
 
 /** A `sitechat` command running in its own process, its output collected. */
+/** Questions the demo knowledge base answers, each with a word its answer must include ([question, must_include]). */
+export const DEMO_QUESTIONS: readonly (readonly [string, string])[] = [
+  ['How much does the Personal plan cost?', '$9.99'],
+  ['How much storage do I get for free?', '5 GB'],
+  ['Can I get a refund for my annual subscription?', '14 days'],
+  ['How do I reset my password?', 'reset'],
+];
+
 export interface CliProcess {
   exit: Promise<number | null>;
   stdout(): string;

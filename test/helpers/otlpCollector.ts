@@ -8,12 +8,14 @@ export interface CollectorPost {
   /** When its body had arrived (epoch ms). */
   at: number;
   mode: CollectorMode;
+  path: string;
   headers: IncomingMessage['headers'];
   body: string;
 }
 
-interface OtlpSpan { name: string; startTimeUnixNano: string }
-interface OtlpRequest { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }
+export interface OtlpAttr { key: string; value: { stringValue?: string; intValue?: number | string } }
+export interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; attributes: OtlpAttr[] }
+export interface OtlpRequest { resourceSpans: { resource: { attributes: OtlpAttr[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] }
 
 /** The spans of an OTLP/HTTP JSON request body. */
 export function spansIn(post: CollectorPost): OtlpSpan[] {
@@ -83,7 +85,7 @@ export class OtlpCollector {
     req.on('data', (d: Buffer) => (body += d.toString()));
     req.on('end', () => {
       const mode = this.#mode;
-      this.posts.push({ at: Date.now(), mode, headers: req.headers, body });
+      this.posts.push({ at: Date.now(), mode, path: req.url ?? '', headers: req.headers, body });
       // A hung request stays open until the client gives up on it (or the collector goes down).
       if (mode === 'hang') return;
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
