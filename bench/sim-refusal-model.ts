@@ -22,7 +22,7 @@ import type { SiteKnowledge } from '../src/sim/kb/knowledge';
 import { findModel } from '../src/sim/kb/models';
 import { swappedModifier } from '../src/sim/kb/modifierSwap';
 import { documentSentences, type RankedSentence } from '../src/sim/kb/rank';
-import { terms, tokens } from '../src/sim/kb/tokenize';
+import { foldedWords, terms } from '../src/sim/kb/tokenize';
 import { missingTermMismatch, unmatchedTerms } from '../src/sim/kb/unmatched';
 import { flag, HELD_OUT, loadSquad, normalize, squadSite } from './sim-realism-data';
 
@@ -48,12 +48,11 @@ interface Row {
 }
 
 const cap = (x: number, max: number): number => Math.min(x, max) / max;
-const lowerWords = (text: string): string[] => tokens(text).map((w) => w.toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''));
 
 /** Longest run of the question's words the sentence has in a row, and the share of the question's word pairs it has. */
 function copied(question: string, sentence: string): { run: number; bigrams: number } {
-  const q = lowerWords(question);
-  const s = lowerWords(sentence);
+  const q = foldedWords(question);
+  const s = foldedWords(sentence);
   let best = 0;
   for (let i = 0; i < q.length; i++) {
     for (let j = 0; j < s.length; j++) {

@@ -182,7 +182,7 @@ export class ChunkState {
 
   /**
    * The last conversation has started: the run may start the next chunk, and record batches shrink (settle batches
-   * too, before `settle-full-batches`; from it on, once fewer than a batch of questions are in flight).
+   * too, before `settle-full-batches`; from it on, once fewer than a batch of asked rows are still to be settled).
    */
   lastStarted(): void {
     this.lastHasStarted = true;

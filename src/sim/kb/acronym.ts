@@ -43,7 +43,8 @@ export function expansions(acronym: string, text: string): string[][] {
  */
 export function acronymWords(question: string, text: string, documentText = ''): Set<string> {
   const out = new Set<string>();
-  const near = new Set(tokens(text).map((w) => w.toLowerCase()));
+  const nearWords = tokens(text);
+  const near = new Set(nearWords.map((w) => w.toLowerCase()));
   const mostlyNear = (expansion: readonly string[]): boolean => {
     const capitals = expansion.filter((w) => /^\p{Lu}/u.test(w));
     return capitals.filter((w) => near.has(w.toLowerCase())).length * 2 >= capitals.length;
@@ -52,7 +53,7 @@ export function acronymWords(question: string, text: string, documentText = ''):
     if (!isAcronym(word)) continue;
     if (expansions(word, text).length > 0 || expansions(word, documentText).some(mostlyNear)) out.add(word);
   }
-  for (const word of new Set(tokens(text))) {
+  for (const word of new Set(nearWords)) {
     if (!isAcronym(word)) continue;
     for (const expansion of expansions(word, question)) for (const w of expansion) out.add(w);
   }

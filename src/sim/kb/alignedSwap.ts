@@ -7,7 +7,7 @@
  * Chosen on the development file, both halves; see docs/simulator.md.
  */
 import { oppositesOf } from './antonyms';
-import { tokens } from './tokenize';
+import { foldedWords } from './tokenize';
 
 /** Number words with their values. "one" is left out: it is as often a pronoun ("the one with …"). */
 const CARDINALS: Readonly<Record<string, number>> = {
@@ -43,8 +43,6 @@ export interface AlignedSwap {
   stated: string;
 }
 
-const lowerWords = (text: string): string[] => tokens(text).map((w) => w.toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''));
-
 function contrast(asked: string, stated: string): AlignedSwap['kind'] | undefined {
   const a = numberOf(asked);
   const b = numberOf(stated);
@@ -54,8 +52,8 @@ function contrast(asked: string, stated: string): AlignedSwap['kind'] | undefine
 
 /** The first word of the question that the sentence replaces, in place, by another number of its kind or an opposite. */
 export function alignedSwap(question: string, sentence: string): AlignedSwap | undefined {
-  const q = lowerWords(question);
-  const s = lowerWords(sentence);
+  const q = foldedWords(question);
+  const s = foldedWords(sentence);
   const inQuestion = new Set(q);
   const inSentence = new Set(s);
   for (let i = 0; i < q.length; i++) {

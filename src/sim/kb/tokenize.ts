@@ -55,10 +55,12 @@ export function stem(word: string): string {
   return w;
 }
 
+/** A raw token in lower case, accents folded: questions are often typed without them ("Rene" for "René"). */
+export const folded = (token: string): string => token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+
 /** One raw token to an index term, or null for stop words and single letters. */
 export function toTerm(token: string): string | null {
-  // Accents folded: questions are often typed without them ("Rene" for "René").
-  const t = token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+  const t = folded(token);
   if (t.length === 0 || STOP_WORDS.has(t) || (t.length === 1 && !/\d/.test(t))) return null;
   // Own keys only: "constructor" or "toString" in a document must not reach Object.prototype.
   const stemmed = stem(Object.hasOwn(IRREGULAR, t) ? (IRREGULAR[t] as string) : t);
@@ -78,6 +80,11 @@ export function terms(text: string): string[] {
 /** Raw tokens (for MiniSearch's tokenizer). */
 export function tokens(text: string): string[] {
   return text.split(WORD_SPLIT).filter((t) => t.length > 0);
+}
+
+/** The raw tokens of a text, folded (`folded`): words compared as written, not as index terms. */
+export function foldedWords(text: string): string[] {
+  return tokens(text).map(folded);
 }
 
 /** Words whose period does not end a sentence ("St. Bartholomew", "Dr. Smith", "c. 1560", "J. Smith", "U.S. Army"). */

@@ -67,9 +67,10 @@ export function unmatchedTerms(kb: SiteKnowledge, question: string, best: Ranked
   const out: Unmatched[] = [];
   const seen = new Set<string>();
   const words = tokens(question);
-  const lowerNear = nearText.join(' ').toLowerCase();
+  const joinedNear = nearText.join(' ');
+  const lowerNear = joinedNear.toLowerCase();
   // "CJEU" asked, "Court of Justice of the European Union" near (or the other way round): the passage names it.
-  const named = acronymWords(question, nearText.join(' '), list.map((x) => x.text).join(' '));
+  const named = acronymWords(question, joinedNear, best.hit.doc.content ?? best.hit.doc.answer ?? '');
   words.forEach((raw, i) => {
     const term = toTerm(raw);
     if (term === null || seen.has(term) || FRAME_TERMS.has(term) || skip.has(term) || near.has(term) || named.has(raw)) return;
