@@ -11,8 +11,11 @@ export const MALLOC_ARENAS = 2;
 export interface LaunchFacts {
   env: NodeJS.ProcessEnv;
   execArgv: readonly string[];
-  /** Whether the C library is glibc: musl and other platforms do not read MALLOC_ARENA_MAX. */
-  glibc: boolean;
+  /**
+   * Whether the C library is glibc: musl and other platforms do not read MALLOC_ARENA_MAX. Asked only when the
+   * deployer gave no arena setting (finding out reads the process report: a restarted worker need not).
+   */
+  glibc: () => boolean;
   /** The worker's SITECHAT_HEAP_GROWTH_PERCENT: 0 leaves V8's own heap sizing, the semi-spaces' too. */
   heapGrowthPercent: number | undefined;
 }
@@ -30,7 +33,7 @@ export interface Relaunch {
  */
 export function memoryRelaunchPlan(facts: LaunchFacts): Relaunch | undefined {
   const { env, execArgv } = facts;
-  const arenas = facts.glibc && env.MALLOC_ARENA_MAX === undefined && !/malloc\.arena_max/u.test(env.GLIBC_TUNABLES ?? '');
+  const arenas = env.MALLOC_ARENA_MAX === undefined && !/malloc\.arena_max/u.test(env.GLIBC_TUNABLES ?? '') && facts.glibc();
   const semiSpace = Boolean(facts.heapGrowthPercent) && !semiSpaceGiven(execArgv, env.NODE_OPTIONS);
   if (!arenas && !semiSpace) return undefined;
   const defined = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -42,7 +45,8 @@ export function memoryRelaunchPlan(facts: LaunchFacts): Relaunch | undefined {
 
 type Execve = (file: string, args: string[], env: Record<string, string>) => never;
 
-function runsOnGlibc(): boolean {
+/** Whether this process runs on glibc (its report names the glibc version); false off Linux. */
+export function runsOnGlibc(): boolean {
   if (process.platform !== 'linux') return false;
   const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
   return typeof report?.header?.glibcVersionRuntime === 'string';
@@ -57,7 +61,7 @@ function runsOnGlibc(): boolean {
 export function relaunchWithMemorySettings(heapGrowthPercent: number | undefined): void {
   const execve = (process as unknown as { execve?: Execve }).execve;
   if (typeof execve !== 'function') return;
-  const plan = memoryRelaunchPlan({ env: process.env, execArgv: process.execArgv, glibc: runsOnGlibc(), heapGrowthPercent });
+  const plan = memoryRelaunchPlan({ env: process.env, execArgv: process.execArgv, glibc: runsOnGlibc, heapGrowthPercent });
   if (!plan) return;
   try {
     execve.call(process, process.execPath, [process.execPath, ...plan.execArgv, ...process.argv.slice(1)], plan.env);

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/devServerProcess';
+import { runsOnGlibc } from '../../src/temporal/memoryRelaunch';
 import { CLI } from '../helpers/cli';
 
 /** Where Node can restart a process in place (22.15 and later) and the C library reads MALLOC_ARENA_MAX. */
 const canExec = typeof (process as unknown as { execve?: unknown }).execve === 'function';
-const glibc = typeof (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime === 'string';
 
 interface Start { pid: number; arenas: string | null; execArgv: string[] }
 
@@ -17,7 +17,7 @@ interface Start { pid: number; arenas: string | null; execArgv: string[] }
  * image starts (so a restart in place shows as a second line with the same pid). Nothing listens at its Temporal
  * address: the restart happens before it connects, and the line "metrics at …" marks that the worker went past it.
  */
-describe.runIf(canExec && glibc)('sitechat worker: settings only a process start can give (real process, Node 22.15+ on glibc)', () => {
+describe.runIf(canExec && runsOnGlibc())('sitechat worker: settings only a process start can give (real process, Node 22.15+ on glibc)', () => {
   let dir: string;
   const children: ChildProcess[] = [];
   beforeAll(() => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { semiSpaceGiven } from '../../../src/temporal/heapGrowth';
 import { MALLOC_ARENAS, memoryRelaunchPlan, type LaunchFacts } from '../../../src/temporal/memoryRelaunch';
 
-const facts = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({ env: { PATH: '/bin' }, execArgv: [], glibc: true, heapGrowthPercent: 30, ...over });
+const facts = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({ env: { PATH: '/bin' }, execArgv: [], glibc: () => true, heapGrowthPercent: 30, ...over });
 
 describe('memoryRelaunchPlan', () => {
   it('on glibc with nothing set: two malloc arenas and 16 MiB semi-spaces, the rest of the environment and flags kept', () => {
@@ -26,9 +26,9 @@ describe('memoryRelaunchPlan', () => {
   });
 
   it('sets no arena count where the C library is not glibc, and no semi-space when heap sizing is left to V8', () => {
-    expect(memoryRelaunchPlan(facts({ glibc: false }))).toEqual({ env: { PATH: '/bin' }, execArgv: ['--max-semi-space-size=16'] });
+    expect(memoryRelaunchPlan(facts({ glibc: () => false }))).toEqual({ env: { PATH: '/bin' }, execArgv: ['--max-semi-space-size=16'] });
     expect(memoryRelaunchPlan(facts({ heapGrowthPercent: 0 }))).toEqual({ env: { PATH: '/bin', MALLOC_ARENA_MAX: '2' }, execArgv: [] });
-    expect(memoryRelaunchPlan(facts({ glibc: false, heapGrowthPercent: 0 }))).toBeUndefined();
+    expect(memoryRelaunchPlan(facts({ glibc: () => false, heapGrowthPercent: 0 }))).toBeUndefined();
   });
 });
 
