@@ -6,7 +6,7 @@ import type { RowResult, RunSummary } from '../../src/reports/types';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { CLI } from '../helpers/cli';
-import { DEMO_QUESTIONS, printedSummary, startFaultStack, type CliProcess, type FaultStack } from '../helpers/faultStack';
+import { DEMO_QUESTIONS, printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
 import { OtlpCollector, spansIn, type CollectorMode } from '../helpers/otlpCollector';
 import { exited } from '../helpers/workerProcess';
 
@@ -65,15 +65,6 @@ function spawnCollected(args: string[], env: NodeJS.ProcessEnv): Child {
   };
 }
 
-function runCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  return { exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))), stdout: () => stdout, stderr: () => stderr };
-}
-
 const resultsOf = (dir: string): RowResult[] =>
   readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowResult);
 
@@ -92,9 +83,9 @@ describe('OTLP collector outages under a real worker (fault suite)', () => {
 
     // The same dataset without tracing, against a simulator of the same seed (no rate limit: it is only the reference).
     baselineSim = await startSimulator({ port: 0, latencyScale: 0.05, rateLimit: 0, seed: 5 });
-    const env = stack.env({ SITECHAT_BASE_URL: baselineSim.baseUrl, SITECHAT_RATE_LIMIT: '0', SITECHAT_PACER_DIR: join(stack.dir, 'pacer-baseline') });
-    const worker = spawnCollected(['worker'], env);
-    const run = runCli(['run', dataset, '--no-worker', '--json', '--concurrency', '20', '--fail-under', '0', '--out', join(stack.dir, 'baseline')], env);
+    const untraced = { SITECHAT_BASE_URL: baselineSim.baseUrl, SITECHAT_RATE_LIMIT: '0', SITECHAT_PACER_DIR: join(stack.dir, 'pacer-baseline') };
+    const worker = spawnCollected(['worker'], stack.env(untraced));
+    const run = stack.cli(['run', dataset, '--no-worker', '--json', '--concurrency', '20', '--fail-under', '0', '--out', join(stack.dir, 'baseline')], untraced);
     const code = await run.exit;
     const stopAt = Date.now();
     worker.child.kill('SIGTERM');
@@ -116,7 +107,7 @@ describe('OTLP collector outages under a real worker (fault suite)', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_EXPORTER_OTLP_HEADERS: `authorization=${encodeURIComponent(TOKEN)}`, ...BSP,
     }));
-    const run = runCli(['run', dataset, '--no-worker', '--json', '--concurrency', '20', '--fail-under', '0', '--out', join(stack.dir, 'traced')], stack.env());
+    const run = stack.cli(['run', dataset, '--no-worker', '--json', '--concurrency', '20', '--fail-under', '0', '--out', join(stack.dir, 'traced')]);
     let runEnded = false;
     void run.exit.then(() => (runEnded = true));
     const said = (): string => `${run.stderr()}\n--- worker:\n${worker.stderr().slice(-4000)}`;

@@ -38,8 +38,8 @@ export interface FaultStack {
   startServer(): Promise<void>;
   stopServer(): Promise<void>;
   spawnWorker(extra?: Record<string, string>): ChildProcess;
-  /** `sitechat <args>` with stdout and stderr collected. */
-  cli(args: string[]): CliProcess;
+  /** `sitechat <args>` with stdout and stderr collected, in `env(extra)`. */
+  cli(args: string[], extra?: Record<string, string>): CliProcess;
   /** A dataset of `rows` numbered questions cycling through `questions` ([question, must_include]). */
   writeDataset(name: string, rows: number, questions: readonly (readonly [string, string])[]): string;
   /** Polls `done` every 200 ms; fails after `ms` naming `what` and what the CLI said. */
@@ -86,8 +86,8 @@ export async function startFaultStack(prefix: string, simOptions: SimulatorOptio
       workers.push(child);
       return child;
     },
-    cli(args) {
-      const child = spawn(process.execPath, [CLI, ...args], { env: stack.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    cli(args, extra = {}) {
+      const child = spawn(process.execPath, [CLI, ...args], { env: stack.env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
