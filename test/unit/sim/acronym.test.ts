@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { I_DONT_KNOW, Plan } from '../../../src/sim';
+import { I_DONT_KNOW } from '../../../src/sim';
 import { acronymWords, expansions, isAcronym } from '../../../src/sim/kb/acronym';
-import { composeAnswer } from '../../../src/sim/kb/answer';
-import { findModel } from '../../../src/sim/kb/models';
 import { swappedModifier } from '../../../src/sim/kb/modifierSwap';
-import { Simulator } from '../../../src/sim/simulator';
+import { answererFor, fillerDocuments } from './helpers';
 
 describe('acronyms', () => {
   it('finds the runs of words an acronym stands for, joining words allowed inside', () => {
@@ -38,10 +36,8 @@ describe('acronyms', () => {
 });
 
 describe('answers that name a thing another way', () => {
-  // 30 other documents, so that a word of one document is rare (IDF ≥ 3) as in a real knowledge base.
-  const filler = Array.from({ length: 30 }, (_, i) => ({ title: `Farm ${i + 1}`, content: `Farm number ${i + 1} keeps sheep and grows barley on the hill.` }));
   const documents = [
-    ...filler,
+    ...fillerDocuments(),
     {
       title: 'Mill',
       content: 'The Polish miller ground rye at the Brandholm mill. The wheel was made of oak. The roof was of reed. ' +
@@ -53,12 +49,7 @@ describe('answers that name a thing another way', () => {
         'The roof was of reed. Judges of the Court of Justice serve terms of six years.',
     },
   ];
-  const answer = (message: string): ReturnType<typeof composeAnswer> => {
-    const fixtures = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
-    const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
-    if (!kb) throw new Error('site not loaded');
-    return composeAnswer(kb, { message, model: findModel('gpt-4o-mini') ?? (undefined as never), seed: 1 });
-  };
+  const answer = answererFor(documents);
 
   it('a country asked, its adjective in the passage ("Poland", "Polish"), is the same name', () => {
     const a = answer('Which Poland miller ground rye at the Brandholm mill?');

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { I_DONT_KNOW, Plan } from '../../../src/sim';
-import { composeAnswer } from '../../../src/sim/kb/answer';
+import { I_DONT_KNOW } from '../../../src/sim';
 import { evidenceMismatch, MismatchKind } from '../../../src/sim/kb/answerable';
 import { answerShape, answerTypeTerm, offersShape } from '../../../src/sim/kb/answerShape';
 import { statedOpposite } from '../../../src/sim/kb/antonyms';
-import { findModel } from '../../../src/sim/kb/models';
 import { swappedModifier } from '../../../src/sim/kb/modifierSwap';
 import { sameWord } from '../../../src/sim/kb/spelling';
 import { sentences, terms } from '../../../src/sim/kb/tokenize';
-import { Simulator } from '../../../src/sim/simulator';
+import { answererFor } from './helpers';
 
 /** Made-up articles in the shapes answers take: appositives, parentheticals, "located in", lists, numbers with units. */
 const DOCS = [
@@ -21,12 +19,7 @@ const DOCS = [
   { title: 'Bréval', content: 'René Dufour founded the town of Bréval on the river Aure.' },
 ];
 
-function ask(message: string): ReturnType<typeof composeAnswer> {
-  const fixtures = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents: DOCS }] }] };
-  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
-  if (!kb) throw new Error('site not loaded');
-  return composeAnswer(kb, { message, model: findModel('gpt-4o-mini') ?? (undefined as never), seed: 1 });
-}
+const ask = answererFor(DOCS);
 
 describe('answer shapes', () => {
   it('an appositive: "In what country is X located?" is answered from "X, a region in Y"', () => {

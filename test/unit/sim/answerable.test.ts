@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { I_DONT_KNOW, Plan } from '../../../src/sim';
-import { composeAnswer } from '../../../src/sim/kb/answer';
+import { I_DONT_KNOW } from '../../../src/sim';
 import { evidenceMismatch, MismatchKind } from '../../../src/sim/kb/answerable';
-import { findModel } from '../../../src/sim/kb/models';
-import { Simulator } from '../../../src/sim/simulator';
+import { answererFor } from './helpers';
 
 const DOCS = [
   { title: 'Harbour', content: 'The harbour of Tolvik was built in 1862 by the merchant guild. It was extended in 1911 to take steamships. Fishing boats still use the old quay.' },
@@ -13,12 +11,7 @@ const DOCS = [
   { title: 'Bakery history', content: 'A Danish baker founded it. The Tolvik bakery bakes rye loaves from his recipe.' },
 ];
 
-function answer(message: string): ReturnType<typeof composeAnswer> {
-  const fixtures = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents: DOCS }] }] };
-  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
-  if (!kb) throw new Error('site not loaded');
-  return composeAnswer(kb, { message, model: findModel('gpt-4o-mini') ?? (undefined as never), seed: 1 });
-}
+const answer = answererFor(DOCS);
 
 describe('evidenceMismatch', () => {
   it('a negated question needs a negation in the evidence sentence', () => {

@@ -1,6 +1,9 @@
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { DEMO_API_KEY, startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../../src/sim';
+import { DEMO_API_KEY, Plan, startSimulator, type DocumentInput, type FixturesInput, type SimulatorHandle, type SimulatorOptions } from '../../../src/sim';
+import { composeAnswer, type ComposedAnswer } from '../../../src/sim/kb/answer';
+import { findModel } from '../../../src/sim/kb/models';
+import { Simulator } from '../../../src/sim/simulator';
 
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
@@ -89,3 +92,17 @@ export function useSimulator(options: SimulatorOptions = {}): () => SimClient {
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const EMAIL = 'qa@example.com';
+
+/** Answers of the default model (seed 1) from a site of `documents`, composed as the chat endpoints compose them. */
+export function answererFor(documents: DocumentInput[]): (message: string) => ComposedAnswer {
+  const fixtures: FixturesInput = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents }] }] };
+  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
+  const model = findModel('gpt-4o-mini');
+  if (!kb || !model) throw new Error('site or model not loaded');
+  return (message) => composeAnswer(kb, { message, model, seed: 1 });
+}
+
+/** Documents that make a word of the others rare (IDF ≥ 3), as in a real knowledge base: `n` small farm pages. */
+export function fillerDocuments(n = 30): { title: string; content: string }[] {
+  return Array.from({ length: n }, (_, i) => ({ title: `Farm ${i + 1}`, content: `Farm number ${i + 1} keeps sheep and grows barley on the hill.` }));
+}

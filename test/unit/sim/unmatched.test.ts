@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { I_DONT_KNOW, Plan } from '../../../src/sim';
-import { composeAnswer } from '../../../src/sim/kb/answer';
+import { I_DONT_KNOW } from '../../../src/sim';
 import { MismatchKind } from '../../../src/sim/kb/answerable';
-import { findModel } from '../../../src/sim/kb/models';
 import { missingTermMismatch, type Unmatched } from '../../../src/sim/kb/unmatched';
-import { Simulator } from '../../../src/sim/simulator';
+import { answererFor, fillerDocuments } from './helpers';
 
-// 30 other documents, so that a word of one document is rare (IDF ≥ 3) as in a real knowledge base.
-const FILLER = Array.from({ length: 30 }, (_, i) => ({ title: `Farm ${i + 1}`, content: `Farm number ${i + 1} keeps sheep and grows barley on the hill.` }));
 const DOCS = [
-  ...FILLER,
+  ...fillerDocuments(),
   {
     title: 'Harbour',
     content: 'The harbour of Tolvik was built in 1862 by the merchant guild. Fishing boats still use the old quay. ' +
@@ -24,12 +20,7 @@ const DOCS = [
   },
 ];
 
-function answer(message: string): ReturnType<typeof composeAnswer> {
-  const fixtures = { tenants: [{ id: 't', plan: Plan.level3, keys: [{ key: 'k' }], sites: [{ id: 's', documents: DOCS }] }] };
-  const kb = new Simulator({ fixtures, seed: 1 }).registry.site('s')?.knowledge;
-  if (!kb) throw new Error('site not loaded');
-  return composeAnswer(kb, { message, model: findModel('gpt-4o-mini') ?? (undefined as never), seed: 1 });
-}
+const answer = answererFor(DOCS);
 
 const word = (over: Partial<Unmatched>): Unmatched => ({ term: 'x', raw: 'x', idf: 1, name: false, inDocument: false, known: false, negatedInDocument: false, ...over });
 
