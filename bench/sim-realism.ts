@@ -20,6 +20,7 @@
 import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { findModel } from '../src/sim/kb/models';
+import { SentenceBm25 } from './sim-realism-baseline';
 import { flag, HELD_OUT, loadSquad, normalize, squadSite, type SquadArticle } from './sim-realism-data';
 
 const BANDS = [0, 20, 40, 60, 80, 101];
@@ -30,6 +31,12 @@ interface Outcome {
   answerable: boolean;
   refused: boolean;
   correct: boolean;
+  /** The plain-retrieval baseline's answer contains a reference answer: its 2 best sentences; cut to the answer's length. */
+  baseline: boolean;
+  sameLength: boolean;
+  /** Words of the answer and of the baseline's answer. */
+  words: number;
+  baselineWords: number;
   score: number;
   level: string;
 }
@@ -37,6 +44,11 @@ interface Outcome {
 interface Tally {
   answerable: number;
   withReference: number;
+  baselineWithReference: number;
+  sameLengthWithReference: number;
+  /** Median words of the answers to answerable questions that are not refusals, and of the baseline's to the same questions. */
+  medianWords: number;
+  medianBaselineWords: number;
   refusedAnswerable: number;
   unanswerable: number;
   refusedUnanswerable: number;
@@ -44,39 +56,65 @@ interface Tally {
   levels: Record<string, { n: number; correct: number }>;
 }
 
-function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): Outcome[] {
+/** The outcomes, and the milliseconds the baseline took (not the simulator's: left out of its time per question). */
+function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): { out: Outcome[]; baselineMs: number } {
   const model = findModel(modelName);
   if (!model) throw new Error(`--model: unknown model \`${modelName}\``);
   const out: Outcome[] = [];
+  let baselineMs = 0;
   const halfOf = new Map(articles.map((a, i) => [a, i % 2 === 0 ? 'a' as const : 'b' as const]));
   const groups = scope === 'site' ? [articles] : articles.map((a) => [a]);
   for (const group of groups) {
     const kb = squadSite(group, seed);
+    const built = performance.now();
+    const baseline = new SentenceBm25(group);
+    baselineMs += performance.now() - built;
     for (const article of group) {
       for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
-        if (out.length >= limit) return out;
+        if (out.length >= limit) return { out, baselineMs };
         const answer = composeAnswer(kb, { message: qa.question, model, seed });
         const refused = answer.answer === I_DONT_KNOW;
         const text = normalize(answer.answer);
         const answerable = !qa.is_impossible && qa.answers.length > 0;
         const correct = answerable && !refused && qa.answers.some((a) => text.includes(normalize(a.text)));
-        out.push({ half: halfOf.get(article) ?? 'a', answerable, refused, correct, score: answer.confidenceScore, level: answer.confidenceLevel });
+        const asked = performance.now();
+        const plain = baseline.top(qa.question).join(' ');
+        const plainText = normalize(plain);
+        const words = wordCount(answer.answer);
+        // A refusal has no length to match: the bar then answers at the length of its own 2 sentences.
+        const cut = normalize(baseline.topWords(qa.question, refused ? wordCount(plain) : words));
+        out.push({
+          half: halfOf.get(article) ?? 'a', answerable, refused, correct, score: answer.confidenceScore, level: answer.confidenceLevel,
+          baseline: answerable && qa.answers.some((a) => plainText.includes(normalize(a.text))),
+          sameLength: answerable && qa.answers.some((a) => cut.includes(normalize(a.text))),
+          words, baselineWords: wordCount(plain),
+        });
+        baselineMs += performance.now() - asked;
       }
     }
   }
-  return out;
+  return { out, baselineMs };
+}
+
+const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted.length === 0 ? 0 : (sorted[sorted.length >> 1] as number);
 }
 
 /** Counts, and calibration over the answers that are not refusals (an answer to an unanswerable question is wrong). */
 function tally(outcomes: readonly Outcome[]): Tally {
   const t: Tally = {
-    answerable: 0, withReference: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
+    answerable: 0, withReference: 0, baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
     bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
   };
   for (const o of outcomes) {
     if (o.answerable) {
       t.answerable++;
       if (o.correct) t.withReference++;
+      if (o.baseline) t.baselineWithReference++;
+      if (o.sameLength) t.sameLengthWithReference++;
       if (o.refused) t.refusedAnswerable++;
     } else {
       t.unanswerable++;
@@ -92,6 +130,9 @@ function tally(outcomes: readonly Outcome[]): Tally {
     level.n++;
     if (o.correct) level.correct++;
   }
+  const answered = outcomes.filter((o) => o.answerable && !o.refused);
+  t.medianWords = median(answered.map((o) => o.words));
+  t.medianBaselineWords = median(answered.map((o) => o.baselineWords));
   return t;
 }
 
@@ -108,8 +149,8 @@ function main(): void {
   const limit = Number(flag('limit') ?? Infinity);
   const articles = loadSquad(path, exclude);
   const started = performance.now();
-  const outcomes = evaluate(articles, scope, model, seed, limit);
-  const ms = performance.now() - started;
+  const { out: outcomes, baselineMs } = evaluate(articles, scope, model, seed, limit);
+  const ms = performance.now() - started - baselineMs;
   const all = tally(outcomes);
   const halves = { a: tally(outcomes.filter((o) => o.half === 'a')), b: tally(outcomes.filter((o) => o.half === 'b')) };
   const titles = (h: 0 | 1): string => articles.filter((_, i) => i % 2 === h).map((a) => a.title).join(', ');
@@ -129,6 +170,9 @@ function main(): void {
     row('answerable questions', (t) => String(t.answerable)),
     row('… answered with a reference answer', (t) => pct(t.withReference, t.answerable)),
     row('… refused ("I don\'t know")', (t) => pct(t.refusedAnswerable, t.answerable)),
+    row('… plain BM25\'s 2 best sentences contain a reference (the bar)', (t) => pct(t.baselineWithReference, t.answerable)),
+    row('… plain BM25\'s best sentences cut to the answer\'s length contain a reference', (t) => pct(t.sameLengthWithReference, t.answerable)),
+    row('… words per answer, median: simulator / plain BM25', (t) => `${t.medianWords} / ${t.medianBaselineWords}`),
     row('unanswerable questions (SQuAD 2.0)', (t) => String(t.unanswerable)),
     row('… refused', (t) => pct(t.refusedUnanswerable, t.unanswerable)),
     '',
