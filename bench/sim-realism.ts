@@ -21,6 +21,7 @@ import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { findModel } from '../src/sim/kb/models';
 import { SentenceBm25 } from './sim-realism-baseline';
+import { MISS_LABELS, MISSES, missOf, type Miss } from './sim-realism-misses';
 import { flag, HELD_OUT, loadSquad, normalize, squadSite, type SquadArticle } from './sim-realism-data';
 
 const BANDS = [0, 20, 40, 60, 80, 101];
@@ -37,6 +38,8 @@ interface Outcome {
   /** Words of the answer and of the baseline's answer. */
   words: number;
   baselineWords: number;
+  /** For an answerable question whose answer holds no reference: the step that missed. */
+  miss?: Miss;
   score: number;
   level: string;
 }
@@ -50,29 +53,31 @@ interface Tally {
   medianWords: number;
   medianBaselineWords: number;
   refusedAnswerable: number;
+  misses: Record<Miss, number>;
   unanswerable: number;
   refusedUnanswerable: number;
   bands: { n: number; correct: number }[];
   levels: Record<string, { n: number; correct: number }>;
 }
 
-/** The outcomes, and the milliseconds the baseline took (not the simulator's: left out of its time per question). */
-function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): { out: Outcome[]; baselineMs: number } {
+/** The outcomes, and the milliseconds the bar and the misses took (not the simulator's: left out of its time per question). */
+function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): { out: Outcome[]; benchMs: number } {
   const model = findModel(modelName);
   if (!model) throw new Error(`--model: unknown model \`${modelName}\``);
   const out: Outcome[] = [];
-  let baselineMs = 0;
+  let benchMs = 0;
   const halfOf = new Map(articles.map((a, i) => [a, i % 2 === 0 ? 'a' as const : 'b' as const]));
   const groups = scope === 'site' ? [articles] : articles.map((a) => [a]);
   for (const group of groups) {
     const kb = squadSite(group, seed);
     const built = performance.now();
     const baseline = new SentenceBm25(group);
-    baselineMs += performance.now() - built;
+    benchMs += performance.now() - built;
     for (const article of group) {
-      for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
-        if (out.length >= limit) return { out, baselineMs };
-        const answer = composeAnswer(kb, { message: qa.question, model, seed });
+      for (const [paragraph, qa] of article.paragraphs.flatMap((p) => p.qas.map((q) => [p.context, q] as const))) {
+        if (out.length >= limit) return { out, benchMs };
+        const input = { message: qa.question, model, seed };
+        const answer = composeAnswer(kb, input);
         const refused = answer.answer === I_DONT_KNOW;
         const text = normalize(answer.answer);
         const answerable = !qa.is_impossible && qa.answers.length > 0;
@@ -88,12 +93,13 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
           baseline: answerable && qa.answers.some((a) => plainText.includes(normalize(a.text))),
           sameLength: answerable && qa.answers.some((a) => cut.includes(normalize(a.text))),
           words, baselineWords: wordCount(plain),
+          ...(answerable && !correct ? { miss: missOf(kb, input, answer, refused, paragraph) } : {}),
         });
-        baselineMs += performance.now() - asked;
+        benchMs += performance.now() - asked;
       }
     }
   }
-  return { out, baselineMs };
+  return { out, benchMs };
 }
 
 const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
@@ -106,7 +112,7 @@ function median(values: number[]): number {
 /** Counts, and calibration over the answers that are not refusals (an answer to an unanswerable question is wrong). */
 function tally(outcomes: readonly Outcome[]): Tally {
   const t: Tally = {
-    answerable: 0, withReference: 0, baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
+    answerable: 0, withReference: 0, baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0, refusedAnswerable: 0, misses: Object.fromEntries(MISSES.map((m) => [m, 0])) as Record<Miss, number>, unanswerable: 0, refusedUnanswerable: 0,
     bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
   };
   for (const o of outcomes) {
@@ -116,6 +122,7 @@ function tally(outcomes: readonly Outcome[]): Tally {
       if (o.baseline) t.baselineWithReference++;
       if (o.sameLength) t.sameLengthWithReference++;
       if (o.refused) t.refusedAnswerable++;
+      if (o.miss) t.misses[o.miss]++;
     } else {
       t.unanswerable++;
       if (o.refused) t.refusedUnanswerable++;
@@ -149,8 +156,8 @@ function main(): void {
   const limit = Number(flag('limit') ?? Infinity);
   const articles = loadSquad(path, exclude);
   const started = performance.now();
-  const { out: outcomes, baselineMs } = evaluate(articles, scope, model, seed, limit);
-  const ms = performance.now() - started - baselineMs;
+  const { out: outcomes, benchMs } = evaluate(articles, scope, model, seed, limit);
+  const ms = performance.now() - started - benchMs;
   const all = tally(outcomes);
   const halves = { a: tally(outcomes.filter((o) => o.half === 'a')), b: tally(outcomes.filter((o) => o.half === 'b')) };
   const titles = (h: 0 | 1): string => articles.filter((_, i) => i % 2 === h).map((a) => a.title).join(', ');
@@ -173,6 +180,7 @@ function main(): void {
     row('… plain BM25\'s 2 best sentences contain a reference (the bar)', (t) => pct(t.baselineWithReference, t.answerable)),
     row('… plain BM25\'s best sentences cut to the answer\'s length contain a reference', (t) => pct(t.sameLengthWithReference, t.answerable)),
     row('… words per answer, median: simulator / plain BM25', (t) => `${t.medianWords} / ${t.medianBaselineWords}`),
+    ...MISSES.map((m) => row(`… no reference, ${MISS_LABELS[m]}`, (t) => pct(t.misses[m], t.answerable))),
     row('unanswerable questions (SQuAD 2.0)', (t) => String(t.unanswerable)),
     row('… refused', (t) => pct(t.refusedUnanswerable, t.unanswerable)),
     '',
