@@ -3,7 +3,7 @@
  * works on realism next where the misses are (retrieval, ranking, the checks) without reading the questions.
  */
 import type { ComposedAnswer } from '../src/sim/kb/answer';
-import { MIN_COVERAGE, readFor, type AnswerInput } from '../src/sim/kb/answer';
+import { readFor, type AnswerInput } from '../src/sim/kb/answer';
 import type { SiteKnowledge } from '../src/sim/kb/knowledge';
 
 export const MISSES = ['not retrieved', 'other paragraph first', 'other sentence', 'refused: low relevance', 'refused: a check'] as const;
@@ -19,7 +19,7 @@ export const MISS_LABELS: Readonly<Record<Miss, string>> = {
 
 /** The step that missed, for an answer to an answerable question that holds no reference; `paragraph` is the question's own. */
 export function missOf(kb: SiteKnowledge, input: AnswerInput, answer: ComposedAnswer, refused: boolean, paragraph: string): Miss {
-  if (refused) return answer.source.coverage < MIN_COVERAGE ? 'refused: low relevance' : 'refused: a check';
+  if (refused) return answer.source.check ? 'refused: a check' : 'refused: low relevance';
   const { hits, ranked } = readFor(kb, input);
   if (!hits.some((h) => h.doc.content === paragraph)) return 'not retrieved';
   return ranked[0]?.hit.doc.content === paragraph ? 'other sentence' : 'other paragraph first';

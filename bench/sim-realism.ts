@@ -19,6 +19,7 @@
  */
 import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
+import { MismatchKind } from '../src/sim/kb/answerable';
 import { findModel } from '../src/sim/kb/models';
 import { SentenceBm25 } from './sim-realism-baseline';
 import { MISS_LABELS, MISSES, missOf, type Miss } from './sim-realism-misses';
@@ -40,6 +41,8 @@ interface Outcome {
   baselineWords: number;
   /** For an answerable question whose answer holds no reference: the step that missed. */
   miss?: Miss;
+  /** For a refusal by a check of the evidence (step 5): which check. */
+  check?: MismatchKind;
   score: number;
   level: string;
 }
@@ -54,6 +57,8 @@ interface Tally {
   medianBaselineWords: number;
   refusedAnswerable: number;
   misses: Record<Miss, number>;
+  /** Per check of the evidence: the answerable and the unanswerable questions it refused. */
+  checks: Record<MismatchKind, { answerable: number; unanswerable: number }>;
   unanswerable: number;
   refusedUnanswerable: number;
   bands: { n: number; correct: number }[];
@@ -94,6 +99,7 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
           sameLength: answerable && qa.answers.some((a) => cut.includes(normalize(a.text))),
           words, baselineWords: wordCount(plain),
           ...(answerable && !correct ? { miss: missOf(kb, input, answer, refused, paragraph) } : {}),
+          ...(refused && answer.source.check ? { check: answer.source.check } : {}),
         });
         benchMs += performance.now() - asked;
       }
@@ -112,7 +118,8 @@ function median(values: number[]): number {
 /** Counts, and calibration over the answers that are not refusals (an answer to an unanswerable question is wrong). */
 function tally(outcomes: readonly Outcome[]): Tally {
   const t: Tally = {
-    answerable: 0, withReference: 0, baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0, refusedAnswerable: 0, misses: Object.fromEntries(MISSES.map((m) => [m, 0])) as Record<Miss, number>, unanswerable: 0, refusedUnanswerable: 0,
+    answerable: 0, withReference: 0, baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0, refusedAnswerable: 0, misses: Object.fromEntries(MISSES.map((m) => [m, 0])) as Record<Miss, number>,
+    checks: Object.fromEntries(Object.values(MismatchKind).map((k) => [k, { answerable: 0, unanswerable: 0 }])) as Tally['checks'], unanswerable: 0, refusedUnanswerable: 0,
     bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
   };
   for (const o of outcomes) {
@@ -127,6 +134,7 @@ function tally(outcomes: readonly Outcome[]): Tally {
       t.unanswerable++;
       if (o.refused) t.refusedUnanswerable++;
     }
+    if (o.check) t.checks[o.check][o.answerable ? 'answerable' : 'unanswerable']++;
     if (o.refused) continue;
     const band = t.bands[BANDS.findIndex((b, i) => o.score >= b && o.score < (BANDS[i + 1] ?? 101))];
     if (band) {
@@ -142,6 +150,17 @@ function tally(outcomes: readonly Outcome[]): Tally {
   t.medianBaselineWords = median(answered.map((o) => o.baselineWords));
   return t;
 }
+
+/** The checks of step 5 as docs/simulator.md lists them. */
+const CHECK_LABELS: Readonly<Record<MismatchKind, string>> = {
+  negation: 'negated question, no negation stated',
+  number: 'a number the document lacks',
+  opposite: 'the opposite stated',
+  modifier: 'another modifier before the noun',
+  name: 'a rare name only elsewhere in the article',
+  prefixed: 'a negating prefix',
+  swapped: 'another number or the opposite word in place',
+};
 
 const pct = (a: number, b: number): string => (b > 0 ? `${((100 * a) / b).toFixed(1)} %` : '–');
 
@@ -183,6 +202,13 @@ function main(): void {
     ...MISSES.map((m) => row(`… no reference, ${MISS_LABELS[m]}`, (t) => pct(t.misses[m], t.answerable))),
     row('unanswerable questions (SQuAD 2.0)', (t) => String(t.unanswerable)),
     row('… refused', (t) => pct(t.refusedUnanswerable, t.unanswerable)),
+    '',
+    '| refused by a check of the evidence (step 5) | unanswerable questions | answerable questions | half a: unanswerable / answerable | half b |',
+    '|---|---:|---:|---:|---:|',
+    ...Object.values(MismatchKind).map((k) => {
+      const cell = (t: Tally): string => `${pct(t.checks[k].unanswerable, t.unanswerable)} / ${pct(t.checks[k].answerable, t.answerable)}`;
+      return `| ${CHECK_LABELS[k]} | ${pct(all.checks[k].unanswerable, all.unanswerable)} | ${pct(all.checks[k].answerable, all.answerable)} | ${cell(halves.a)} | ${cell(halves.b)} |`;
+    }),
     '',
     '| confidence (answers that are not refusals) | answers | correct | half a | half b |',
     '|---|---:|---:|---:|---:|',

@@ -1,6 +1,6 @@
 import { I_DONT_KNOW } from '../constants';
 import { Prng } from '../prng';
-import { evidenceMismatch } from './answerable';
+import { evidenceMismatch, type MismatchKind } from './answerable';
 import type { Hit, KbDocument, SiteKnowledge } from './knowledge';
 import type { ModelProfile } from './models';
 import type { AnswerVariation } from './noise';
@@ -18,7 +18,11 @@ export interface ComposedAnswer {
   confidenceLevel: ConfidenceLevel;
   confidenceReason: string;
   /** How the answer was made (admin/debug only, never in API responses). */
-  source: { kind: 'qa' | 'passage' | 'none'; documentId?: string; title?: string; coverage: number; similarity?: number };
+  source: {
+    kind: 'qa' | 'passage' | 'none'; documentId?: string; title?: string; coverage: number; similarity?: number;
+    /** For an "I don't know" on topic (step 5): the check that refused. */
+    check?: MismatchKind;
+  };
 }
 
 export interface AnswerInput {
@@ -181,7 +185,7 @@ export function composeAnswer(kb: SiteKnowledge, input: AnswerInput): ComposedAn
   if (mismatch) {
     return finish(model, rng, 0.1 + 0.3 * relevance, I_DONT_KNOW,
       `The article "${best.hit.doc.title}" is on topic, but ${mismatch.reason}.`,
-      { kind: 'none', coverage: relevance, documentId: best.hit.doc.id, title: best.hit.doc.title });
+      { kind: 'none', coverage: relevance, documentId: best.hit.doc.id, title: best.hit.doc.title, check: mismatch.kind });
   }
   const text = composeFrom(ranked, model);
   const found = [...current].filter((t) => best.hit.matched.has(t)).length;

@@ -33,11 +33,12 @@ describe('answers on unseen content', () => {
     const a = answer('When was the harbour of Tolvik built?');
     expect(a.answer).toContain('1862');
     expect(a.source).toMatchObject({ kind: 'passage', title: 'Harbour' });
+    expect(a.source.check).toBeUndefined();
   });
 
   it('refuses, with low confidence, a question about another year than the passage states', () => {
     const a = answer('What did the merchant guild build in 1865?');
-    expect(a).toMatchObject({ answer: I_DONT_KNOW, confidenceLevel: 'low', source: { kind: 'none', title: expect.any(String) } });
+    expect(a).toMatchObject({ answer: I_DONT_KNOW, confidenceLevel: 'low', source: { kind: 'none', title: expect.any(String), check: MismatchKind.number } });
     expect(a.confidenceReason).toContain('does not mention 1865');
   });
 
@@ -45,6 +46,7 @@ describe('answers on unseen content', () => {
     const a = answer('Which boats do not use the old quay of the harbour?');
     expect(a.answer).toBe(I_DONT_KNOW);
     expect(a.confidenceReason).toContain('did not happen');
+    expect(a.source.check).toBe(MismatchKind.negation);
   });
 
   it('combines a nearly as good sentence of another retrieved document', () => {
