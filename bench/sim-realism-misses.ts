@@ -2,8 +2,7 @@
  * Why an answerable question's answer holds no reference: which step of the answer method missed it. Tells whoever
  * works on realism next where the misses are (retrieval, ranking, the checks) without reading the questions.
  */
-import type { ComposedAnswer } from '../src/sim/kb/answer';
-import { readFor, type AnswerInput } from '../src/sim/kb/answer';
+import { readFor, type AnswerInput, type ComposedAnswer } from '../src/sim/kb/answer';
 import type { SiteKnowledge } from '../src/sim/kb/knowledge';
 
 export const MISSES = ['not retrieved', 'other paragraph first', 'other sentence', 'refused: low relevance', 'refused: a check'] as const;
