@@ -52,6 +52,19 @@ export function flag(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
+/**
+ * Runs a SQuAD bench's `main`: a bad file or flag is printed as `name: message` and exits 2 (what the user gave is
+ * wrong), without a stack trace.
+ */
+export function runBench(name: string, main: () => void): void {
+  try {
+    main();
+  } catch (err) {
+    process.stderr.write(`${name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 2;
+  }
+}
+
 /** SQuAD's answer normalization. */
 export function normalize(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\b(a|an|the)\b/g, ' ').replace(/\s+/g, ' ').trim();

@@ -15,7 +15,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { HELD_OUT, loadSquad, splitDevSet, type SquadArticle } from './sim-realism-data';
+import { HELD_OUT, loadSquad, runBench, splitDevSet, type SquadArticle } from './sim-realism-data';
 
 function count(articles: readonly SquadArticle[]): string {
   const qas = articles.flatMap((a) => a.paragraphs.flatMap((p) => p.qas));
@@ -35,9 +35,4 @@ function main(): void {
   }
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`sim-realism-splits: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
-}
+runBench('sim-realism-splits', main);

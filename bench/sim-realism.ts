@@ -26,7 +26,7 @@ import { MismatchKind } from '../src/sim/kb/answerable';
 import { findModel } from '../src/sim/kb/models';
 import { SentenceBm25 } from './sim-realism-baseline';
 import { MISS_LABELS, MISSES, missOf, type Miss } from './sim-realism-misses';
-import { flag, HELD_OUT, loadSquad, normalize, squadSite, type SquadArticle } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, runBench, type SquadArticle, squadSite } from './sim-realism-data';
 
 const BANDS = [0, 20, 40, 60, 80, 101];
 
@@ -227,9 +227,4 @@ function main(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`sim-realism: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
-}
+runBench('sim-realism', main);

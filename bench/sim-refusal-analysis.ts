@@ -19,7 +19,7 @@ import { answerShape, AnswerShape, answerTypeTerm, offersShape } from '../src/si
 import { documentSentences } from '../src/sim/kb/rank';
 import { findModel } from '../src/sim/kb/models';
 import { missingTermMismatch, unmatchedTerms, type Unmatched } from '../src/sim/kb/unmatched';
-import { flag, HELD_OUT, loadSquad, normalize, squadSite } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, runBench, squadSite } from './sim-realism-data';
 
 interface Row {
   question: string;
@@ -140,9 +140,4 @@ function main(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`sim-refusal-analysis: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
-}
+runBench('sim-refusal-analysis', main);

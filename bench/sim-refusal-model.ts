@@ -24,7 +24,7 @@ import { swappedModifier } from '../src/sim/kb/modifierSwap';
 import { documentSentences, type RankedSentence } from '../src/sim/kb/rank';
 import { foldedWords, terms } from '../src/sim/kb/tokenize';
 import { missingTermMismatch, unmatchedTerms } from '../src/sim/kb/unmatched';
-import { flag, HELD_OUT, loadSquad, normalize, squadSite } from './sim-realism-data';
+import { flag, HELD_OUT, loadSquad, normalize, runBench, squadSite } from './sim-realism-data';
 
 const FEATURES = [
   'own', 'passage', 'margin', 'documentCoverage', 'rival',
@@ -354,9 +354,4 @@ function main(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`sim-refusal-model: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
-}
+runBench('sim-refusal-model', main);
