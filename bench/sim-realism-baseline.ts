@@ -28,15 +28,16 @@ export class SentenceBm25 {
     for (const p of articles.flatMap((a) => a.paragraphs)) {
       for (const s of sentences(p.context)) {
         const id = this.texts.length;
+        const sentenceWords = words(s);
         const counts = new Map<string, number>();
-        for (const w of words(s)) counts.set(w, (counts.get(w) ?? 0) + 1);
+        for (const w of sentenceWords) counts.set(w, (counts.get(w) ?? 0) + 1);
         for (const [w, n] of counts) {
           const list = this.postings.get(w) ?? [];
           list.push([id, n]);
           this.postings.set(w, list);
         }
         this.texts.push(s);
-        this.lengths.push(words(s).length);
+        this.lengths.push(sentenceWords.length);
       }
     }
     this.averageLength = this.lengths.reduce((s, n) => s + n, 0) / Math.max(1, this.lengths.length);
@@ -57,18 +58,18 @@ export class SentenceBm25 {
     }
     return [...scores].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, count).map(([id]) => this.texts[id] as string);
   }
+}
 
-  /**
-   * The best sentences for a question cut to exactly `length` words (fewer only when it matches fewer): the bar at
-   * the simulator's own answer length, as longer answers contain a reference more often.
-   */
-  topWords(question: string, length: number): string {
-    const out: string[] = [];
-    for (const s of this.top(question, Infinity)) {
-      const room = length - out.length;
-      if (room <= 0) break;
-      out.push(...s.split(/\s+/).filter(Boolean).slice(0, room));
-    }
-    return out.join(' ');
+/**
+ * Ranked sentences (`top(question, Infinity)`) cut to exactly `length` words (fewer only when they hold fewer): the bar
+ * at the simulator's own answer length, as longer answers contain a reference more often.
+ */
+export function cutToWords(ranked: readonly string[], length: number): string {
+  const out: string[] = [];
+  for (const s of ranked) {
+    const room = length - out.length;
+    if (room <= 0) break;
+    out.push(...s.split(/\s+/).filter(Boolean).slice(0, room));
   }
+  return out.join(' ');
 }

@@ -24,7 +24,7 @@ import { I_DONT_KNOW } from '../src/sim';
 import { composeAnswer } from '../src/sim/kb/answer';
 import { MismatchKind } from '../src/sim/kb/answerable';
 import { findModel } from '../src/sim/kb/models';
-import { SentenceBm25 } from './sim-realism-baseline';
+import { BASELINE_SENTENCES, cutToWords, SentenceBm25 } from './sim-realism-baseline';
 import { MISS_LABELS, MISSES, missOf, type Miss } from './sim-realism-misses';
 import { flag, HELD_OUT, loadSquad, normalize, runBench, type SquadArticle, squadSite } from './sim-realism-data';
 
@@ -92,11 +92,13 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
         const answerable = !qa.is_impossible && qa.answers.length > 0;
         const correct = answerable && !refused && qa.answers.some((a) => text.includes(normalize(a.text)));
         const asked = performance.now();
-        const plain = baseline.top(qa.question).join(' ');
+        // Scored once: its 2 best sentences, and as many as the answer's length takes.
+        const ranked = baseline.top(qa.question, Infinity);
+        const plain = ranked.slice(0, BASELINE_SENTENCES).join(' ');
         const plainText = normalize(plain);
         const words = wordCount(answer.answer);
         // A refusal has no length to match: the bar then answers at the length of its own 2 sentences.
-        const cut = normalize(baseline.topWords(qa.question, refused ? wordCount(plain) : words));
+        const cut = normalize(cutToWords(ranked, refused ? wordCount(plain) : words));
         out.push({
           half: halfOf.get(article) ?? 'a', answerable, refused, correct, score: answer.confidenceScore, level: answer.confidenceLevel,
           baseline: answerable && qa.answers.some((a) => plainText.includes(normalize(a.text))),

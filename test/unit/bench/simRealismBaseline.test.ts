@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SentenceBm25 } from '../../../bench/sim-realism-baseline';
+import { cutToWords, SentenceBm25 } from '../../../bench/sim-realism-baseline';
 import type { SquadArticle } from '../../../bench/sim-realism-data';
 
 /** Synthetic paragraphs (not SQuAD data). */
@@ -24,8 +24,8 @@ describe('plain BM25 bar of the realism bench', () => {
   });
 
   it('cuts its best sentences to exactly the length asked for', () => {
-    expect(bm25.topWords('Where does the Rhine flow?', 7)).toBe('The Rhine flows through Basel. The river');
-    expect(bm25.topWords('Where does the Rhine flow?', 3)).toBe('The Rhine flows');
-    expect(bm25.topWords('zebra', 10)).toBe('');
+    expect(cutToWords(bm25.top('Where does the Rhine flow?', Infinity), 7)).toBe('The Rhine flows through Basel. The river');
+    expect(cutToWords(bm25.top('Where does the Rhine flow?', Infinity), 3)).toBe('The Rhine flows');
+    expect(cutToWords(bm25.top('zebra', Infinity), 10)).toBe('');
   });
 });
