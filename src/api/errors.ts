@@ -80,7 +80,7 @@ export class SiteNotFoundError extends NotFoundError {
 /** The API's `error` string for an unknown site (spec §7). */
 export const SITE_NOT_FOUND = 'site not found';
 
-/** 409: feedback on a request that is not completed. */
+/** 409: feedback on a request that is not completed (spec §7); from a server that refuses chat in a closed session, that chat. */
 export class ConflictError extends SiteChatError {
   override name = 'ConflictError';
 }

@@ -64,8 +64,31 @@ const HINT_REQUEST_404: Hint = {
   what: 'the request id is unknown to this site, expired or deleted',
   next: 'check the request id and the site id',
 };
+// A chat 409 is not in §7; a server that refuses chat in a closed session (§3: "not shown") may answer it.
+const HINT_CHAT_409: Hint = {
+  what: 'the API refused the message in the state of its session (a closed session takes no new messages)',
+  next: 'ask in a new session_id',
+};
 
-/** Reads `error`/`message` from a JSON error body; any other body yields its first 200 characters. */
+/** HTML tags, and the few entities error pages use. */
+const TAG = /<[^>]*>/g;
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/**
+ * The readable part of an HTML error page (a proxy's or a framework's): its title, else its first heading, else all
+ * its text, without a leading status number ("502 Bad Gateway" → "Bad Gateway"). Undefined for a body that is not HTML.
+ */
+export function htmlErrorText(text: string): string | undefined {
+  if (!/^\s*<(!doctype\s+html|html|head|body|title|h1)\b/i.test(text)) return undefined;
+  const inner = (tag: string): string | undefined => new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'i').exec(text)?.[1];
+  const body = text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '');
+  const words = (html: string | undefined): string => (html ?? '').replace(TAG, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '').replace(/\s+/g, ' ').trim()
+    .replace(/^\d{3}\b\s*[-:–]?\s*/, '');
+  return [inner('title'), inner('h1'), body].map(words).find((w) => w !== '')?.slice(0, 200) ?? '';
+}
+
+/** Reads `error`/`message` from a JSON error body; an HTML page yields its title (see {@link htmlErrorText}), any other body its first 200 characters. */
 export function parseErrorBody(text: string): { error?: string; apiMessage?: string; requestId?: string; sessionId?: string } {
   let json: unknown;
   try {
@@ -77,7 +100,7 @@ export function parseErrorBody(text: string): { error?: string; apiMessage?: str
   if (parsed.success && parsed.data.error !== undefined) {
     return { error: parsed.data.error, apiMessage: parsed.data.message, requestId: parsed.data.request_id, sessionId: parsed.data.session_id };
   }
-  const snippet = text.trim().slice(0, 200);
+  const snippet = htmlErrorText(text) ?? text.trim().slice(0, 200);
   return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined };
 }
 
@@ -109,6 +132,7 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   const known = BY_STATUS[f.status];
   const cls = f.status === 404 && error === SITE_NOT_FOUND ? SiteNotFoundError : known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
   let hint = known?.hint ?? (cls === InternalServerError ? HINT_5XX : HINT_OTHER);
+  if (f.status === 409 && /\/chat(\/async)?$/.test(f.endpoint)) hint = HINT_CHAT_409;
   if (f.status === 404 && error !== undefined) {
     if (/\bsite\b/i.test(error)) hint = HINT_SITE_404;
     else if (/\brequest\b/i.test(error)) hint = HINT_REQUEST_404;
