@@ -1,19 +1,19 @@
 import { isReply, resolveSite } from '../auth';
 import { ApiError } from '../constants';
 import { errorReply, reply, type Reply, type RequestContext } from '../http/types';
-import { isUuid } from '../prng';
 import type { Simulator } from '../simulator';
+import { wellFormedId } from '../state/ids';
 import { RequestStatus } from '../state/requests';
 import { confidenceFields } from './chat';
 
 /**
- * `GET .../chat/requests/{requestId}` (spec §4.5). A request id that is not a UUID is 400; an unknown
+ * `GET .../chat/requests/{requestId}` (spec §4.5). A request id that is not a UUID is 400 (any id with `idFormat` 'opaque'); an unknown
  * site, another tenant's site, an unknown request, another site's request or one past retention
  * is 404 `request not found`. Sync requests are visible here too.
  */
 export function requestStatus(sim: Simulator, ctx: RequestContext): Reply {
   const { site: siteId, requestId } = ctx.params;
-  if (!siteId || !requestId || !isUuid(requestId)) return errorReply(400, ApiError.statusParamsRequired);
+  if (!siteId || !requestId || !wellFormedId(sim.options.idFormat, requestId)) return errorReply(400, ApiError.statusParamsRequired);
   const site = resolveSite(sim.registry, ctx.tenant, siteId, ApiError.requestNotFound);
   if (isReply(site)) return site;
   const now = sim.tick();
