@@ -1,5 +1,8 @@
 /** Errors never echo a URL's query, fragment or userinfo: the one helper, and each place that prints a URL it was given. */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { Secret } from '../../../src/api/secret';
+import { createJudge } from '../../../src/grading/judge/openaiJudge';
 import { parseBaseUrl, resolveConfig } from '../../../src/api/config';
 import { shownUrl } from '../../../src/api/shownUrl';
 import { redactStoreUrl } from '../../../src/reports/pgDatabase';
@@ -66,6 +69,12 @@ describe('every message that names a URL it was given', () => {
     const opened = openStore('/tmp/none', url);
     expectNoSecret(opened.location);
     void opened.close();
+  });
+
+  it('the judge, logged or serialized (a base URL may carry ?code= or ?api-key=)', () => {
+    const judge = createJudge({ baseUrl: 'https://judge.example/v1?code=s3cr3t-code', apiKey: new Secret('k'.repeat(20)), model: 'm', rpm: 0, timeoutMs: 1000, maxAttempts: 1, maxRetryAfterMs: 0, jsonMode: true });
+    expect(JSON.parse(JSON.stringify(judge))).toEqual({ model: 'm', baseUrl: 'https://judge.example/v1?[REDACTED]' });
+    expectNoSecret(inspect(judge, { depth: 5 }));
   });
 
   it('`sitechat check`: the report and its lines', async () => {
