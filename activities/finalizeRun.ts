@@ -31,7 +31,7 @@ export function finalizeActivities(deps: ActivityDeps) {
       // The page a nightly job's reader opens, linking reports written elsewhere (--out); a failure to refresh it must
       // not fail a finished run.
       await recordReportDir(deps.runsDir, fin.runId, outDir)
-        .then(() => writeHistory(deps.store, deps.runsDir))
+        .then(() => writeHistory(deps.store, deps.runsDir, undefined, { onSkip: (warning) => Context.current().log.warn(`history.html: ${warning}`) }))
         .catch((err: unknown) => Context.current().log.warn(`history.html not updated: ${String(err)}`));
       const outputFile = options.outFile;
       if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));

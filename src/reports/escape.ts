@@ -85,20 +85,6 @@ export function formatMs(ms: number | null): string {
   return `${Math.floor(totalSeconds / 3600)}h ${two(Math.floor((totalSeconds % 3600) / 60))}m`;
 }
 
-/** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"), tab and CR included. */
-const FORMULA_START = /^[=+\-@\t\r]/u;
-
-/**
- * One CSV field: text a spreadsheet would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `-1+1`) gets a leading
- * single quote, so it shows as text; then RFC 4180 quoting (fields with a quote, comma or line break are quoted,
- * quotes doubled). Numbers the tool itself computed are written as they are.
- */
-export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text;
-}
-
 /** What the LLM judge did in a run: calls paid for, verdicts served from the cache, tokens used. */
 export function judgeLine(j: { calls: number; cached: number; tokens: number }): string {
   return `${j.calls} calls, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;

@@ -4,6 +4,7 @@
  * settings, never from a secret: a URL is reduced to its host, so a key or password in it never reaches a report.
  */
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
+export { hostOf } from '../api/shownUrl';
 
 /** Where the answers came from. */
 export const AnswerSource = {
@@ -45,19 +46,6 @@ export interface Provenance {
 
 /** What a worker (or a CLI that grades) knows of itself: everything but the graders, which come with each run. */
 export type WorkerProvenance = Omit<Provenance, 'grading'>;
-
-/**
- * The host (and port) of a URL, nothing else: no user, password, path or query. A value that is not a URL gives
- * "unknown" rather than itself (it could be anything, a key pasted in the wrong place included).
- */
-export function hostOf(url: string | undefined): string {
-  if (!url) return 'unknown';
-  try {
-    return new URL(url).host || 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** Each assertion's type and pass mark: the settings, not their texts (a rubric can be long). */
 export function gradingOf(assertions: readonly AssertionSpec[] | undefined, thresholds?: GradingThresholds): Provenance['grading'] {

@@ -105,6 +105,19 @@ export function assertValidMeta(meta: RunMeta): void {
   if (!kinds.has(meta.kind)) throw new TypeError(`run meta: \`kind\` must be one of ${[...kinds].join(', ')}`);
 }
 
+/**
+ * Why a summary read back from a file is not one, or undefined: the fields every listing reads (counts, pass rate,
+ * times) checked, so one hand-edited file cannot break `sitechat runs` or history.html with a `TypeError`.
+ */
+export function summaryShapeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object`;
+  const s = value as Record<string, unknown>;
+  for (const field of ['total', 'error', 'timedOut'] as const) if (typeof s[field] !== 'number') return `\`${field}\` is not a number`;
+  if (s.passRate !== null && typeof s.passRate !== 'number') return '`passRate` is neither a number nor null';
+  for (const field of ['startedAt', 'finishedAt'] as const) if (s[field] !== undefined && s[field] !== null && typeof s[field] !== 'string') return `\`${field}\` is not a string`;
+  return undefined;
+}
+
 /** True when `meta` matches every field of `filter`. */
 export function matchesFilter(meta: RunMeta, filter: RunFilter = {}): boolean {
   if (filter.dataset !== undefined && filter.dataset !== meta.dataset && filter.dataset !== meta.datasetSha256) {
