@@ -72,8 +72,21 @@ export interface RowResult {
   error?: string;
   /** Class name of the error (e.g. `AuthenticationError`), for grouping. */
   errorType?: string;
+  /**
+   * Requests of this row the service failed and the run asked again (`--reask-failed`), oldest first: the request
+   * id (none for a sync chat's 5xx), its session and the service's `error`. The row's own fields are the last ask's.
+   */
+  reasked?: ReaskedRequest[];
   /** ISO time the row finished. */
   finishedAt?: string;
+}
+
+/** A request the service failed, then asked again (`RowResult.reasked`). */
+export interface ReaskedRequest {
+  requestId?: string;
+  sessionId: string;
+  /** The service's `error` (at most 200 characters). */
+  error: string;
 }
 
 /** Who or what settled a row's grade. */
@@ -371,10 +384,17 @@ export interface RunSummary {
    */
   sessions: { opened: number; closed: number | null; closeFailed: number | null };
   /**
-   * Rows whose question may have reached the API twice: a send whose response was lost, then sent again (in the same
-   * session). Up to 50 row ids are listed. Absent when the store has no submission records (runs before they existed).
+   * Rows whose question may have reached the API twice: a send that may have been taken (its response lost, a 5xx,
+   * a time-out), then sent again. Up to 50 row ids are listed. Absent when the store has no submission records (runs
+   * before they existed). Re-asks after the service failed a request are not in it: they are `reasked`.
    */
   askedTwice?: { count: number; rowIds: string[] };
+  /**
+   * Rows asked again because the service failed their request (`--reask-failed`): `rows` of them, `requests` failed
+   * requests re-asked, `answered` rows that got an answer on a re-ask (the others are still `error`). Up to 50 row ids
+   * are listed. Absent when no row was re-asked.
+   */
+  reasked?: { rows: number; requests: number; answered: number; rowIds: string[] };
   /**
    * Sessions the API has (a question in them was accepted) but the run never closed, because none of their turns got
    * an answer recorded: the run was cancelled or failed while they waited. Up to 20 ids are listed; close them with
@@ -433,10 +453,18 @@ export interface SessionCloseFailure {
 export interface Submission {
   rowId: string;
   /**
-   * Sends of the question that may have reached the API: incremented before each send, taken back when the API
-   * refused it with a status. More than 1 means the row may have been asked twice (a response lost on the way back).
+   * Sends of the question (in this ask of the row, see `ask`) that may have reached the API: incremented before each
+   * send, taken back only when the API refused it with a 4xx (src/api/failureRules.ts, `mayHaveBeenTaken`). More than 1
+   * means the row may have been asked twice (a response lost on the way back, a 5xx, a time-out).
    */
   sends: number;
+  /**
+   * Which ask of the row the record is about: absent (0) the first, k its k-th re-ask after the service failed it
+   * (`--reask-failed`). A re-ask counts its own sends, and never polls an earlier ask's request.
+   */
+  ask?: number;
+  /** An earlier ask of the row, before a re-ask, may already have reached the API twice: the row stays in `askedTwice`. */
+  askedTwiceBefore?: boolean;
   /** Set once the API accepted the question. */
   requestId?: string;
   sessionId?: string;

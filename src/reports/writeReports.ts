@@ -121,7 +121,7 @@ async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunS
   const rowIds: string[] = [];
   let count = 0;
   for await (const s of store.readSubmissions(runId)) {
-    if (s.sends <= 1) continue;
+    if (s.sends <= 1 && !s.askedTwiceBefore) continue;
     count += 1;
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
