@@ -114,3 +114,12 @@ export function escalationLine(e: NonNullable<RunSummary['escalated']>): string 
 export function reviewedLine(n: number): string {
   return `reviewed: ${n} row${n === 1 ? '' : 's'} settled by labels`;
 }
+
+/**
+ * One wording for every report: "re-asked after the service failed: 2 rows (3 requests), 2 answered on a re-ask". Not
+ * `askedTwice`: each re-ask followed a request the service itself reported failed.
+ */
+export function reaskedLine(r: NonNullable<RunSummary['reasked']>): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `re-asked after the service failed: ${plural(r.rows, 'row')} (${plural(r.requests, 'request')}), ${r.answered} answered on a re-ask`;
+}
