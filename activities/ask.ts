@@ -73,15 +73,17 @@ function asHeartbeat(s: Submission): AskHeartbeat {
 
 type Stored = <T>(op: () => Promise<T>, details?: AskHeartbeat) => Promise<T>;
 
+type SubmissionBase = Pick<Submission, 'rowId' | 'ask' | 'earlierExtraSends'>;
+
 /**
- * What every write of a row's submission record carries besides its sends: which ask it is, and whether an earlier
- * ask of the row (one a re-ask follows) may already have been sent twice.
+ * What every write of a row's submission record carries besides its sends: which ask it is, and the sends of the
+ * row's earlier asks (those a re-ask followed) beyond each one's first, so they stay counted.
  */
-function submissionOf(input: AskInput, recorded: Submission | undefined): Pick<Submission, 'rowId' | 'ask' | 'askedTwiceBefore'> {
+function submissionOf(input: AskInput, recorded: Submission | undefined): SubmissionBase {
   const reask = input.ask ?? 0;
-  const earlier = recorded && (recorded.ask ?? 0) !== reask ? recorded : undefined;
-  const twiceBefore = recorded?.askedTwiceBefore === true || (earlier !== undefined && earlier.sends > 1);
-  return { rowId: input.rowId, ...(reask > 0 && { ask: reask }), ...(twiceBefore && { askedTwiceBefore: true }) };
+  const earlier = recorded && (recorded.ask ?? 0) !== reask ? Math.max(0, recorded.sends - 1) : 0;
+  const extra = (recorded?.earlierExtraSends ?? 0) + earlier;
+  return { rowId: input.rowId, ...(reask > 0 && { ask: reask }), ...(extra > 0 && { earlierExtraSends: extra }) };
 }
 
 /**
@@ -91,7 +93,7 @@ function submissionOf(input: AskInput, recorded: Submission | undefined): Pick<S
  * stays and the next attempt's send makes the row one that may have been asked twice. Only a 4xx refusal (429 and 408
  * included) created nothing, so it is taken back (src/api/failureRules.ts, `mayHaveBeenTaken`).
  */
-async function submit(deps: ActivityDeps, input: AskInput, recorded: Pick<Submission, 'rowId' | 'sends' | 'ask' | 'askedTwiceBefore'>, stored: Stored): Promise<AskHeartbeat | AskResult> {
+async function submit(deps: ActivityDeps, input: AskInput, recorded: SubmissionBase & Pick<Submission, 'sends'>, stored: Stored): Promise<AskHeartbeat | AskResult> {
   const { sends: before, ...record } = recorded;
   let sends = before;
   let counted = false;

@@ -23,7 +23,7 @@ export interface AskInput {
   answerTimeoutMs: number;
   /**
    * Which ask of the row this is: absent (0) the first, k its k-th re-ask after the service failed the request before
-   * (`--reask-failed`). A re-ask never polls an earlier ask's request, and keeps an earlier second send counted.
+   * (`--reask-failed`). A re-ask never polls an earlier ask's request, and keeps an earlier ask's second sends counted.
    */
   ask?: number;
   /**

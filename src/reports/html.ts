@@ -7,7 +7,7 @@ import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, reaskedLine, reviewedLine, truncate } from './escape';
+import { askedTwiceText, escapeHtml as h, escapeHtmlAttr as a, formatMs, reaskedLine, reviewedLine, truncate } from './escape';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -108,9 +108,7 @@ function verdict(s: RunSummary): string {
 function askedAgainSection(s: RunSummary): string {
   const parts: string[] = [];
   if (s.reasked) parts.push(`<p>${h(reaskedLine(s.reasked))}: <span class="id">${h(s.reasked.rowIds.join(', '))}</span></p>`);
-  if (s.askedTwice?.count) {
-    parts.push(`<p>possibly asked twice (a send that may have reached the API, then sent again): ${s.askedTwice.count} rows: <span class="id">${h(s.askedTwice.rowIds.join(', '))}</span></p>`);
-  }
+  if (s.askedTwice?.count) parts.push(`<p>possibly asked twice: ${h(askedTwiceText(s.askedTwice))}: <span class="id">${h(s.askedTwice.rowIds.join(', '))}</span></p>`);
   return parts.length > 0 ? `<h2>Asked again</h2><section class="asked-again">${parts.join('')}</section>\n` : '';
 }
 

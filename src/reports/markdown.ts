@@ -5,7 +5,7 @@ import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
+import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -108,7 +108,7 @@ function headline(s: RunSummary): string {
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
     ...(s.sessionsLeftOpen ? [['Sessions left open', `${s.sessionsLeftOpen.count} (the API accepted a question in them, no answer was recorded, so the run did not close them; \`sitechat cleanup\` closes them): ${s.sessionsLeftOpen.sessionIds.join(', ')}`]] : []),
     ...(s.reasked ? [['Re-asked', `${reaskedLine(s.reasked)}: ${s.reasked.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
-    ...(s.askedTwice?.count ? [['Possibly asked twice', `${s.askedTwice.count} (a send that may have reached the API — a lost response, a 5xx, a time-out — then the question sent again): ${s.askedTwice.rowIds.join(', ')}`]] : []),
+    ...(s.askedTwice?.count ? [['Possibly asked twice', `${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];

@@ -388,7 +388,12 @@ export interface RunSummary {
    * a time-out), then sent again. Up to 50 row ids are listed. Absent when the store has no submission records (runs
    * before they existed). Re-asks after the service failed a request are not in it: they are `reasked`.
    */
-  askedTwice?: { count: number; rowIds: string[] };
+  askedTwice?: {
+    count: number;
+    rowIds: string[];
+    /** Sends of those rows beyond the first of each ask: what a server counts as second submissions, at most. @default 0 */
+    extraSends?: number;
+  };
   /**
    * Rows asked again because the service failed their request (`--reask-failed`): `rows` of them, `requests` failed
    * requests re-asked, `answered` rows that got an answer on a re-ask (the others are still `error`). Up to 50 row ids
@@ -463,8 +468,11 @@ export interface Submission {
    * (`--reask-failed`). A re-ask counts its own sends, and never polls an earlier ask's request.
    */
   ask?: number;
-  /** An earlier ask of the row, before a re-ask, may already have reached the API twice: the row stays in `askedTwice`. */
-  askedTwiceBefore?: boolean;
+  /**
+   * Sends of the row's earlier asks (those a re-ask followed) beyond each one's first: possible second asks made before
+   * this ask, which keep the row in `askedTwice`. @default 0
+   */
+  earlierExtraSends?: number;
   /** Set once the API accepted the question. */
   requestId?: string;
   sessionId?: string;

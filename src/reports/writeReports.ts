@@ -120,12 +120,15 @@ const ASKED_TWICE_LISTED = 50;
 async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunSummary['askedTwice']> {
   const rowIds: string[] = [];
   let count = 0;
+  let extraSends = 0;
   for await (const s of store.readSubmissions(runId)) {
-    if (s.sends <= 1 && !s.askedTwiceBefore) continue;
+    const extra = Math.max(0, s.sends - 1) + (s.earlierExtraSends ?? 0);
+    if (extra === 0) continue;
     count += 1;
+    extraSends += extra;
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
-  return { count, rowIds: rowIds.sort() };
+  return { count, rowIds: rowIds.sort(), extraSends };
 }
 
 /** Sessions listed by id in `sessionsLeftOpen`; the count covers all of them. */

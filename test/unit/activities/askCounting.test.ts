@@ -1,7 +1,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
-import type { AskInput } from '../../../activities/types';
+import type { AskInput, AskResult } from '../../../activities/types';
 import { FileResultsStore } from '../../../src/reports';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';
@@ -18,7 +18,7 @@ describe('ask: counting sends', () => {
   let close: () => Promise<void>;
   let row = 0;
   const input = (extra: Partial<AskInput> = {}): AskInput => ({ ...h.input(`r${++row}`, crypto.randomUUID()), ...extra });
-  const attempt = (n: number, i: AskInput) => new MockActivityEnvironment({ attempt: n }).run(ask, i);
+  const attempt = (n: number, i: AskInput): Promise<AskResult> => new MockActivityEnvironment({ attempt: n }).run(ask, i);
   const sends = async (i: AskInput) => (await store.getSubmission('run-1', i.rowId))?.sends;
 
   beforeAll(async () => {
@@ -86,7 +86,7 @@ describe('ask: counting sends', () => {
     expect(answer).toMatchObject({ status: 'completed' });
     expect(answer.requestId).not.toBe('00000000-0000-4000-8000-000000000000');
     expect(h.sim().stats().submitted).toBe(submitted + 1);
-    expect(await store.getSubmission('run-1', i.rowId)).toMatchObject({ sends: 1, ask: 1, askedTwiceBefore: true, requestId: answer.requestId });
+    expect(await store.getSubmission('run-1', i.rowId)).toMatchObject({ sends: 1, ask: 1, earlierExtraSends: 1, requestId: answer.requestId });
   });
 
   it('a re-ask after a first ask sent once is not a second send', async () => {
@@ -95,6 +95,6 @@ describe('ask: counting sends', () => {
     await attempt(1, { ...i, ask: 1 });
     const record = await store.getSubmission('run-1', i.rowId);
     expect(record).toMatchObject({ sends: 1, ask: 1 });
-    expect(record?.askedTwiceBefore).toBeUndefined();
+    expect(record?.earlierExtraSends).toBeUndefined();
   });
 });

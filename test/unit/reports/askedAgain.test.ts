@@ -26,7 +26,7 @@ describe('re-asked after the service failed, and asked twice, in every report', 
     await ctx.store.init('ra', meta({ runId: 'ra', rowCount: 3 }));
     // r0 re-asked once and answered; r1 sent twice (a lost response) before its re-ask; r2 sent twice, no re-ask.
     await ctx.store.recordSubmission('ra', { rowId: 'r0', sends: 1, ask: 1, requestId: 'q0b', sessionId: 's0b', submittedAtMs: 1 });
-    await ctx.store.recordSubmission('ra', { rowId: 'r1', sends: 1, ask: 1, askedTwiceBefore: true, requestId: 'q1b', sessionId: 's1b', submittedAtMs: 1 });
+    await ctx.store.recordSubmission('ra', { rowId: 'r1', sends: 1, ask: 1, earlierExtraSends: 1, requestId: 'q1b', sessionId: 's1b', submittedAtMs: 1 });
     await ctx.store.recordSubmission('ra', { rowId: 'r2', sends: 2, requestId: 'q2', sessionId: 's2', submittedAtMs: 1 });
     await ctx.store.append('ra', [
       row(0, { requestId: 'q0b', sessionId: 's0b', reasked: [{ requestId: 'q0a', sessionId: 's0a', error: RAG }] }),
@@ -34,7 +34,7 @@ describe('re-asked after the service failed, and asked twice, in every report', 
       row(2, { requestId: 'q2', sessionId: 's2' }),
     ]);
     const { summary, paths } = await finalizeRun(ctx.store, 'ra', { outDir: ctx.store.runDir('ra'), gate: {} });
-    expect(summary).toMatchObject({ reasked: { rows: 2, requests: 2, answered: 2 }, askedTwice: { count: 2, rowIds: ['r1', 'r2'] } });
+    expect(summary).toMatchObject({ reasked: { rows: 2, requests: 2, answered: 2 }, askedTwice: { count: 2, rowIds: ['r1', 'r2'], extraSends: 2 } });
     expect(summary.gate?.verdict).not.toBe('failed');
     const line = 're-asked after the service failed: 2 rows (2 requests), 2 answered on a re-ask';
     expect(JSON.parse(await readFile(paths.summary, 'utf8'))).toMatchObject({ reasked: summary.reasked });
