@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import { APIConnectionTimeoutError, InternalServerError, SiteChatError } from '../src/api/errors';
-import { mayHaveBeenTaken } from '../src/api/failureRules';
+import { carriedSends, mayHaveBeenTaken } from '../src/api/failureRules';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { Submission } from '../src/reports/types';
@@ -73,17 +73,17 @@ function asHeartbeat(s: Submission): AskHeartbeat {
 
 type Stored = <T>(op: () => Promise<T>, details?: AskHeartbeat) => Promise<T>;
 
-type SubmissionBase = Pick<Submission, 'rowId' | 'ask' | 'earlierExtraSends'>;
+type SubmissionBase = Pick<Submission, 'rowId' | 'ask' | 'earlierExtraSends' | 'earlierUnknown'>;
 
 /**
- * What every write of a row's submission record carries besides its sends: which ask it is, and the sends of the
- * row's earlier asks (those a re-ask followed) beyond each one's first, so they stay counted.
+ * What every write of a row's submission record carries besides its sends: which ask it is, and what the row's
+ * earlier asks (those a re-ask followed) leave counted (`carriedSends`). A retry of the same ask carries its record's.
  */
 function submissionOf(input: AskInput, recorded: Submission | undefined): SubmissionBase {
   const reask = input.ask ?? 0;
-  const earlier = recorded && (recorded.ask ?? 0) !== reask ? Math.max(0, recorded.sends - 1) : 0;
-  const extra = (recorded?.earlierExtraSends ?? 0) + earlier;
-  return { rowId: input.rowId, ...(reask > 0 && { ask: reask }), ...(extra > 0 && { earlierExtraSends: extra }) };
+  const { earlierExtraSends, earlierUnknown } = recorded ?? {};
+  const carried = !recorded ? {} : (recorded.ask ?? 0) === reask ? { earlierExtraSends, earlierUnknown } : carriedSends(recorded);
+  return { rowId: input.rowId, ...(reask > 0 && { ask: reask }), ...carried };
 }
 
 /**

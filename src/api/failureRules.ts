@@ -42,6 +42,29 @@ export function reaskDelayMs(reask: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, reask - 1));
 }
 
+/** What a row's submission record says of its sends (`Submission`, src/reports/types.ts). */
+export interface SendCount {
+  sends: number;
+  earlierExtraSends?: number;
+  earlierUnknown?: boolean;
+}
+
+/**
+ * The row's sends that may be second asks (`askedTwice.extraSends`): every send of an ask after its first (the one
+ * before it may have been taken), and a re-ask's first send when an earlier ask had a send of unknown outcome (it may
+ * have been answered). A re-ask after sends that all ended in the service's `failed` is no second ask.
+ */
+export function extraSends(s: SendCount): number {
+  return Math.max(0, s.sends - 1) + (s.earlierUnknown && s.sends > 0 ? 1 : 0) + (s.earlierExtraSends ?? 0);
+}
+
+/** What a re-ask's record carries of the ask before it (`earlier`), so that its possible second asks stay counted. */
+export function carriedSends(earlier: SendCount): Omit<SendCount, 'sends'> {
+  const extra = extraSends(earlier);
+  const unknown = earlier.earlierUnknown === true || earlier.sends > 1;
+  return { ...(extra > 0 && { earlierExtraSends: extra }), ...(unknown && { earlierUnknown: true }) };
+}
+
 /**
  * Whether a send of a question that ended with this HTTP status (undefined: no response at all — a time-out, a reset)
  * may have been taken by the API, so it stays counted and a later send of the same question counts as a possible

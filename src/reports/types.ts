@@ -469,10 +469,15 @@ export interface Submission {
    */
   ask?: number;
   /**
-   * Sends of the row's earlier asks (those a re-ask followed) beyond each one's first: possible second asks made before
-   * this ask, which keep the row in `askedTwice`. @default 0
+   * Possible second asks among the sends of the row's earlier asks (those a re-ask followed): they keep the row in
+   * `askedTwice` (src/api/failureRules.ts, `extraSends`). @default 0
    */
   earlierExtraSends?: number;
+  /**
+   * An earlier ask had a send whose outcome the runner never learned (it was sent again): it may have been answered,
+   * so every later send of the row, a re-ask's first one too, may be a second ask. @default false
+   */
+  earlierUnknown?: boolean;
   /** Set once the API accepted the question. */
   requestId?: string;
   sessionId?: string;

@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { extraSends } from '../api/failureRules';
 import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
@@ -120,15 +121,15 @@ const ASKED_TWICE_LISTED = 50;
 async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunSummary['askedTwice']> {
   const rowIds: string[] = [];
   let count = 0;
-  let extraSends = 0;
+  let extra = 0;
   for await (const s of store.readSubmissions(runId)) {
-    const extra = Math.max(0, s.sends - 1) + (s.earlierExtraSends ?? 0);
-    if (extra === 0) continue;
+    const row = extraSends(s);
+    if (row === 0) continue;
     count += 1;
-    extraSends += extra;
+    extra += row;
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
-  return { count, rowIds: rowIds.sort(), extraSends };
+  return { count, rowIds: rowIds.sort(), extraSends: extra };
 }
 
 /** Sessions listed by id in `sessionsLeftOpen`; the count covers all of them. */

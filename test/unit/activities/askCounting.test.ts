@@ -86,7 +86,7 @@ describe('ask: counting sends', () => {
     expect(answer).toMatchObject({ status: 'completed' });
     expect(answer.requestId).not.toBe('00000000-0000-4000-8000-000000000000');
     expect(h.sim().stats().submitted).toBe(submitted + 1);
-    expect(await store.getSubmission('run-1', i.rowId)).toMatchObject({ sends: 1, ask: 1, earlierExtraSends: 1, requestId: answer.requestId });
+    expect(await store.getSubmission('run-1', i.rowId)).toMatchObject({ sends: 1, ask: 1, earlierExtraSends: 1, earlierUnknown: true, requestId: answer.requestId });
   });
 
   it('a re-ask after a first ask sent once is not a second send', async () => {
@@ -96,5 +96,6 @@ describe('ask: counting sends', () => {
     const record = await store.getSubmission('run-1', i.rowId);
     expect(record).toMatchObject({ sends: 1, ask: 1 });
     expect(record?.earlierExtraSends).toBeUndefined();
+    expect(record?.earlierUnknown).toBeUndefined();
   });
 });
