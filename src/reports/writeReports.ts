@@ -146,6 +146,8 @@ async function findSessionsLeftOpen(store: ResultsStore, runId: string): Promise
   if (accepted.size === 0) return undefined;
   for await (const row of store.read(runId)) {
     if (row.sessionId && row.requestId && row.outcome !== Outcome.skipped) accepted.delete(row.sessionId);
+    // A re-asked turn's failed sessions were closed by the run (a close that failed is recorded as such).
+    for (const r of row.reasked ?? []) accepted.delete(r.sessionId);
   }
   if (accepted.size === 0) return undefined;
   return { count: accepted.size, sessionIds: [...accepted].sort().slice(0, LEFT_OPEN_LISTED) };

@@ -43,4 +43,12 @@ describe('re-asked after the service failed, and asked twice, in every report', 
     expect(html).toContain(`<h2>Asked again</h2><section class="asked-again"><p>${line}:`);
     expect(html).toContain('possibly asked twice');
   });
+
+  it('a failed session a re-ask left is not listed as left open: the run closed it', async () => {
+    await ctx.store.init('lo', meta({ runId: 'lo', rowCount: 1 }));
+    // The re-ask was abandoned (a second cancel) before its send: the record still names the failed request's session.
+    await ctx.store.recordSubmission('lo', { rowId: 'r0', sends: 1, requestId: 'q0a', sessionId: 's0a', submittedAtMs: 1 });
+    await ctx.store.append('lo', [row(0, { outcome: 'skipped', reasked: [{ requestId: 'q0a', sessionId: 's0a', error: RAG }] })]);
+    expect((await finalizeRun(ctx.store, 'lo', { outDir: ctx.store.runDir('lo'), cancelled: true })).summary.sessionsLeftOpen).toBeUndefined();
+  });
 });
