@@ -18,7 +18,7 @@ describe('re-asked after the service failed, and asked twice, in every report', 
     ]));
     expect(summary.reasked).toEqual({ rows: 2, requests: 3, answered: 1, rowIds: ['r0', 'r1'] });
     expect(summary.sessions.opened).toBe(6);
-    expect(summaryTable(summary)).toContain('re-asked   re-asked after the service failed: 2 rows (3 requests), 1 answered on a re-ask: r0, r1');
+    expect(summaryTable(summary)).toContain('asked again re-asked after the service failed: 2 rows (3 requests), 1 answered on a re-ask: r0, r1');
     expect((await summarize(meta(), iterate([row(0)]))).reasked).toBeUndefined();
   });
 
