@@ -40,6 +40,11 @@ export class ChunkState {
   readonly closeFailures: SessionCloseFailure[] = [];
   /** Sessions already given to a settle to close: each is closed once. */
   readonly sessionsToClose = new Set<string>();
+  /**
+   * Failed sessions left for a fresh one that the API may never have created (a sync chat's 5xx named no request):
+   * a 404 on closing one of them leaves nothing open, so it is neither closed nor a failure.
+   */
+  readonly unsureSessions = new Set<string>();
   /** Feedback and closes still running; the chunk waits for all of them before it ends. */
   readonly background = new Set<Promise<void>>();
   /** Finished rows, recorded in batches (histories from before `settleBatches`; their settles go one per row). */
@@ -213,6 +218,7 @@ export class ChunkState {
 
   /** What became of closing a session. */
   closed(sessionId: string, outcome: CallOutcome): void {
+    if (!outcome.ok && this.unsureSessions.has(sessionId) && /^404\b/u.test(outcome.error)) return;
     if (outcome.ok) this.sessionsClosed += 1;
     else this.closeFailures.push({ sessionId, error: outcome.error });
   }

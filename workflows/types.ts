@@ -41,6 +41,12 @@ export interface RunOptions {
   failUnder?: number;
   /** Quality gate: most rows (0..1) that may end in `error` or `timed_out`. @default 0 */
   maxErrorRate?: number;
+  /**
+   * A request the service failed (a `failed` status with a transient `error`, or a sync chat's 5xx with the API's
+   * error) is asked again up to this many times per row, after 1 s, 2 s …; a first turn in a fresh session, a follow-up
+   * in its own (docs/reports.md, "Re-asked after the service failed"). 0 turns it off. @default 2
+   */
+  reaskFailed?: number;
   /** Quality gate: most graded rows (0..1) that may stay `uncertain` (needs review). @default 0.1 */
   maxUncertainRate?: number;
   /** Quality gate: lost feedback and sessions left open warn instead of failing. @default false */

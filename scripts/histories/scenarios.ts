@@ -225,6 +225,29 @@ const cancelled: Scenario = {
   },
 };
 
+const REASK_FAILED = 'reask-failed';
+
+const reasked: Scenario = {
+  name: 'evaluation-reask',
+  about:
+    `evaluationRun whose every question the service fails once (transientFailRate 1), re-asked (patched('${REASK_FAILED}')): ` +
+    'a single turn and a first turn in fresh sessions (their failed ones closed), the follow-up in its session; only the chunk is kept',
+  keep: ['runChunk'],
+  async run(ctx) {
+    ctx.sim.setFaults({ 'chat.async': { transientFailRate: 1 } });
+    const dataset = await ctx.dataset('reask', 'id,conversation,turn,question,must_include', [
+      `r1,,,${QUESTIONS.price},$9.99`,
+      `c1-1,refund,1,${QUESTIONS.refund},14 days`,
+      `c1-2,refund,2,${QUESTIONS.payment},PayPal`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = await handle.result();
+    must(summary.error === 0 && summary.reasked?.requests === 3, this.name, `expected 3 re-asked requests and no error, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes(REASK_FAILED)) ? undefined : `no history has the patched('${REASK_FAILED}') marker`),
+};
+
 const backfill: Scenario = {
   name: 'backfill',
   about: 'backfillRun and its chunk: answers recorded to an answers file, no grading, no feedback',
@@ -454,5 +477,5 @@ const notifyCleanup: Scenario = {
 
 export const SCENARIOS: readonly Scenario[] = [
   evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
-  confirmed,
+  confirmed, reasked,
 ];

@@ -89,7 +89,7 @@ export function htmlErrorText(text: string): string | undefined {
 }
 
 /** Reads `error`/`message` from a JSON error body; an HTML page yields its title (see {@link htmlErrorText}), any other body its first 200 characters. */
-export function parseErrorBody(text: string): { error?: string; apiMessage?: string; requestId?: string; sessionId?: string } {
+export function parseErrorBody(text: string): { error?: string; apiMessage?: string; requestId?: string; sessionId?: string; fromApi: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -98,10 +98,10 @@ export function parseErrorBody(text: string): { error?: string; apiMessage?: str
   }
   const parsed = ErrorBodySchema.safeParse(json);
   if (parsed.success && parsed.data.error !== undefined) {
-    return { error: parsed.data.error, apiMessage: parsed.data.message, requestId: parsed.data.request_id, sessionId: parsed.data.session_id };
+    return { error: parsed.data.error, apiMessage: parsed.data.message, requestId: parsed.data.request_id, sessionId: parsed.data.session_id, fromApi: true };
   }
   const snippet = htmlErrorText(text) ?? text.trim().slice(0, 200);
-  return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined };
+  return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined, fromApi: false };
 }
 
 /**
@@ -142,7 +142,7 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   const said = apiMessage === undefined ? '' : ` (API: ${JSON.stringify(apiMessage)})`;
   const wait = retryAfterMs === undefined ? '' : ` (Retry-After: ${retryAfterMs} ms)`;
   const message = `${head}: ${hint.what}${said} — ${hint.next}${wait}`;
-  const init = { endpoint: f.endpoint, status: f.status, error, apiMessage, requestId: body.requestId, sessionId: body.sessionId };
+  const init = { endpoint: f.endpoint, status: f.status, error, apiMessage, requestId: body.requestId, sessionId: body.sessionId, apiErrorBody: body.fromApi };
   return cls === RateLimitError ? new RateLimitError(message, { ...init, retryAfterMs }) : new cls(message, init);
 }
 

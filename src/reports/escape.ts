@@ -100,3 +100,21 @@ export function escalationLine(e: NonNullable<RunSummary['escalated']>): string 
 export function reviewedLine(n: number): string {
   return `reviewed: ${n} row${n === 1 ? '' : 's'} settled by labels`;
 }
+
+/**
+ * One wording for every report: "re-asked after the service failed: 2 rows (3 requests), 2 answered on a re-ask". Not
+ * `askedTwice`: each re-ask followed a request the service itself reported failed.
+ */
+export function reaskedLine(r: NonNullable<RunSummary['reasked']>): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `re-asked after the service failed: ${plural(r.rows, 'row')} (${plural(r.requests, 'request')}), ${r.answered} answered on a re-ask`;
+}
+
+/**
+ * One wording for every report: "3 rows may have been asked twice (4 sends after one that may have reached the API: a
+ * lost response, a 5xx, a time-out)".
+ */
+export function askedTwiceText(a: NonNullable<RunSummary['askedTwice']>): string {
+  const extra = a.extraSends ? `${a.extraSends} send${a.extraSends === 1 ? '' : 's'}` : 'a send';
+  return `${a.count} row${a.count === 1 ? '' : 's'} may have been asked twice (${extra} after one that may have reached the API: a lost response, a 5xx, a time-out)`;
+}

@@ -5,7 +5,7 @@ import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
+import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -107,7 +107,8 @@ function headline(s: RunSummary): string {
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
     ...(s.sessionsLeftOpen ? [['Sessions left open', `${s.sessionsLeftOpen.count} (the API accepted a question in them, no answer was recorded, so the run did not close them; \`sitechat cleanup\` closes them): ${s.sessionsLeftOpen.sessionIds.join(', ')}`]] : []),
-    ...(s.askedTwice?.count ? [['Possibly asked twice', `${s.askedTwice.count} (a response was lost and the question sent again in its session): ${s.askedTwice.rowIds.join(', ')}`]] : []),
+    ...(s.reasked ? [['Re-asked', `${reaskedLine(s.reasked)}: ${s.reasked.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
+    ...(s.askedTwice?.count ? [['Possibly asked twice', `${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];

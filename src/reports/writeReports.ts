@@ -1,5 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { extraSends } from '../api/failureRules';
 import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
@@ -120,12 +121,15 @@ const ASKED_TWICE_LISTED = 50;
 async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunSummary['askedTwice']> {
   const rowIds: string[] = [];
   let count = 0;
+  let extra = 0;
   for await (const s of store.readSubmissions(runId)) {
-    if (s.sends <= 1) continue;
+    const row = extraSends(s);
+    if (row === 0) continue;
     count += 1;
+    extra += row;
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
-  return { count, rowIds: rowIds.sort() };
+  return { count, rowIds: rowIds.sort(), extraSends: extra };
 }
 
 /** Sessions listed by id in `sessionsLeftOpen`; the count covers all of them. */
@@ -142,6 +146,8 @@ async function findSessionsLeftOpen(store: ResultsStore, runId: string): Promise
   if (accepted.size === 0) return undefined;
   for await (const row of store.read(runId)) {
     if (row.sessionId && row.requestId && row.outcome !== Outcome.skipped) accepted.delete(row.sessionId);
+    // A re-asked turn's failed sessions were closed by the run (a close that failed is recorded as such).
+    for (const r of row.reasked ?? []) accepted.delete(r.sessionId);
   }
   if (accepted.size === 0) return undefined;
   return { count: accepted.size, sessionIds: [...accepted].sort().slice(0, LEFT_OPEN_LISTED) };

@@ -53,12 +53,15 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
     message: body.message, previousMessages: session.recentUserMessages, model: answering, seed: sim.options.seed, ...(variation ? { variation } : {}),
   });
   const id = sim.newId('request');
-  const sameSession = sim.sessions.addUserMessage(session, body.message, now);
+  const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
+  if (fails) sim.stats.counters.faults.asyncFailures++;
+  const hiccup = !fails && sim.faults.rollOnce(ctx.endpoint, 'transientFailRate', `${site.id}\n${body.message}`);
+  if (hiccup) sim.stats.counters.faults.transientFailures++;
+  const error = fails ? (sim.faults.asyncFailError(ctx.endpoint) ?? ApiError.ragFailure) : hiccup ? ApiError.ragFailure : undefined;
+  const sameSession = sim.sessions.addUserMessage(session, body.message, now, error !== undefined);
   const reask = sim.asks.record({ siteId: site.id, email: body.email ?? session.email, sessionId: session.id, message: body.message, requestId: id }, now);
   if (sameSession || reask) sim.stats.counters.duplicateSubmissions++;
 
-  const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
-  if (fails) sim.stats.counters.faults.asyncFailures++;
   const delay = sampleCompletionMs(sim.latency, sim.options.latencyScale) + sim.faults.processingDelayMs(ctx.endpoint);
   const record: ChatRequestRecord = {
     id, siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
@@ -66,8 +69,8 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
     ...(body.responseLanguage ? { responseLanguage: body.responseLanguage } : {}),
     ...(body.uiLocale ? { uiLocale: body.uiLocale } : {}),
     createdAt: now, readyAt: now + delay, status: RequestStatus.pending,
-    outcome: fails ? RequestStatus.failed : RequestStatus.completed, result,
-    ...(fails ? { error: ApiError.ragFailure } : {}),
+    outcome: error !== undefined ? RequestStatus.failed : RequestStatus.completed, result,
+    ...(error !== undefined ? { error } : {}),
   };
   sim.requests.add(record);
   sim.stats.counters.submitted++;

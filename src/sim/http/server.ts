@@ -6,7 +6,7 @@ import { checkBearer, openAiError } from '../handlers/judge';
 import { adminRouter } from '../handlers/admin';
 import { limitPath } from '../ratelimit';
 import type { Simulator } from '../simulator';
-import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
+import { BAD_GATEWAY_PAGE, clientIp, parseJson, readBody, sendHtml, sendJson, sleep } from './io';
 import { apiRouter, judgeRouter } from './routes';
 import { errorReply, INVALID_JSON, type Reply } from './types';
 import { retryAfterHeader, sendApiReply } from './wire';
@@ -72,9 +72,19 @@ async function injectedDelay(sim: Simulator, name: EndpointName): Promise<void> 
 }
 
 /**
+ * A processed request's response lost on the way back (injected), or undefined: the socket destroyed (`dropRate`, a
+ * reset), or a proxy's HTML 502 page in its place (`badGatewayAfterAcceptRate`). Either way the request's effect stays.
+ */
+function lostResponse(sim: Simulator, name: EndpointName, r: Reply): 'dropped' | 'badGateway' | undefined {
+  if (r.status >= 300) return undefined;
+  if (sim.faults.roll(name, 'dropRate')) return 'dropped';
+  return sim.faults.roll(name, 'badGatewayAfterAcceptRate') ? 'badGateway' : undefined;
+}
+
+/**
  * One API request, in this order: rate limit (per client IP and path, before anything else) →
  * unknown route 404 / 405 → injected 429 burst → body (413 past maxBodyBytes) → injected extra
- * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop.
+ * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop or 502 page.
  */
 async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
   const { basePath } = sim.options;
@@ -108,11 +118,13 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   }
   const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
   if (req.method !== 'GET') sim.changed();
-  if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
-    sim.stats.counters.faults.dropped++;
-    res.destroy();
+  const lost = lostResponse(sim, name, r);
+  if (lost) {
+    sim.stats.counters.faults[lost]++;
     r.onLost?.();
-    return;
+    if (lost === 'dropped') return void res.destroy();
+    sim.stats.response(name, 502);
+    return sendHtml(res, 502, BAD_GATEWAY_PAGE);
   }
   send(r);
 }

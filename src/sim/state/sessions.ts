@@ -19,7 +19,7 @@ export interface SessionRecord {
   messageCount: number;
   /** The last user messages, most recent first (at most {@link CONTEXT_MESSAGES}): context for the next turn. */
   recentUserMessages: string[];
-  /** Every user message so far, to count duplicate submissions. */
+  /** Every user message so far that the service did not fail, to count duplicate submissions. */
   userMessages: Set<string>;
 }
 
@@ -107,10 +107,14 @@ export class SessionStore {
     } else site.byEmail.set(key, [session]);
   }
 
-  /** Records a user message: count, time, context and duplicate detection. Returns true for a duplicate. */
-  addUserMessage(session: SessionRecord, message: string, now: number): boolean {
+  /**
+   * Records a user message: count, time, context and duplicate detection. Returns true for a duplicate: a message the
+   * session already had in a request the service did not fail. `failing`: this request will end `failed`, so sending
+   * its message again is a re-ask, not a duplicate.
+   */
+  addUserMessage(session: SessionRecord, message: string, now: number, failing = false): boolean {
     const duplicate = session.userMessages.has(message);
-    session.userMessages.add(message);
+    if (!failing) session.userMessages.add(message);
     session.recentUserMessages.unshift(message);
     session.recentUserMessages.length = Math.min(session.recentUserMessages.length, CONTEXT_MESSAGES);
     session.messageCount++;
