@@ -18,7 +18,7 @@ import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
 import type { RunResult } from '../../workflows/types';
 import { historyText } from '../helpers/history';
-import { Receiver } from '../helpers/receiver';
+import { expressNotFound, Receiver } from '../helpers/receiver';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
@@ -96,7 +96,7 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const hook = sent.find((r) => r.path.startsWith('/hook'));
     expect(hook?.verified).toBe(true);
     const payload = hook?.json as WebhookPayload;
-    expect(payload).toMatchObject({ version: 1, event: 'run', trigger: 'failed', verdict: 'failed', runId: failed.runId, sites: [DEMO.siteId], passRate: 2 / 3, test: false });
+    expect(payload).toMatchObject({ version: 2, event: 'run', trigger: 'failed', verdict: 'failed', runId: failed.runId, sites: [DEMO.siteId], passRate: 2 / 3, test: false });
     expect(payload.deliveryId).toBe(hook?.deliveryId);
     expect(payload.reasons.length).toBeGreaterThan(0);
     expect(payload.reasons.join(' ')).toMatch(/below/u);
@@ -126,8 +126,8 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const result = await run(0.9);
     expect(result.summary.gate?.verdict).toBe('failed');
     const slack = result.notifications?.find((n) => n.kind === 'slack');
-    expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403: invalid_token' });
-    expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403: invalid_token');
+    expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403 Forbidden: invalid_token' });
+    expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403 Forbidden: invalid_token');
   });
 
   it('429 and 5xx are retried after the Retry-After until delivered, or recorded as failed after the last attempt', async () => {
@@ -145,11 +145,25 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(result.summary.gate?.verdict).toBe('failed');
     expect(result.notifications?.[0]).toMatchObject({ kind: 'teams', status: 'delivered', attempts: 3 });
     expect(result.notifications?.[1]).toMatchObject({ kind: 'slack', status: 'failed', attempts: 8 });
-    expect(result.notifications?.[1]?.error).toBe('HTTP 429: rate_limited (gave up after 8 attempts)');
+    expect(result.notifications?.[1]?.error).toBe('HTTP 429 Too Many Requests: rate_limited (gave up after 8 attempts)');
     expect(teamsCalls() - before).toBe(3);
     const card = receiver.received.filter((r) => r.path.startsWith('/teams')).at(-1)?.json as { type: string; attachments: { contentType: string }[] };
     expect(card.type).toBe('message');
     expect(card.attachments[0]?.contentType).toBe('application/vnd.microsoft.card.adaptive');
+  });
+
+  it('a receiver that quotes the URL\'s path leaves only its status in the outcome, the report and the history', async () => {
+    // A 500 that quotes the request line (retried), then Express's 404 page (refused): both hold the secret path.
+    let calls = 0;
+    receiver.reply = (r) => (r.path.startsWith('/hook') && calls++ === 0 ? { status: 500, headers: { 'Retry-After': '0' }, body: `POST ${r.path} failed` } : expressNotFound(r));
+    const handle = await startRun(stack, dataset, { failUnder: 0.9, notify: { destinations: [HOOK], on: ['failed'] } });
+    workflowIds.push(handle.workflowId);
+    const result = (await handle.result()) as RunResult;
+    expect(calls).toBe(2);
+    expect(result.notifications).toEqual([expect.objectContaining({ status: 'failed', error: 'HTTP 404 Not Found', attempts: 2 })]);
+    const text = [await historyText(stack.client, handle.workflowId), readFileSync(join(result.reportDir, 'report.md'), 'utf8'), readFileSync(join(result.reportDir, 'notifications.json'), 'utf8')].join('\n');
+    expect(text).toContain('HTTP 404 Not Found');
+    for (const part of [TOKEN, 'Cannot POST', 'POST /hook']) expect(text).not.toContain(part);
   });
 
   it('a run that stops on a fatal error (an unknown site) still notifies, and its failure carries the outcomes', async () => {
