@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childEnv } from './childEnv';
+import { ChildKind, childEnv } from './childEnv';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
@@ -66,7 +66,7 @@ export async function spawnDevServer(options: DevServerProcessOptions): Promise<
 
   // Its own process group: Ctrl-C in the terminal goes to sitechat, which decides (cancel or detach) and then
   // stops the server itself; the server must not die with the keystroke.
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: childEnv() });
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: childEnv(ChildKind.temporalServer) });
   if (options.logFile) {
     mkdirSync(dirname(options.logFile), { recursive: true });
     const log = createWriteStream(options.logFile, { flags: 'a' });
