@@ -10,6 +10,8 @@ import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { sha256File } from '../../src/datasets';
 import type { WebhookPayload } from '../../src/notify/webhook';
 import type { SlackMessage } from '../../src/notify/slack';
+import { FileResultsStore } from '../../src/reports/fileStore';
+import { refreshRun } from '../../src/review/refresh';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { startWorkflow } from '../../src/temporal/workflowTypes';
@@ -108,6 +110,12 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(JSON.stringify(slack)).toContain('FAILED');
     // Shown in the report; a failed gate stays failed, a delivered notification changes nothing.
     expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\)/u);
+    expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
+    // A review save renders the run's reports again from the store (refreshRun): the section stays.
+    const section = /## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\), delivery [0-9a-f]{32}\n- slack/u;
+    expect(join(stack.runsDir, failed.runId)).toBe(failed.reportDir);
+    await refreshRun(new FileResultsStore(stack.runsDir), failed.runId, { runsDir: stack.runsDir });
+    expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(section);
     expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
 
     const mark = receiver.received.length;
