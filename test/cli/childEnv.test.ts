@@ -6,13 +6,14 @@
  * stand-in CLI (TEMPORAL_CLI_PATH) that saves its own /proc/$$/environ, then execs the real one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { freePort } from '../../src/temporal/devServerProcess';
 import { CLI, sitechat } from '../helpers/cli';
+import { childrenOf, nulSeparated as environOf } from '../helpers/procfs';
 import { Receiver } from '../helpers/receiver';
 
 /** Variable → canary value; none of these values may appear in any child's environment. */
@@ -28,11 +29,6 @@ const CANARIES: Record<string, string> = {
 };
 const PATH_CANARY = 'canary-hook-path-c4d8';
 
-/** The NUL-separated environment of a process as `NAME=value` strings. */
-function environOf(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\0').filter(Boolean);
-}
-
 function expectNoCanary(environ: string[], where: string): void {
   expect(environ.some((e) => e.startsWith('PATH=')), `${where}: PATH`).toBe(true);
   const text = environ.join('\n');
@@ -41,18 +37,6 @@ function expectNoCanary(environ: string[], where: string): void {
     expect(environ.some((e) => e.startsWith(`${name}=`)), `${where}: ${name}`).toBe(false);
   }
   expect(text, where).not.toContain(PATH_CANARY);
-}
-
-/** Direct children of `pid`, from /proc/<n>/stat (the parent pid is the field after the command's closing paren). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((n) => /^\d+$/u.test(n)).flatMap((n) => {
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(n)] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 async function until<T>(what: string, get: () => T | undefined, ms = 90_000): Promise<T> {

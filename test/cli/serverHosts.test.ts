@@ -4,13 +4,14 @@
  * check it, starts only with --ui (docs/deployment.md).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/devServerProcess';
 import { CLI, sitechat } from '../helpers/cli';
+import { childrenOf, nulSeparated } from '../helpers/procfs';
 
 interface Started { child: ChildProcess; stderr: () => string; devServerArgs: string[] }
 
@@ -40,15 +41,8 @@ function get(port: number, path: string, host: string): Promise<number> {
 
 /** The command line of `pid`'s only child (the dev server). */
 function childArgs(pid: number): string[] {
-  for (const n of readdirSync('/proc').filter((x) => /^\d+$/u.test(x))) {
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) return readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return [];
+  const [child] = childrenOf(pid);
+  return child === undefined ? [] : nulSeparated(`/proc/${child}/cmdline`);
 }
 
 describe('sitechat server: Host-checked HTTP API, Web UI only with --ui', () => {
