@@ -157,7 +157,7 @@ export async function renderMultiSiteFromStore(
   const compared = await compareVariants(opened.store, refs);
   const input = { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation' as const, dataset: '', startedAt, sites: refs, ...(run.reference !== undefined && { reference: run.reference }) };
   const summary = await summarizeMultiSite(opened.store, input, compared);
-  const paths = await writeMultiSiteReports(summary, outDir, compared.comparison);
+  const paths = await writeMultiSiteReports(summary, outDir, compared.comparison, await opened.store.getNotifications(run.runId));
   log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each variant's in ${refs.map((r) => r.reportDir ?? `(none: ${r.variant?.name ?? r.siteId})`).join(', ')}`);
 }
 

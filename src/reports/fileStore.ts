@@ -1,6 +1,8 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Label, LabelFilter } from '../labels/types';
+import { notificationsJson } from '../notify/reportNote';
+import type { NotifyOutcome } from '../notify/spec';
 import { FileLabelStore } from './fileLabels';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
@@ -184,6 +186,16 @@ export class FileResultsStore implements ResultsStore {
       if (typeof item?.rowId === 'string' && wanted.has(item.rowId)) found.set(item.rowId, item as SettleMark);
     }
     return found;
+  }
+
+  async recordNotifications(runId: string, outcomes: readonly NotifyOutcome[]): Promise<void> {
+    await mkdir(this.runDir(runId), { recursive: true });
+    await writeFileAtomic(this.path(runId, 'notifications'), notificationsJson(outcomes));
+  }
+
+  async getNotifications(runId: string): Promise<NotifyOutcome[] | undefined> {
+    const outcomes = await readJsonIfExists(this.path(runId, 'notifications'));
+    return Array.isArray(outcomes) ? (outcomes as NotifyOutcome[]) : undefined;
   }
 
   putLabels(labels: readonly Label[]): Promise<void> {

@@ -1,4 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
+import { withNotificationsSection } from '../notify/reportNote';
+import type { NotifyOutcome } from '../notify/spec';
 import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
@@ -15,6 +17,8 @@ export interface MarkdownOptions {
   maxText?: number;
   /** Baseline answers, earlier turns and unclosed sessions (`collectReportContext`). @default none */
   context?: ReportContext;
+  /** What became of the notifications sent when the run ended (`ResultsStore.getNotifications`). @default none */
+  notifications?: readonly NotifyOutcome[];
 }
 
 /** Rows kept in full up to a cap; the rest only counted. */
@@ -42,7 +46,7 @@ const SECTION_TITLES: Record<DetailSection, string> = {
  * pass rates. One pass over `results`; memory bounded by the caps.
  */
 export async function renderMarkdown(summary: RunSummary, results: AsyncIterable<RowResult>, options: MarkdownOptions = {}): Promise<string> {
-  const { maxRows = 50, maxText = 1000, context = EMPTY_CONTEXT } = options;
+  const { maxRows = 50, maxText = 1000, context = EMPTY_CONTEXT, notifications } = options;
   const regressed = new Set(summary.baseline?.regressed);
   const fixed = new Set(summary.baseline?.fixed);
   const sections = new Map<DetailSection, Capped>(Object.values(DetailSection).map((s) => [s, new Capped(maxRows)]));
@@ -59,7 +63,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
       priorTurns: context.priorTurns.get(row.id),
       ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(baseIdOf(row)) } }),
     });
-  return [
+  const text = [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
     simulatorNoticeMd(summary.provenance),
     headline(summary),
@@ -75,6 +79,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n');
+  return withNotificationsSection(text, notifications);
 }
 
 /** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */

@@ -1,4 +1,5 @@
 import type { LabelStore } from '../labels/types';
+import type { NotifyOutcome } from '../notify/spec';
 import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
@@ -59,6 +60,13 @@ export interface ResultsStore extends LabelStore {
   recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void>;
   /** The last mark of each of `rowIds` that has one. */
   getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>>;
+  /**
+   * Records what became of the notifications sent when the run ended, replacing an earlier record: its reports
+   * show them whenever they are rendered again. Needs no `init`: a multi-site run records under its own id.
+   */
+  recordNotifications(runId: string, outcomes: readonly NotifyOutcome[]): Promise<void>;
+  /** The outcomes last recorded for the run, or undefined when it notified nobody. */
+  getNotifications(runId: string): Promise<NotifyOutcome[] | undefined>;
 }
 
 const outcomes = new Set<string>(Object.values(Outcome));

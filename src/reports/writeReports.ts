@@ -1,6 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extraSends } from '../api/failureRules';
+import { NOTIFICATIONS_FILE, notificationsJson } from '../notify/reportNote';
 import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
@@ -36,7 +37,8 @@ export interface WriteReportsOptions {
 /**
  * Renders all five report files of a run from the store into `outDir` (created if needed). Uses the
  * summary stored by `finish`; for a run not finished yet, a summary without baseline or gate.
- * Each file is written atomically and streamed from its own pass over the store.
+ * Each file is written atomically and streamed from its own pass over the store. A run that notified has its
+ * outcomes in report.md's "Notifications" section and in notifications.json.
  */
 export async function writeReports(
   store: ResultsStore,
@@ -46,6 +48,7 @@ export async function writeReports(
 ): Promise<{ paths: ReportPaths }> {
   const summary = (await store.getSummary(runId)) ?? (await summarize(await requireMeta(store, runId), store.read(runId)));
   const context = await collectReportContext(store, runId, summary, options.baseline);
+  const notifications = await store.getNotifications(runId);
   await mkdir(outDir, { recursive: true });
   const paths: ReportPaths = {
     summary: join(outDir, ReportFile.summary),
@@ -56,7 +59,8 @@ export async function writeReports(
   };
   await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(paths.results, renderResultsJsonl(store.read(runId)));
-  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context }));
+  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context, notifications }));
+  if (notifications) await writeFileAtomic(join(outDir, NOTIFICATIONS_FILE), notificationsJson(notifications));
   await writeFileAtomic(paths.junit, renderJUnit(summary, () => store.read(runId)));
   await writeFileAtomic(paths.html, renderHtml(summary, store.read(runId), { context }));
   return { paths };

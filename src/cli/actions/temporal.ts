@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { childEnv } from '../../temporal/childEnv';
+import { ChildKind, childEnv } from '../../temporal/childEnv';
 import { locateTemporalCli } from '../../temporal/cliLocator';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
@@ -9,8 +9,8 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Runs the Temporal CLI with `args`, the terminal inherited, and returns its exit code (128 + the signal's number when
- * a signal ended it, as a shell reports it). Its environment is this one without sitechat's secrets (API and judge
- * keys, the store URL): TEMPORAL_* settings pass, so it talks to the server sitechat talks to.
+ * a signal ended it, as a shell reports it). Its environment is allow-listed (childEnv): TEMPORAL_* settings pass, so
+ * it talks to the server sitechat talks to; sitechat's keys, the store URL and webhook variables do not.
  */
 export async function temporalAction(args: string[]): Promise<number> {
   const log = createLogger();
@@ -23,7 +23,7 @@ export async function temporalAction(args: string[]): Promise<number> {
     log.error(err instanceof Error ? err.message : String(err));
   }
   if (!path) return ExitCode.runFailed;
-  const child = spawn(path, args, { stdio: 'inherit', env: childEnv() });
+  const child = spawn(path, args, { stdio: 'inherit', env: childEnv(ChildKind.temporalCli) });
   // Ctrl-C reaches the CLI by itself (same process group); a signal sent to sitechat alone is passed on, and
   // either way sitechat stays until the CLI has exited, to hand on its code.
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
