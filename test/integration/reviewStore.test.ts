@@ -50,6 +50,8 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
   });
 
   it('queues both sites, saves a label into the store, recomputes that site and rewrites the combined report', async () => {
+    // The parent run notified a webhook: the combined report rewritten by the save keeps that section.
+    await opened.store.recordNotifications(PARENT, [{ destination: 'HOOK_URL', kind: 'webhook', status: 'delivered', trigger: 'failed', deliveryId: 'ab'.repeat(16) }]);
     const target = await resolveReviewTarget(opened.store, PARENT);
     expect(target).toMatchObject({ multiSite: true, runs: [{ siteId: 'site-a' }, { siteId: 'site-b' }] });
     const client = new Client({ connection, namespace: 'default' });
@@ -79,6 +81,7 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
     // The combined report of the parent, and each site's own reports on this host.
     const combined = JSON.parse(readFileSync(join(runsDir, PARENT, 'summary.json'), 'utf8')) as MultiSiteSummary;
     expect(combined.sites.map((s) => [s.siteId, s.verdict])).toEqual([['site-a', 'failed'], ['site-b', 'passed']]);
+    expect(readFileSync(join(runsDir, PARENT, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- HOOK_URL: delivered \(trigger failed\)/u);
     expect(readFileSync(join(runsDir, `${PARENT}-site-b`, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(existsSync(join(runsDir, 'history.html'))).toBe(true);
 
