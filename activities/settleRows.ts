@@ -1,3 +1,4 @@
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 import { countRows } from '../src/metrics/activityMetrics';
 import type { RowResult, SettleMark } from '../src/reports/types';
@@ -23,6 +24,10 @@ import type { SettleItem, SettleRowsInput, SettleRowsResult } from './types';
 export function settleRowsActivity(deps: ActivityDeps) {
   return async function settleRows(input: SettleRowsInput): Promise<SettleRowsResult> {
     const ctx = Context.current();
+    // The batch's calls share the activity's signal, and each holds an abort listener on it while it waits for its
+    // turn or is out, a response's until its body is closed: up to two per row and one per path waiting, more than
+    // the 10 after which Node warns of a leak (10 rows' feedback and closes at the API's 5 per path did it).
+    setMaxListeners(Math.max(defaultMaxListeners, 2 * input.items.length + 2), ctx.cancellationSignal);
     const stored = <T>(op: () => Promise<T>): Promise<T> => withStoreRetry(op, deps.storeOutageLimitMs, (wait) => ctx.heartbeat(wait));
     const withCalls = input.items.filter((item) => item.feedback || item.closeSessionId).map(rowIdOf);
     // A first attempt has sent nothing: no lookup. A retry, or the give-up, reads what earlier attempts did.

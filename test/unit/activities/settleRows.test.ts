@@ -135,6 +135,23 @@ describe('settleRows: a batch of rows settled and recorded in one activity', () 
     }
   });
 
+  it('a full batch, its feedback and closes side by side on the activity\'s one signal, makes Node warn of nothing', async () => {
+    const s = await setUp('run-full', 10);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const res = await s.settle({ runId: 'run-full', page: 0, siteId: DEMO.siteId, items: s.items }, 1);
+      expect(res.items.every((i) => i.feedback?.ok && i.close?.ok)).toBe(true);
+      // Node emits its warnings on a later tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await s.close();
+    }
+  });
+
   it('rows with no call are recorded as they are, with no lookup and no mark', async () => {
     const s = await setUp('run-plain', 0);
     try {
