@@ -68,4 +68,8 @@ export class FaultInjector {
   processingDelayMs(endpoint: EndpointName): number {
     return this.value(endpoint, 'processingDelayMs');
   }
+
+  newRequestNotFoundMs(endpoint: EndpointName): number {
+    return this.value(endpoint, 'newRequestNotFoundMs');
+  }
 }
