@@ -170,3 +170,11 @@ export function countsOf(summary: RunSummary): OutcomeCounts {
     error: summary.error, timed_out: summary.timedOut, skipped: summary.skipped,
   };
 }
+
+/**
+ * Whether a run sends feedback for its answers: an evaluation with `feedback: 'graded'` (a backfill grades nothing).
+ * Such a run's dataset must name its sessions with UUIDs, since the API may refuse feedback for other ids (spec §1).
+ */
+export function sendsFeedback(kind: RunKind, feedback: RunOptions['feedback']): boolean {
+  return kind === 'evaluation' && feedback === 'graded';
+}
