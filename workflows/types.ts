@@ -1,6 +1,7 @@
 import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
 import type { NotifyOutcome, NotifySpec } from '../src/notify/spec';
 import type { Outcome, RunSummary } from '../src/reports/types';
+import type { ChunkFailure } from './stopEarly';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
 export type RunKind = 'evaluation' | 'backfill';
@@ -151,7 +152,7 @@ export interface ChunkResult {
   sessionsCloseFailed: number;
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
-  fatal?: { message: string; type: string };
+  fatal?: ChunkFailure;
 }
 
 export function emptyCounts(): OutcomeCounts {
