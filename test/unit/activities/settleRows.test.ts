@@ -164,7 +164,7 @@ describe('settleRows: a batch of rows settled and recorded in one activity', () 
         result: { id: 'a', index: 0, line: 2, question: 'q', outcome: Outcome.passed, requestId: answer.requestId, sessionId: 'thread-a' },
         feedback: { sessionId: 'thread-a', requestId: answer.requestId as string, value: 'good' },
       };
-      const res = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.settleRows, { runId, page: 0, siteId: DEMO.siteId, items: [item] });
+      const res: SettleRowsResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.settleRows, { runId, page: 0, siteId: DEMO.siteId, items: [item] });
       const error = '400 feedback must be \'good\' or \'bad\' (likely cause: the session id "thread-a" is not a UUID (use UUIDs as session ids, or --feedback none); ' +
         'the API may refuse feedback for ids that are not UUIDs)';
       expect(res.items).toEqual([{ feedback: { ok: false, error } }]);
