@@ -3,8 +3,8 @@ import type { RunResult } from '../../workflows/types';
 import { DEMO_HEADER, demoRows, readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 
-/** Ids as the API sees them: new request ids it does not know yet, and session ids rows share. */
-describe('request and session ids (real Temporal + simulator)', () => {
+/** A deployment whose status lookup does not know a new request id at once (SITECHAT_NEW_REQUEST_GRACE_MS). */
+describe('new request ids the API does not know yet (real Temporal + simulator)', () => {
   let stack: Stack;
   useStack(__filename, (s) => (stack = s));
 
