@@ -264,7 +264,8 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
   let outcome;
   try {
     outcome = await deps.statusPoller.watch({
-      siteId: input.siteId, requestId: req.requestId, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
+      // From the send: the API returned the id at most the submit's own latency later.
+      siteId: input.siteId, requestId: req.requestId, acceptedAt: req.submittedAtMs, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
       signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat({ ...req, seenOpenAtMs: Date.now() }),
       beatAfterMs: beatAfterMs(ctx.info.heartbeatTimeoutMs),
     });
@@ -289,13 +290,14 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
 }
 
 /** The status poller of a worker built from its activity settings: polls of one request never closer than one path's budget. */
-export function statusPollerFor(deps: Pick<ActivityDeps, 'api' | 'limiter' | 'pollIntervalMs' | 'minPollGapMs' | 'pollScope' | 'routePacedSites'>, log: { warn: (msg: string) => void }): StatusPoller {
+export function statusPollerFor(deps: Pick<ActivityDeps, 'api' | 'limiter' | 'pollIntervalMs' | 'minPollGapMs' | 'pollScope' | 'routePacedSites' | 'newRequestGraceMs'>, log: { warn: (msg: string) => void }): StatusPoller {
   return new StatusPoller({
     api: deps.api,
     limiter: deps.limiter,
     // Never faster than the API's budget for the request's own path (a poll interval of 0 would earn 429s).
     intervalMs: Math.max(deps.pollIntervalMs, deps.minPollGapMs),
     beatAfterMs: HEARTBEAT_AFTER_MS,
+    newRequestGraceMs: deps.newRequestGraceMs,
     routeKey: statusPollKey,
     // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.
     pacedPerRoute: (siteId) => deps.pollScope === 'route' || deps.routePacedSites.has(siteId),

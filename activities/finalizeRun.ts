@@ -24,6 +24,7 @@ export function finalizeActivities(deps: ActivityDeps) {
         sessionsClosed: fin.sessionsClosed,
         sessionsCloseFailed: fin.sessionsCloseFailed ?? 0,
         cancelled: fin.cancelled,
+        stopped: fin.stopped,
         gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate, allowSideEffectFailures: options.allowSideEffectFailures },
         // The CI job page (GitHub Actions): the worker that finalizes is the CLI's own in a CI job.
         stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,

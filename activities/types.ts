@@ -147,6 +147,8 @@ export interface FinalizeInput {
   /** Sessions the chunks could not close (each recorded with its reason in the results store). @default 0 */
   sessionsCloseFailed?: number;
   cancelled: boolean;
+  /** Why the run stopped before asking every row (a fatal error, or its first asks' refusal), for the summary. */
+  stopped?: string;
 }
 
 export interface CustomGradeInput {

@@ -1,10 +1,10 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { PlannedRow, PlannedUnit } from '../activities/types';
 import { unansweredResult } from '../src/reports/rowResult';
-import { Outcome } from '../src/reports/types';
 import { closeSession, settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
 import { askTurn } from './chunkTurn';
+import { unsent } from './stopEarly';
 
 /**
  * A conversation's API session. Its id is chosen here (a UUID, spec §2: "chosen by the caller") unless the first row
@@ -85,9 +85,12 @@ function countPrior(state: ChunkState, session: ConversationSession, prior: NonN
   session.ours &&= prior.sessionId === undefined;
 }
 
-/** A turn not sent because the chunk is stopping: `skipped` after a cancel, `error` after a fatal error. */
+/**
+ * A turn not sent because the chunk is stopping: `skipped` after a cancel or the run's first asks' refusal, `error`
+ * after a fatal error.
+ */
 function settleUnsent(state: ChunkState, row: PlannedRow): void {
   const { fatal } = state;
-  const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
-  settleRow(state, unansweredResult(row, fatal ? Outcome.error : Outcome.skipped, reason, new Date().toISOString(), { errorType: fatal?.type }));
+  const { outcome, reason } = unsent(fatal);
+  settleRow(state, unansweredResult(row, outcome, reason, new Date().toISOString(), { errorType: fatal?.type }));
 }

@@ -6,6 +6,7 @@ import { asking, local, settling, settlingBatches } from './activityProxies';
 import { describeFailure } from './activityFailure';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
+import { FirstAsks, type AskFailure, type ChunkFailure } from './stopEarly';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
 
 /**
@@ -18,8 +19,7 @@ const REPORT_EVERY = 20;
 /** Once the last question is sent, batches shrink so the chunk's tail finishes soon after its last answer. */
 const TAIL_BATCH = 3;
 
-/** An error no row can recover from (bad key, plan, site), in the API's words. */
-export type ChunkFailure = { message: string; type: string };
+export type { ChunkFailure } from './stopEarly';
 
 /**
  * Everything a chunk's steps share: counts, what is in flight, whether it is stopping and why, the sessions it
@@ -34,8 +34,13 @@ export class ChunkState {
   inFlight = 0;
   /** Nothing new is asked (a cancel, or a fatal error). */
   cancelled = false;
-  /** The error that stopped the chunk, if one did. */
+  /** The error that stopped the chunk, if one did: one no row can recover from, or the run's first asks' refusal. */
   fatal: ChunkFailure | undefined;
+  /**
+   * The run's first asks, watched for a systematic refusal (stopEarly.ts): on page 0, from
+   * `patched('stop-early-systematic')` on. Histories from before it ask every row whatever the first ones got.
+   */
+  private readonly firstAsks: FirstAsks | undefined;
   sessionsClosed = 0;
   readonly closeFailures: SessionCloseFailure[] = [];
   /** Sessions already given to a settle to close: each is closed once. */
@@ -100,6 +105,7 @@ export class ChunkState {
     this.settleBatch = settlingBatches(input.options.siteId);
     this.settleBatches = patched('settle-batches');
     this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
+    this.firstAsks = input.page === 0 && patched('stop-early-systematic') ? new FirstAsks() : undefined;
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
       items.forEach((item, i) => {
@@ -151,6 +157,24 @@ export class ChunkState {
   closeAsk(scope: CancellationScope): void {
     this.inFlight -= 1;
     this.askScopes.delete(scope);
+    const systematic = this.firstAsks?.ended();
+    if (systematic) this.stopEarly(systematic);
+  }
+
+  /** An ask got no answer, for this reason (told right before its `closeAsk`). */
+  askFailed(failure: AskFailure): void {
+    this.firstAsks?.failed(failure);
+  }
+
+  /**
+   * The run's first asks all got one refusal: nothing new is asked and the asks in flight are abandoned (most wait in
+   * the submit queue, sent nothing yet, and would be refused alike), and the run hears of it now, not when this chunk
+   * ends, so it stops its other chunks too.
+   */
+  private stopEarly(failure: ChunkFailure): void {
+    this.fatal ??= failure;
+    this.abandonInFlight();
+    void this.report().catch(() => undefined);
   }
 
   // --- rows and progress ----------------------------------------------------------------------------------------
@@ -200,7 +224,8 @@ export class ChunkState {
   async report(drained?: boolean): Promise<void> {
     const delta = this.unreported;
     this.unreported = {};
-    await this.parent.signal(chunkProgressSignal, { page: this.input.page, counts: delta, inFlight: this.inFlight, drained });
+    const stopped = this.fatal?.systematic ? { stopped: this.fatal } : {};
+    await this.parent.signal(chunkProgressSignal, { page: this.input.page, counts: delta, inFlight: this.inFlight, drained, ...stopped });
   }
 
   /** Rows counted but not yet reported to the run (a resumed run's earlier answers are counted without a batch). */

@@ -81,17 +81,20 @@ function askInput(state: ChunkState, row: PlannedRow, sessionId: string, lookUpL
 }
 
 /**
- * A question that got no answer. Abandoned (a second cancel, or another conversation's fatal error): `skipped`.
- * Failed on its own: `error`, even during a cancel, since it may have been asked; a failure no row can recover from
- * (bad key, plan, site) stops the chunk and abandons the other questions in flight.
+ * A question that got no answer. Abandoned (a second cancel, another conversation's fatal error, or the run's first
+ * asks all refused alike): `skipped`. Failed on its own: `error`, even during a cancel, since it may have been asked;
+ * a failure no row can recover from (bad key, plan, site) stops the chunk and abandons the other questions in flight.
+ * Every failure is told to the state, which watches the run's first asks (stopEarly.ts).
  */
 function settleUnanswered(state: ChunkState, row: PlannedRow, sessionId: string, err: unknown, reasked: ReaskedRequest[]): void {
   const extra = reasked.length > 0 ? { reasked } : {};
   if (isCancellation(err)) {
-    settleRow(state, unansweredResult(row, Outcome.skipped, 'run cancelled while waiting for the answer (it may have been asked)', new Date().toISOString(), extra));
+    const why = state.fatal?.systematic ? `stopped while waiting for the answer (it may have been asked): ${state.fatal.message}` : 'run cancelled while waiting for the answer (it may have been asked)';
+    settleRow(state, unansweredResult(row, Outcome.skipped, why, new Date().toISOString(), extra));
     return;
   }
   const failure = describeFailure(err);
+  state.askFailed(failure);
   if (!state.cancelled && isFatal(failure)) {
     state.fatal ??= failure;
     state.abandonInFlight();

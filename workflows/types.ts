@@ -1,6 +1,7 @@
 import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
 import type { NotifyOutcome, NotifySpec } from '../src/notify/spec';
 import type { Outcome, RunSummary } from '../src/reports/types';
+import type { ChunkFailure } from './stopEarly';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
 export type RunKind = 'evaluation' | 'backfill';
@@ -157,7 +158,7 @@ export interface ChunkResult {
   sessionsCloseFailed: number;
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
-  fatal?: { message: string; type: string };
+  fatal?: ChunkFailure;
 }
 
 export function emptyCounts(): OutcomeCounts {
@@ -175,4 +176,12 @@ export function countsOf(summary: RunSummary): OutcomeCounts {
     passed: summary.passed, failed: summary.failed, uncertain: summary.uncertain ?? 0, answered: summary.answered,
     error: summary.error, timed_out: summary.timedOut, skipped: summary.skipped,
   };
+}
+
+/**
+ * Whether a run sends feedback for its answers: an evaluation with `feedback: 'graded'` (a backfill grades nothing).
+ * Such a run's dataset must name its sessions with UUIDs, since the API may refuse feedback for other ids (spec §1).
+ */
+export function sendsFeedback(kind: RunKind, feedback: RunOptions['feedback']): boolean {
+  return kind === 'evaluation' && feedback === 'graded';
 }

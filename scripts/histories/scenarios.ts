@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
@@ -120,6 +121,21 @@ const apiError: Scenario = {
     must(summary.error === 1 && summary.passed === 2, this.name, `expected 1 error and 2 passes, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
+};
+
+const stopEarly: Scenario = {
+  name: 'evaluation-stop-early',
+  about: "evaluationRun whose first 10 questions all get 400 for an unknown model (patched('stop-early-systematic')): page 0 stops asking, tells the run at once, the rest `skipped`, the run fails with RunAborted",
+  async run(ctx) {
+    const rows = Array.from({ length: 16 }, (_, i) => `x${i + 1},${QUESTIONS.price},no-such-model,$9.99`);
+    const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('stop-early', 'id,question,model,must_include', rows));
+    const failure = await handle.result().then(() => undefined, (err: unknown) => err);
+    const cause = failure instanceof WorkflowFailedError ? failure.cause : undefined;
+    must(cause instanceof ApplicationFailure && cause.type === 'RunAborted' && /^the first 10 questions all got 400/u.test(cause.message), this.name,
+      `expected the run to stop on its first 10 questions' 400, got ${String(failure)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('stop-early-systematic')) ? undefined : "no history has the patched('stop-early-systematic') marker"),
 };
 
 const judged: Scenario = {
@@ -476,6 +492,6 @@ const notifyCleanup: Scenario = {
 };
 
 export const SCENARIOS: readonly Scenario[] = [
-  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
+  evaluation, apiError, stopEarly, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
   confirmed, reasked,
 ];

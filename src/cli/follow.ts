@@ -166,8 +166,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   } catch (err) {
     view.end();
     log.error(failureText(err));
-    showNotifications(abortedNotifications(err), log);
-    return ExitCode.runFailed;
+    const aborted = abortedDetails(err);
+    showNotifications(aborted?.notifications, log);
+    // Its first questions were all refused as invalid (400): the request as built from the flags and the dataset.
+    return aborted?.usage === true ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     clearInterval(timer);
     await querying;
@@ -193,12 +195,15 @@ function showNotifications(outcomes: readonly NotifyOutcome[] | undefined, log: 
   }
 }
 
-/** The notifications a run that ended on a fatal error sent (the RunAborted failure's details). */
-function abortedNotifications(err: unknown): NotifyOutcome[] | undefined {
+/**
+ * What a run that ended on a fatal error says besides its message (the RunAborted failure's details): the
+ * notifications it sent, and whether its first questions were all refused as invalid.
+ */
+function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean } | undefined {
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ApplicationFailure && cause.type === 'RunAborted') {
-      const details = cause.details?.[0] as { notifications?: NotifyOutcome[] } | undefined;
-      return Array.isArray(details?.notifications) ? details.notifications : undefined;
+      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown } | undefined;
+      return { ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true };
     }
   }
   return undefined;

@@ -70,6 +70,11 @@ function reaskOption(reaskFailed: number | undefined): Pick<RunOptions, 'reaskFa
   return reaskFailed !== undefined && reaskFailed !== DEFAULT_REASK_FAILED ? { reaskFailed } : {};
 }
 
+/** `--feedback`, else the config's `feedback`, else `graded`. */
+export function feedbackMode(flags: Pick<RunFlags, 'feedback'>, config: Pick<RunConfig, 'feedback'> | undefined): RunOptions['feedback'] {
+  return (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
+}
+
 /** Flags win over the config file, which wins over the defaults. */
 export async function resolveRunOptions(
   flags: RunFlags,
@@ -84,7 +89,7 @@ export async function resolveRunOptions(
   const maxErrorRate = flags.maxErrorRate !== undefined ? parseRate(flags.maxErrorRate, '--max-error-rate') : config?.maxErrorRate;
   const maxUncertainRate = flags.maxUncertainRate !== undefined ? parseRate(flags.maxUncertainRate, '--max-uncertain-rate') : config?.maxUncertainRate;
   const allowSideEffectFailures = flags.allowSideEffectFailures ?? config?.allowSideEffectFailures;
-  const feedback = (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
+  const feedback = feedbackMode(flags, config);
   return {
     config,
     options: {

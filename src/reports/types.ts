@@ -418,6 +418,11 @@ export interface RunSummary {
   errorsByType: Record<string, number>;
   /** The run was cancelled (`sitechat cancel`, Ctrl-C): its verdict is CANCELLED, never PASSED. */
   cancelled: boolean;
+  /**
+   * Why the run stopped before asking every row, with what to fix: an error no row can recover from (a bad key, a plan
+   * without API access, an unknown site), or its first questions all refused alike (workflows/stopEarly.ts).
+   */
+  stopped?: string;
   baseline?: BaselineComparison;
   /** Runs with `--repeat N` (N > 1) only: each row's k of N, flaky rows, the clustered interval. */
   repeats?: RepeatSummary;

@@ -77,6 +77,8 @@ export interface FinalizeOptions extends SummarizeOptions {
   gate?: Partial<GateOptions> & { baseline?: string };
   /** A file the Markdown headline and verdict are appended to (`GITHUB_STEP_SUMMARY`). */
   stepSummaryFile?: string;
+  /** Why the run stopped before asking every row, with what to fix (workflows/stopEarly.ts). @default it did not */
+  stopped?: string;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function finalizeRun(
   options: FinalizeOptions,
 ): Promise<{ summary: RunSummary; gate?: GateResult; paths: ReportPaths }> {
   const meta = await requireMeta(store, runId);
-  const { outDir, baseline: given, baselineChoice, gate: gateOptions = {}, stepSummaryFile, ...rest } = options;
+  const { outDir, baseline: given, baselineChoice, gate: gateOptions = {}, stepSummaryFile, stopped, ...rest } = options;
   const baseline = baselineChoice ? baselineChoice.baseline : given;
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
@@ -100,7 +102,7 @@ export async function finalizeRun(
   const mayLeaveOpen = meta.options?.closeSessions !== false && summarized.skipped + summarized.error > 0;
   const sessionsLeftOpen = mayLeaveOpen ? await findSessionsLeftOpen(store, runId) : undefined;
   const withSelection: RunSummary = {
-    ...summarized, askedTwice, ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
+    ...summarized, askedTwice, ...(stopped !== undefined && { stopped }), ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
   };
   let summary = withSelection;
   let gate: GateResult | undefined;

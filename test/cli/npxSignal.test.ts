@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { namespaceForFile } from '../helpers/namespace';
 import { CLI } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -51,6 +52,7 @@ describe('npx sitechat run under SIGTERM to its process group (real npx, Tempora
     const child = spawn('npx', ['sitechat', 'run', 'datasets/demo.csv', '--out', join(dir, 'report')], {
       cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     });
+    failOnWarnings('npx sitechat run', child);
     const pgid = child.pid as number;
     const ran = new Promise<Ran>((resolve) => {
       let stdout = '';

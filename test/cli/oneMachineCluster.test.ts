@@ -7,12 +7,14 @@ import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { freePort } from '../../src/temporal/devServerProcess';
 import { CLI, sitechat } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 interface Proc { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
 
 function start(cwd: string, args: string[], env: Record<string, string>): Proc {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  failOnWarnings(`sitechat ${args.join(' ')}`, child);
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -15,6 +15,7 @@ import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 import { exited, spawnWorker } from '../helpers/workerProcess';
+import { failOnWarnings } from '../helpers/warnings';
 
 /**
  * Against the demo knowledge base (test/helpers/uncertainRows.ts): `pass` passes, `fail` fails on evidence, the two
@@ -36,6 +37,7 @@ function startReview(stack: Stack, runId: string, extra: string[] = []): Review 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  failOnWarnings('sitechat review', child);
   let out = '';
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { expectNoWarnings } from './warnings';
 
 export const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
 
@@ -15,11 +16,12 @@ export interface SitechatOptions {
 
 /**
  * Runs `sitechat …` as a user would, in `cwd`, without the caller's SITECHAT_* / TEMPORAL_* settings (embedded
- * defaults) unless `env` gives them.
+ * defaults) unless `env` gives them. Rejects when the command printed a Node warning on stderr: no process of the
+ * runner may.
  */
 export function sitechat(cwd: string, args: string[], env: Record<string, string> = {}, options: SitechatOptions = {}): Promise<Ran> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     // Node needs far longer to start than this takes: the pipe is closed before the command writes to it.
     if (options.closedStdout) child.stdout.destroy();
@@ -27,6 +29,13 @@ export function sitechat(cwd: string, args: string[], env: Record<string, string
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      try {
+        expectNoWarnings(`sitechat ${args.join(' ')}`, stderr);
+        resolve({ code, stdout, stderr });
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
   });
 }

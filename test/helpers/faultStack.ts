@@ -9,6 +9,7 @@ import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal/localServer';
 import { CLI } from './cli';
 import { exited } from './workerProcess';
+import { failOnWarnings } from './warnings';
 
 /** A `sitechat` command running in its own process, its output collected. */
 /** Questions the demo knowledge base answers, each with a word its answer must include ([question, must_include]). */
@@ -82,12 +83,14 @@ export async function startFaultStack(prefix: string, simOptions: SimulatorOptio
       server = undefined;
     },
     spawnWorker(extra = {}) {
-      const child = spawn(process.execPath, [CLI, 'worker'], { env: stack.env(extra), stdio: ['ignore', 'ignore', 'ignore'] });
+      const child = spawn(process.execPath, [CLI, 'worker'], { env: stack.env(extra), stdio: ['ignore', 'ignore', 'pipe'] });
+      failOnWarnings('sitechat worker', child);
       workers.push(child);
       return child;
     },
     cli(args, extra = {}) {
       const child = spawn(process.execPath, [CLI, ...args], { env: stack.env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+      failOnWarnings(`sitechat ${args.join(' ')}`, child);
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));

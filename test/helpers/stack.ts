@@ -12,6 +12,7 @@ import { activeTracing } from '../../src/telemetry/state';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';
+import { watchOwnWarnings } from './warnings';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
@@ -37,10 +38,12 @@ export interface Stack {
 
 /**
  * The real pieces, wired as a user would run them: the simulator over HTTP, the test file's namespace on the
- * shared Temporal dev server, and in-process workers with a fresh results directory.
+ * shared Temporal dev server, and in-process workers with a fresh results directory. `close()` fails when this process
+ * emitted a Node warning meanwhile (the workers run here: theirs are its).
  */
 export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}): Promise<Stack> {
   const namespace = namespaceForFile(testFile);
+  const warnings = watchOwnWarnings(`the stack of ${testFile}`);
   const address = inject('temporalAddress');
   const simulator = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, ...sim });
   const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-runs-'));
@@ -71,6 +74,7 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
       await clientConnection.close();
       await simulator.close();
       rmSync(runsDir, { recursive: true, force: true });
+      warnings.check();
     },
   };
   return stack;

@@ -34,6 +34,11 @@ export interface EndpointFaults {
   processingDelayMs?: number;
   /** The next N requests get 429; counts down as they are answered. @default 0 */
   rateLimitBurst?: number;
+  /**
+   * Status lookups (`requests.status`) of a request accepted less than this long ago (simulated time, in ms) answer 404
+   * `request not found`, as an eventually consistent deployment may before its read side knows a new id. @default 0
+   */
+  newRequestNotFoundMs?: number;
 }
 
 /** Per-endpoint faults; the `'*'` entry applies to every endpoint, an endpoint's own entry wins field by field. */
@@ -54,6 +59,7 @@ export const endpointFaultsSchema = z.strictObject({
   extraLatencyMs: nonNegative.optional(),
   processingDelayMs: nonNegative.optional(),
   rateLimitBurst: z.number().int().min(0).optional(),
+  newRequestNotFoundMs: nonNegative.optional(),
 });
 
 const shape: Record<string, z.ZodOptional<typeof endpointFaultsSchema>> = { '*': endpointFaultsSchema.optional() };

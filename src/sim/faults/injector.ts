@@ -3,7 +3,7 @@ import type { Prng } from '../prng';
 import { parseFaultConfig, type EndpointFaults, type FaultConfig, type FaultKey } from './config';
 
 type Probability = 'failRate' | 'rejectRate' | 'asyncFailRate' | 'transientFailRate' | 'dropRate' | 'badGatewayAfterAcceptRate';
-type Amount = Probability | 'extraLatencyMs' | 'processingDelayMs';
+type Amount = Probability | 'extraLatencyMs' | 'processingDelayMs' | 'newRequestNotFoundMs';
 
 /**
  * Decides, per request, whether a fault is injected. Probabilities draw from a dedicated seeded
@@ -86,5 +86,9 @@ export class FaultInjector {
 
   processingDelayMs(endpoint: EndpointName): number {
     return this.value(endpoint, 'processingDelayMs');
+  }
+
+  newRequestNotFoundMs(endpoint: EndpointName): number {
+    return this.value(endpoint, 'newRequestNotFoundMs');
   }
 }
