@@ -5,7 +5,8 @@
  * CPU/RSS of each process.
  */
 import { join } from 'node:path';
-import { Client, type Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator, type SimStats } from '../src/sim';
 import { Prng, sampleCompletionMs } from '../src/sim/prng';
@@ -145,7 +146,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
   const worker = workers[0] as (typeof workers)[number];
   log(`  worker pid${workers.length > 1 ? 's' : ''} ${workers.map((w) => w.pid).join(', ')} ready in ${(worker.readyMs / 1000).toFixed(1)} s; ${sc.rows} rows via ${sc.via}`);
   try {
-    const client = new Client({ connection: env.connection, namespace: sc.namespace });
+    const client = createTemporalClient(env.connection, { namespace: sc.namespace });
     const before = await frontendRequests(env.server.metricsUrl, sc.namespace);
     const workerWatch = new ProcWatcher(worker.pid);
     const serverWatch = new ProcWatcher(env.server.pid);

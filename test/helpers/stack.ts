@@ -1,13 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
-import { tracedClientOptions } from '../../src/telemetry/client';
+import { payloadDataConverter } from '../../src/codec/dataConverter';
+import { createTemporalClient } from '../../src/temporal/client';
 import { activeTracing } from '../../src/telemetry/state';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
@@ -31,15 +33,18 @@ export interface Stack {
   runsDir: string;
   config: WorkerConfig;
   workers?: RunningWorkers;
+  /** The payload codec of the stack's client and workers. */
+  dataConverter: DataConverter;
   startWorkers(overrides?: Partial<WorkerConfig>): Promise<RunningWorkers>;
   close(): Promise<void>;
 }
 
 /**
  * The real pieces, wired as a user would run them: the simulator over HTTP, the test file's namespace on the
- * shared Temporal dev server, and in-process workers with a fresh results directory.
+ * shared Temporal dev server, and in-process workers with a fresh results directory. `dataConverter` (of
+ * `dataConverterFor`) gives client and workers payload keys; by default they have this process's (none in tests).
  */
-export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}): Promise<Stack> {
+export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}, dataConverter: DataConverter = payloadDataConverter()): Promise<Stack> {
   const namespace = namespaceForFile(testFile);
   const address = inject('temporalAddress');
   const simulator = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, ...sim });
@@ -55,13 +60,14 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
   const workerConnection = await NativeConnection.connect({ address });
   const stack: Stack = {
     sim: simulator,
-    client: new Client({ connection: clientConnection, namespace, ...tracedClientOptions() }),
+    client: createTemporalClient(clientConnection, { namespace, dataConverter }),
     namespace,
+    dataConverter,
     runsDir,
     config,
     async startWorkers(overrides = {}) {
       stack.workers = await startWorkers({
-        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(),
+        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(), dataConverter,
       });
       return stack.workers;
     },

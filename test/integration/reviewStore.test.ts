@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/reports/openStore';
 import { finalizeRun } from '../../src/reports/writeReports';
@@ -52,7 +53,7 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
   it('queues both sites, saves a label into the store, recomputes that site and rewrites the combined report', async () => {
     const target = await resolveReviewTarget(opened.store, PARENT);
     expect(target).toMatchObject({ multiSite: true, runs: [{ siteId: 'site-a' }, { siteId: 'site-b' }] });
-    const client = new Client({ connection, namespace: 'default' });
+    const client = createTemporalClient(connection, { namespace: 'default' });
     const session = new ReviewSession({ store: opened.store, client, runsDir, by: 'ana' }, target, { sample: 1 });
     await session.open();
     const state = session.snapshot();
