@@ -51,9 +51,19 @@ function childrenOf(events: HistoryEvent[]): { workflowId: string; runId: string
   });
 }
 
-/** The history as text with every payload decoded, so a secret in any payload can be searched for. */
+/**
+ * The history as text with every payload decoded, so a secret in any payload can be searched for. Messages the
+ * client returns serialize their bytes as base64 (their own `toJSON` runs before a replacer sees them): payload data
+ * and metadata values are decoded from either form.
+ */
 export function decodedText(history: History): string {
-  return JSON.stringify(history, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+  const utf8 = (value: unknown): unknown =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value;
+  return JSON.stringify(history, (key, value: unknown) => {
+    if (value instanceof Uint8Array || (key === 'data' && typeof value === 'string')) return utf8(value);
+    if (key === 'metadata' && typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, utf8(v)]));
+    return value;
+  });
 }
 
 /** Ids of the `patched()` markers a history holds, in order. */
