@@ -1,4 +1,4 @@
-import { defaultPayloadConverter, DefaultFailureConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { decodeFailure, encodeFailure, loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import { describe, expect, it } from 'vitest';
 import { dataConverterFor } from '../../../src/codec/dataConverter';
@@ -81,13 +81,16 @@ describe('the payload codec (AES-256-GCM, a key id in the metadata)', () => {
 
   it("the data converter with keys encrypts failure messages too (the SDK loads its failure converter by path)", async () => {
     const converter = loadDataConverter(dataConverterFor(keys(current)));
-    expect(converter.failureConverter).toBeInstanceOf(DefaultFailureConverter);
     const failure = converter.failureConverter.errorToFailure(new Error(`no answer to ${QUESTION.question}`), converter.payloadConverter);
     const sealed = await encodeFailure(converter.payloadCodecs, failure);
     expect(JSON.stringify(sealed)).not.toContain('refund');
     expect(sealed.message).toBe('Encoded failure');
     const back = converter.failureConverter.failureToError(await decodeFailure(converter.payloadCodecs, sealed), converter.payloadConverter);
     expect(back.message).toBe(`no answer to ${QUESTION.question}`);
+    // A codec's own error (a key id, by name) stays readable: it is what the history and the Web UI must show.
+    const codecFailure = converter.failureConverter.errorToFailure(new PayloadCodecError('a payload is encrypted with key id "old"'), converter.payloadConverter);
+    expect(codecFailure.message).toBe('a payload is encrypted with key id "old"');
+    expect(codecFailure.encodedAttributes).toBeFalsy();
     // Without keys a failure is written as before.
     const plain = loadDataConverter(dataConverterFor(undefined));
     expect(plain.failureConverter.errorToFailure(new Error('visible'), plain.payloadConverter).message).toBe('visible');
