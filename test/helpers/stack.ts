@@ -35,7 +35,8 @@ export interface Stack {
   workers?: RunningWorkers;
   /** The payload codec of the stack's client and workers. */
   dataConverter: DataConverter;
-  startWorkers(overrides?: Partial<WorkerConfig>): Promise<RunningWorkers>;
+  /** Workers on the stack's namespace; `dataConverter` gives them other payload keys than the stack's client has. */
+  startWorkers(overrides?: Partial<WorkerConfig>, dataConverter?: DataConverter): Promise<RunningWorkers>;
   close(): Promise<void>;
 }
 
@@ -65,9 +66,9 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
     dataConverter,
     runsDir,
     config,
-    async startWorkers(overrides = {}) {
+    async startWorkers(overrides = {}, workerDataConverter = dataConverter) {
       stack.workers = await startWorkers({
-        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(), dataConverter,
+        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(), dataConverter: workerDataConverter,
       });
       return stack.workers;
     },
