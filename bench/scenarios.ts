@@ -15,6 +15,7 @@ import { startWorkflow } from '../src/temporal/workflowTypes';
 import type { RunInput, RunOptions, RunResult } from '../workflows/types';
 import { benchRows, writeBenchCsv } from './datasets';
 import { delta, frontendRequests, type BenchServer } from './devServer';
+import { measureCodecCost, type CodecCost } from './codecCost';
 import { collectHistories, type RunHistories } from './histories';
 import type { NaiveResult } from './naive-runner';
 import { forkModule, startCliRun, startWorkerProcess } from './processes';
@@ -46,6 +47,8 @@ export interface RunnerScenario {
   via: 'client' | 'cli';
   /** `sitechat worker` processes on this host, sharing its pacing directory. @default 1 */
   workers?: number;
+  /** Measure what encrypting the run's payloads would cost (bench/codecCost.ts). @default false */
+  codecCost?: boolean;
 }
 
 export interface ProcStats {
@@ -77,6 +80,8 @@ export interface RunnerMeasurement {
   cli?: ProcStats;
   /** This process: the simulator (and the Temporal client waiting for the result). */
   harness: ProcStats;
+  /** Payload encryption's cost, with `scenario.codecCost`. */
+  codec?: CodecCost;
 }
 
 export interface NaiveMeasurement {
@@ -186,6 +191,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       ? (sc.rows - firstBatch) / ((histories.lastFinishMs - histories.firstFinishMs) / 1000)
       : undefined;
     const { workflows, ...rest } = histories;
+    const codec = sc.codecCost ? await measureCodecCost(client, workflows.map((w) => w.workflowId), sc.rows) : undefined;
     return {
       scenario: sc,
       wallMs,
@@ -203,6 +209,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       server: procStats(serverWatch, elapsed),
       cli: cliWatch ? procStats(cliWatch, elapsed) : undefined,
       harness: procStats(harnessWatch, elapsed),
+      ...(codec && { codec }),
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
