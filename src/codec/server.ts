@@ -100,7 +100,9 @@ export function startCodecServer(options: CodecServerOptions): Promise<RunningCo
     if (action !== 'decode' && action !== 'encode') throw new RequestError(404, 'not found: POST …/decode or …/encode');
     if (req.method === 'OPTIONS') {
       // A browser's preflight carries no credentials: it learns only what the UI may send.
-      res.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Namespace', 'Access-Control-Max-Age': '600' });
+      // A UI served from the internet (Temporal Cloud's) calling this loopback server: Chrome asks first.
+      const privateNetwork = req.headers['access-control-request-private-network'] === 'true' ? { 'Access-Control-Allow-Private-Network': 'true' } : {};
+      res.writeHead(204, { ...cors, ...privateNetwork, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type, Authorization, X-Namespace', 'Access-Control-Max-Age': '600' });
       res.end();
       return;
     }

@@ -72,6 +72,9 @@ describe('the codec server (Temporal remote codec protocol, for the Web UI and C
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(UI);
     expect(String(preflight.headers['access-control-allow-headers'])).toMatch(/X-Namespace/u);
+    expect(preflight.headers['access-control-allow-private-network']).toBeUndefined();
+    const fromInternet = await call(server, `/${TOKEN}/decode`, { method: 'OPTIONS', headers: { Origin: UI, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Private-Network': 'true' } });
+    expect(fromInternet.headers['access-control-allow-private-network']).toBe('true');
     const fromUi = await call(server, `/${TOKEN}/decode`, { headers: { Origin: UI }, body: body() });
     expect(fromUi.status).toBe(200);
     expect(fromUi.headers['access-control-allow-origin']).toBe(UI);
