@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,21 +14,11 @@ import { payloadsFromJson, payloadsToJson } from '../../src/codec/payloadJson';
 import { createTemporalClient } from '../../src/temporal/client';
 import { CLI, sitechat } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
+import { postJson } from '../helpers/postJson';
 
 const KEYS = `cli-1:${randomBytes(32).toString('base64')}`;
 const QUESTION = 'Can my accountant see my invoices without my password?';
 
-function post(url: string, auth: string, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: auth } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('payload keys on the command line: sitechat codec-server, sitechat temporal, malformed keys', () => {
   let dir: string;
@@ -90,7 +79,7 @@ describe('payload keys on the command line: sitechat codec-server, sitechat temp
     expect(stdout).toContain(`${endpoint}/${auth.replace('Bearer ', '')}`);
     expect(stderr).toMatch(/CORS for http:\/\/127\.0\.0\.1:8233, http:\/\/localhost:8233/u);
     const [sealed] = await new EncryptionCodec(parsePayloadKeys(KEYS) as PayloadKeys).encode([defaultPayloadConverter.toPayload(QUESTION)]);
-    const reply = await post(`${endpoint}/decode`, auth, payloadsToJson([sealed as Payload]));
+    const reply = await postJson(`${endpoint}/decode`, payloadsToJson([sealed as Payload]), { Authorization: auth });
     expect(reply.status).toBe(200);
     expect(defaultPayloadConverter.fromPayload(payloadsFromJson(reply.body)[0] as Payload)).toBe(QUESTION);
     child.kill('SIGTERM');

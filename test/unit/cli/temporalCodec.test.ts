@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { codecForTemporalCli } from '../../../src/cli/temporalCodec';
@@ -7,18 +6,8 @@ import { parsePayloadKeys, type PayloadKeys } from '../../../src/codec/keys';
 import { payloadsFromJson, payloadsToJson } from '../../../src/codec/payloadJson';
 import { childEnv } from '../../../src/temporal/childEnv';
 import { keyEntry } from '../codec/testKeys';
+import { postJson } from '../../helpers/postJson';
 
-function post(url: string, auth: string | undefined, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('`sitechat temporal` with SITECHAT_PAYLOAD_KEYS: a codec server of its own for the Temporal CLI', () => {
   const keys = keyEntry('k1');
@@ -30,10 +19,10 @@ describe('`sitechat temporal` with SITECHAT_PAYLOAD_KEYS: a codec server of its 
       const endpoint = codec?.env.TEMPORAL_CODEC_ENDPOINT as string;
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
       const [sealed] = await new EncryptionCodec(parsePayloadKeys(keys) as PayloadKeys).encode([defaultPayloadConverter.toPayload('the question')]);
-      const reply = await post(`${endpoint}/decode`, codec?.env.TEMPORAL_CODEC_AUTH, payloadsToJson([sealed as Payload]));
+      const reply = await postJson(`${endpoint}/decode`, payloadsToJson([sealed as Payload]), { Authorization: codec?.env.TEMPORAL_CODEC_AUTH as string });
       expect(reply.status).toBe(200);
       expect(defaultPayloadConverter.fromPayload(payloadsFromJson(reply.body)[0] as Payload)).toBe('the question');
-      expect((await post(`${endpoint}/decode`, undefined, payloadsToJson([sealed as Payload]))).status).toBe(401);
+      expect((await postJson(`${endpoint}/decode`, payloadsToJson([sealed as Payload]))).status).toBe(401);
       // Another call gets another token.
       const other = await codecForTemporalCli([], { SITECHAT_PAYLOAD_KEYS: keys });
       expect(other?.env.TEMPORAL_CODEC_AUTH).not.toBe(codec?.env.TEMPORAL_CODEC_AUTH);
