@@ -45,8 +45,9 @@ async function throughCodecs(converter: LoadedDataConverter, payload: Payload | 
 
 /** A raw failure's message: with payload keys set it sits, encrypted, in the failure's encoded attributes. */
 async function failureMessage(converter: LoadedDataConverter, failure: ProtoFailure): Promise<string | undefined> {
+  if (!failure.encodedAttributes) return failure.message ?? undefined;
   const attributes = await throughCodecs(converter, failure.encodedAttributes);
-  if (!attributes) return failure.message ?? undefined;
+  if (!attributes) return undefined;
   try {
     const { message } = converter.payloadConverter.fromPayload<{ message?: unknown }>(attributes);
     return typeof message === 'string' ? message : undefined;
