@@ -9,6 +9,7 @@ import { parsePayloadKeys } from '../../src/codec/keys';
 import { createTemporalClient } from '../../src/temporal/client';
 import type { RunResult } from '../../workflows/types';
 import { progressQuery } from '../../workflows/signals';
+import { ExitCode, followRun } from '../../src/cli/follow';
 import { historyText } from '../helpers/history';
 import { DEMO_QUESTIONS, readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
@@ -87,6 +88,19 @@ describe('a run with SITECHAT_PAYLOAD_KEYS (real Temporal + simulator over HTTP)
     expect((await codecError(other.workflow.getHandle(workflowId).result())).message).toMatch(/key id "int-1", which SITECHAT_PAYLOAD_KEYS does not hold \(it holds "int-2"\)/u);
     const wrong = createTemporalClient(connection, { namespace: stack.namespace, dataConverter: dataConverterFor(parsePayloadKeys(`int-1:${randomBytes(32).toString('base64')}`)) });
     expect((await codecError(wrong.workflow.getHandle(workflowId).result())).message).toMatch(/key id "int-1" does not decrypt/u);
+  });
+
+  it("following a run without the keys stops at the first progress it cannot read, saying what to set, while the run goes on", async () => {
+    // Slow answers: the run is still going when the first progress query comes back encrypted.
+    stack.sim.setFaults({ 'chat.async': { processingDelayMs: 1500 } });
+    const dataset = writeDataset(stack, 'id,email,question,must_include', ROWS.map((r) => `${r.id},${r.email},${r.question},${r.reference}`));
+    const handle = await startRun(stack, dataset);
+    const errors: string[] = [];
+    const log = { info: () => undefined, warn: () => undefined, debug: () => undefined, out: () => undefined, error: (line: string) => void errors.push(line) };
+    expect(await followRun(keyless, handle.workflowId, { log, json: true, intervalMs: 100 })).toBe(ExitCode.runFailed);
+    expect(errors.join('\n')).toMatch(/^encrypted payloads: set SITECHAT_PAYLOAD_KEYS[\s\S]*the run goes on without this process: follow it with the keys set \(npx sitechat watch /u);
+    stack.sim.setFaults({});
+    expect(((await handle.result()) as RunResult).summary.total).toBe(ROWS.length);
   });
 
   it('a worker with other keys fails the tasks it cannot decode, naming the key id, and the run ends once one with the key takes over', async () => {
