@@ -57,7 +57,10 @@ describe('encrypted histories (recorded with the fixed test key)', () => {
       expect(payloads.length).toBeGreaterThan(5);
       for (const p of payloads) expect(Buffer.from(p.metadata?.encoding ?? []).toString(), `${f.file}: a payload in clear`).toBe('binary/encrypted');
     }
-    // The same payloads through the codec do hold them: the search above would find them in clear.
+    // The search reads clear payloads (a clear recording of the same question has it) …
+    const clearFixture = readHistoryIndex(FIXTURES_DIR).fixtures.find((f) => f.scenario === 'evaluation-api-error' && f.workflowType === 'runChunk');
+    expect(decodedText(history(clearFixture?.file as string))).toContain(ENCRYPTED_CANARIES.question);
+    // … and the same payloads through the codec do hold them.
     const chunk = encrypted.find((f) => f.workflowType === 'runChunk');
     const clear = await new EncryptionCodec(keys).decode(payloadsIn(history(chunk?.file as string).events));
     const clearText = clear.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
