@@ -12,6 +12,7 @@ import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { EncryptionCodec } from '../src/codec/encryption';
 import { parsePayloadKeys, type PayloadKeys } from '../src/codec/keys';
+import { payloadGroupsIn } from '../scripts/histories/collect';
 
 export interface CodecCost {
   rows: number;
@@ -29,21 +30,6 @@ export interface CodecCost {
 
 const PASSES = 7;
 
-/** Every `payloads` list of a history's events, patch markers aside. */
-function payloadGroups(events: temporal.api.history.v1.IHistoryEvent[]): Payload[][] {
-  const groups: Payload[][] = [];
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) for (const v of value) walk(v);
-    else if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
-      const { payloads } = value as { payloads?: unknown };
-      if (Array.isArray(payloads)) groups.push(payloads as Payload[]);
-      else for (const v of Object.values(value)) walk(v);
-    }
-  };
-  walk(events.filter((e) => e.markerRecordedEventAttributes?.markerName !== 'core_patch'));
-  return groups;
-}
-
 const size = (p: Payload): number => temporal.api.common.v1.Payload.encode(p).finish().length;
 
 function median(values: number[]): number {
@@ -53,7 +39,7 @@ function median(values: number[]): number {
 
 export async function measureCodecCost(client: Client, workflowIds: readonly string[], rows: number): Promise<CodecCost> {
   const groups: Payload[][] = [];
-  for (const id of workflowIds) groups.push(...payloadGroups((await client.workflow.getHandle(id).fetchHistory()).events ?? []));
+  for (const id of workflowIds) groups.push(...payloadGroupsIn(await client.workflow.getHandle(id).fetchHistory()));
   const codec = new EncryptionCodec(parsePayloadKeys(`bench:${randomBytes(32).toString('base64')}`) as PayloadKeys);
   const encodeMs: number[] = [];
   const decodeMs: number[] = [];

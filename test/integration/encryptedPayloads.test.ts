@@ -10,6 +10,7 @@ import { createTemporalClient } from '../../src/temporal/client';
 import type { RunResult } from '../../workflows/types';
 import { progressQuery } from '../../workflows/signals';
 import { ExitCode, followRun } from '../../src/cli/follow';
+import { payloadGroupsIn } from '../../scripts/histories/collect';
 import { historyText } from '../helpers/history';
 import { DEMO_QUESTIONS, readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
@@ -69,6 +70,12 @@ describe('a run with SITECHAT_PAYLOAD_KEYS (real Temporal + simulator over HTTP)
   it("keeps every question, email, reference and answer out of Temporal's histories", async () => {
     const answers = readResults(result.reportDir).map((r) => r.answer ?? '');
     const texts = [await historyText(keyless, workflowId), await historyText(keyless, `${workflowId}/chunk-0`)];
+    // Every payload, the client's (the run's input) and the workers', is ciphertext (patch markers aside).
+    for (const id of [workflowId, `${workflowId}/chunk-0`]) {
+      const payloads = payloadGroupsIn(await keyless.workflow.getHandle(id).fetchHistory()).flat();
+      expect(payloads.length).toBeGreaterThan(5);
+      for (const p of payloads) expect(Buffer.from(p.metadata?.encoding ?? []).toString(), `${id}: a payload in clear`).toBe('binary/encrypted');
+    }
     for (const text of texts) {
       // Payloads are decoded from base64 by historyText: what is there is the ciphertext.
       expect(text).toContain('binary/encrypted');

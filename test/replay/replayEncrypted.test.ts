@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodedText } from '../../scripts/histories/collect';
+import { decodedText, payloadGroupsIn } from '../../scripts/histories/collect';
 import { readHistoryIndex } from '../../scripts/histories/fixtureIndex';
 import { historyFromJson } from '../../scripts/histories/historyJson';
 import { ENCRYPTED_CANARIES, RECORDING_PAYLOAD_KEYS } from '../../scripts/histories/scenarios';
@@ -12,24 +12,10 @@ import { parsePayloadKeys, type PayloadKeys } from '../../src/codec/keys';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { bundleWorkflows } from '../../src/temporal/worker';
 import { FIXTURES_DIR, replayFixtures } from './fixtures';
-import type { temporal } from '@temporalio/proto';
-
-type IPayload = temporal.api.common.v1.IPayload;
 
 const encrypted = readHistoryIndex(FIXTURES_DIR).fixtures.filter((f) => f.scenario === 'encrypted');
 const keys = parsePayloadKeys(RECORDING_PAYLOAD_KEYS) as PayloadKeys;
 const history = (file: string): ReturnType<typeof historyFromJson> => historyFromJson(JSON.parse(readFileSync(join(FIXTURES_DIR, file), 'utf8')));
-
-/** Every payload of a history (inputs, results, details, heartbeats, signals), as the server keeps it. */
-function payloadsIn(value: unknown, out: IPayload[] = []): IPayload[] {
-  if (Array.isArray(value)) for (const v of value) payloadsIn(v, out);
-  else if (value && typeof value === 'object') {
-    const { payloads } = value as { payloads?: unknown };
-    if (Array.isArray(payloads)) out.push(...(payloads as IPayload[]));
-    else for (const v of Object.values(value)) if (!(v instanceof Uint8Array)) payloadsIn(v, out);
-  }
-  return out;
-}
 
 /**
  * A cluster with SITECHAT_PAYLOAD_KEYS keeps ciphertext in its histories: the recorded ones must replay with the
@@ -52,8 +38,8 @@ describe('encrypted histories (recorded with the fixed test key)', () => {
       const h = history(f.file);
       const text = decodedText(h);
       for (const canary of Object.values(ENCRYPTED_CANARIES)) expect(text.includes(canary), `${f.file}: "${canary}" in clear`).toBe(false);
-      // Patch markers are written by the SDK's core, not through the codec: a patch id each, nobody's data.
-      const payloads = payloadsIn((h.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName !== 'core_patch'));
+      // Patch markers aside: the SDK's core writes them past the codec (a patch id each, nobody's data).
+      const payloads = payloadGroupsIn(h).flat();
       expect(payloads.length).toBeGreaterThan(5);
       for (const p of payloads) expect(Buffer.from(p.metadata?.encoding ?? []).toString(), `${f.file}: a payload in clear`).toBe('binary/encrypted');
     }
@@ -62,7 +48,7 @@ describe('encrypted histories (recorded with the fixed test key)', () => {
     expect(decodedText(history(clearFixture?.file as string))).toContain(ENCRYPTED_CANARIES.question);
     // … and the same payloads through the codec do hold them.
     const chunk = encrypted.find((f) => f.workflowType === 'runChunk');
-    const clear = await new EncryptionCodec(keys).decode(payloadsIn(history(chunk?.file as string).events));
+    const clear = await new EncryptionCodec(keys).decode(payloadGroupsIn(history(chunk?.file as string)).flat());
     const clearText = clear.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
     for (const canary of Object.values(ENCRYPTED_CANARIES)) expect(clearText).toContain(canary);
   });
