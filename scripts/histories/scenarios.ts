@@ -24,7 +24,7 @@ import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflow
 import { cancelSignal } from '../../workflows/signals';
 import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
-import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
+import { activityTypesIn, decodedText, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
   client: Client;
@@ -43,6 +43,8 @@ export interface Scenario {
   about: string;
   /** Workflow types whose histories are kept. @default every type that ran */
   keep?: readonly string[];
+  /** SITECHAT_PAYLOAD_KEYS of the scenario's client and workers. @default none: clear payloads */
+  payloadKeys?: string;
   /** Starts the workflow and waits until it has ended; throws when it ended some other way than the scenario needs. */
   run(ctx: ScenarioContext): Promise<{ workflowId: string; firstExecutionRunId: string }>;
   /** A problem with the collected histories, or undefined when they show what the scenario is for. */
@@ -51,6 +53,12 @@ export interface Scenario {
 
 /** The sites of the multi-site scenario; the simulator must know them (`demoFixturesWithSites`). */
 export const MULTI_SITES = [DEMO.siteId, 'demo-site-2'];
+
+/**
+ * The payload keys of the `encrypted` scenario: a fixed test key (never a real one), which the replay test decodes
+ * the recorded ciphertext with.
+ */
+export const RECORDING_PAYLOAD_KEYS = 'rec-test:c2l0ZWNoYXQgcmVwbGF5IGZpeHR1cmVzIHRlc3Qta2U=';
 
 /** Longest question the simulator must accept: the open-chunks scenario fills pages by size, not by row count. */
 export const MAX_MESSAGE_LENGTH = 16_000;
@@ -491,7 +499,35 @@ const notifyCleanup: Scenario = {
   check: notified('sessionCleanup'),
 };
 
+/** Text of the `encrypted` scenario's dataset that must not be in its histories in clear. */
+export const ENCRYPTED_CANARIES = { question: QUESTIONS.refund, email: 'encrypted.user@example.com', reference: '14 days' } as const;
+
+const encrypted: Scenario = {
+  name: 'encrypted',
+  about: `evaluationRun and its chunk with SITECHAT_PAYLOAD_KEYS set (a fixed test key): every payload encrypted (AES-256-GCM, \`binary/encrypted\`), so no question, email or answer is in the history in clear`,
+  payloadKeys: RECORDING_PAYLOAD_KEYS,
+  async run(ctx) {
+    const dataset = await ctx.dataset('encrypted', 'id,email,question,must_include', [
+      `p1,${ENCRYPTED_CANARIES.email},${ENCRYPTED_CANARIES.question},${ENCRYPTED_CANARIES.reference}`,
+      `p2,${ENCRYPTED_CANARIES.email},${QUESTIONS.price},gold bars`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = await handle.result();
+    must(summary.total === 2 && summary.passed === 1 && summary.failed === 1, this.name, `expected a pass and a failure, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check(histories) {
+    for (const h of histories) {
+      const text = decodedText(h.history);
+      const clear = Object.values(ENCRYPTED_CANARIES).find((c) => text.includes(c));
+      if (clear) return `${h.workflowId}: "${clear}" is in the history in clear`;
+      if (!text.includes('binary/encrypted')) return `${h.workflowId}: no encrypted payload`;
+    }
+    return undefined;
+  },
+};
+
 export const SCENARIOS: readonly Scenario[] = [
   evaluation, apiError, stopEarly, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
-  confirmed, reasked,
+  confirmed, reasked, encrypted,
 ];

@@ -1,5 +1,6 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { PayloadCodecError } from '../codec/errors';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
 import { outcomeLine, type NotifyOutcome } from '../notify/spec';
 import type { RunProgress, RunResult } from '../../workflows/types';
@@ -124,6 +125,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
 
   // One query in flight at most, each with a deadline: while Temporal is down, ticks are skipped, not queued.
   let querying: Promise<void> | undefined;
+  let unreadable: PayloadCodecError | undefined;
   const timer = setInterval(() => {
     querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => (options.progress ? options.progress() : handle.query(progressQuery)))
       .then((p) => {
@@ -131,6 +133,11 @@ export async function followRun(client: Client, workflowId: string, options: Fol
         view.update(storeOutage.mark(p));
       }, (err: unknown) => {
         if (isUnreachable(err)) outage.lost(err);
+        // Progress this process cannot decode does not become readable by waiting: its payload keys are missing or wrong.
+        else if (err instanceof PayloadCodecError) {
+          unreadable = err;
+          stopWaiting();
+        }
       })
       .finally(() => (querying = undefined));
   }, options.intervalMs ?? 1000);
@@ -158,6 +165,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       view.close();
     });
     view.end();
+    if (unreadable) {
+      log.error(`${unreadable.message}; the run goes on without this process: follow it with the keys set (npx sitechat watch ${workflowId})`);
+      return ExitCode.runFailed;
+    }
     if (detached || !result) {
       if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: npx sitechat watch ${workflowId}`);
       return options.embedded ? ExitCode.runFailed : ExitCode.ok;

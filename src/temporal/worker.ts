@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { payloadDataConverter } from '../codec/dataConverter';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
 import { siteInLogs } from '../logging/siteInLogs';
 import { activeTracing } from '../telemetry/state';
@@ -25,6 +27,11 @@ export interface WorkersOptions {
   deps?: Partial<ActivityDeps>;
   /** Which queues to poll. @default all of them */
   queues?: readonly string[];
+  /**
+   * How payloads are encoded (tests and tools give one of `dataConverterFor`). @default the codec of
+   * SITECHAT_PAYLOAD_KEYS (`payloadDataConverter`)
+   */
+  dataConverter?: DataConverter;
 }
 
 export interface RunningWorkers {
@@ -93,6 +100,8 @@ const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
  */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { config } = options;
+  // Before anything is asked of the server: a malformed SITECHAT_PAYLOAD_KEYS stops the worker here.
+  const dataConverter = options.dataConverter ?? payloadDataConverter();
   limitHeapGrowth(config.heapGrowthPercent);
   const queues = options.queues ?? Object.values(TaskQueue);
   if (queues.some((q) => (RATE_LIMITED_QUEUES as readonly string[]).includes(q))) {
@@ -115,6 +124,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       namespace: options.namespace,
       taskQueue,
       activities,
+      // One data converter for every queue: activity inputs, results and heartbeats are payloads like workflow ones.
+      dataConverter,
       interceptors: { activity: [siteInLogs, ...(tracing?.interceptors?.activity ?? [])] },
       ...(tracing?.sinks ? { sinks: tracing.sinks } : {}),
     };

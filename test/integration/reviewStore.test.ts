@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/reports/openStore';
 import { finalizeRun } from '../../src/reports/writeReports';
@@ -54,7 +55,7 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
     await opened.store.recordNotifications(PARENT, [{ destination: 'HOOK_URL', kind: 'webhook', status: 'delivered', trigger: 'failed', deliveryId: 'ab'.repeat(16) }]);
     const target = await resolveReviewTarget(opened.store, PARENT);
     expect(target).toMatchObject({ multiSite: true, runs: [{ siteId: 'site-a' }, { siteId: 'site-b' }] });
-    const client = new Client({ connection, namespace: 'default' });
+    const client = createTemporalClient(connection, { namespace: 'default' });
     const session = new ReviewSession({ store: opened.store, client, runsDir, by: 'ana' }, target, { sample: 1 });
     await session.open();
     const state = session.snapshot();
