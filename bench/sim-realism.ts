@@ -14,7 +14,7 @@
  * the answerable and unanswerable questions it refused; and calibration: for every answer that is not a refusal, the
  * share correct per confidence band. Every figure is given for all
  * articles and for two halves (odd and even positions in the file): on the development file, step 5's rules were tuned
- * on half a and half b was only measured, until issue 25's third round tuned a check on both (docs/simulator.md); a
+ * on half a and half b was only measured, until issue 25's third round tuned a check on both (CHANGELOG.md); a
  * second source (the dev set's other 19 articles) and a third (10 articles of the training set) are only measured. The
  * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
@@ -151,7 +151,7 @@ function tally(outcomes: readonly Outcome[]): Tally {
   return t;
 }
 
-/** The checks of step 5 as docs/simulator.md lists them. */
+/** The checks of the evidence (`src/sim/kb/answerable.ts`), as docs/simulator.md names them. */
 const CHECK_LABELS: Readonly<Record<MismatchKind, string>> = {
   negation: 'negated question, no negation stated',
   number: 'a number the document lacks',
