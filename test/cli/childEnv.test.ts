@@ -6,14 +6,14 @@
  * stand-in CLI (TEMPORAL_CLI_PATH) that saves its own /proc/$$/environ, then execs the real one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { freePort } from '../../src/temporal/devServerProcess';
-import { CLI, sitechat } from '../helpers/cli';
-import { childrenOf, nulSeparated as environOf } from '../helpers/procfs';
+import { CLI, sitechat, until } from '../helpers/cli';
+import { childrenOf, nulSeparated as environOf, recordingCli } from '../helpers/procfs';
 import { Receiver } from '../helpers/receiver';
 
 /** Variable → canary value; none of these values may appear in any child's environment. */
@@ -37,16 +37,6 @@ function expectNoCanary(environ: string[], where: string): void {
     expect(environ.some((e) => e.startsWith(`${name}=`)), `${where}: ${name}`).toBe(false);
   }
   expect(text, where).not.toContain(PATH_CANARY);
-}
-
-async function until<T>(what: string, get: () => T | undefined, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 describe('child processes get an allow-listed environment: no canary secret in /proc/<pid>/environ', () => {
@@ -75,15 +65,6 @@ describe('child processes get an allow-listed environment: no canary secret in /
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A stand-in Temporal CLI: saves the environment it was started with, then becomes the real CLI. */
-  function recordingCli(name: string): { path: string; saved: () => string[] } {
-    const path = join(dir, `temporal-${name}`);
-    const out = join(dir, `${name}.environ`);
-    writeFileSync(path, `#!/bin/sh\ncat /proc/$$/environ > '${out}'\nexec '${realCli}' "$@"\n`);
-    chmodSync(path, 0o755);
-    return { path, saved: () => environOf(out) };
-  }
-
   it('sitechat server: its Temporal dev server', async () => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
     const server = spawn(process.execPath, [CLI, 'server', '--port', String(await freePort()), '--db-filename', join(dir, 'server.db'), '--log-file', join(dir, 'server.log')], {
@@ -102,7 +83,7 @@ describe('child processes get an allow-listed environment: no canary secret in /
   });
 
   it('sitechat run --notify: its embedded dev server', async () => {
-    const cli = recordingCli('run');
+    const cli = recordingCli(dir, 'run', realCli);
     const dataset = join(dir, 'q.csv');
     writeFileSync(dataset, 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\n');
     const ran = await sitechat(dir, ['run', dataset, '--out', join(dir, 'report'), '--notify', 'webhook:HOOK_URL:HOOK_SECRET', '--notify', 'slack:SITECHAT_SLACK_WEBHOOK', '--notify-on', 'always'], {
@@ -111,17 +92,17 @@ describe('child processes get an allow-listed environment: no canary secret in /
     expect(ran.code, ran.stderr).toBe(0);
     // The worker in the CLI's own process did read the variables: both destinations got the message.
     expect(receiver.received.map((r) => r.path.split('/')[1]).sort()).toEqual(['hook', 'slack']);
-    const saved = cli.saved();
+    const [saved = []] = cli.saved();
     expect(saved.join(' ')).not.toContain('TEMPORAL_CLI_PATH=');
     expectNoCanary(saved, 'sitechat run → temporal server start-dev');
   });
 
   it('sitechat temporal: the Temporal CLI, which keeps the TEMPORAL_* settings it needs', async () => {
-    const cli = recordingCli('temporal');
+    const cli = recordingCli(dir, 'temporal', realCli);
     const ran = await sitechat(dir, ['temporal', '--version'], { ...env, TEMPORAL_CLI_PATH: cli.path, TEMPORAL_ADDRESS: '127.0.0.1:7999', TEMPORAL_NAMESPACE: 'canary-ns' });
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toMatch(/temporal version/u);
-    const saved = cli.saved();
+    const [saved = []] = cli.saved();
     expect(saved).toEqual(expect.arrayContaining(['TEMPORAL_ADDRESS=127.0.0.1:7999', 'TEMPORAL_NAMESPACE=canary-ns']));
     expectNoCanary(saved, 'sitechat temporal');
   });

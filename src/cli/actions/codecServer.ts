@@ -66,11 +66,14 @@ export async function codecServerAction(flags: CodecServerFlags, env: NodeJS.Pro
     return ExitCode.runFailed;
   }
   log.info(`codec server on ${server.endpoint}: decodes with key ids ${[...s.keys.byId.keys()].map((id) => `"${id}"`).join(', ')}, encodes with "${s.keys.encrypting.id}"; CORS for ${s.origins.join(', ')}`);
+  // A token of SITECHAT_CODEC_TOKEN is named, never printed: it outlives this start, and this output may be kept
+  // (a service's journal, a CI log). The lines stay ready to paste: a shell expands the variable.
+  const given = env[CODEC_TOKEN_ENV] !== undefined;
   log.info('for the Temporal CLI (temporal workflow show, describe, …):');
-  log.out(`export TEMPORAL_CODEC_ENDPOINT=${server.endpoint} TEMPORAL_CODEC_AUTH='Bearer ${s.token}'`);
+  log.out(`export TEMPORAL_CODEC_ENDPOINT=${server.endpoint} TEMPORAL_CODEC_AUTH=${given ? `"Bearer $${CODEC_TOKEN_ENV}"` : `'Bearer ${s.token}'`}`);
   log.info('for the Web UI (its codec server setting, or `temporal server start-dev --ui-codec-endpoint`): the endpoint with the token as its path');
-  log.out(server.endpointWithToken);
-  log.info(`Ctrl-C stops it${env[CODEC_TOKEN_ENV] === undefined ? `; the token is new each start (set ${CODEC_TOKEN_ENV} to keep one)` : ''}`);
+  log.out(given ? `${server.endpoint}/$${CODEC_TOKEN_ENV}` : server.endpointWithToken);
+  log.info(`Ctrl-C stops it${given ? '' : `; the token is new each start (set ${CODEC_TOKEN_ENV} to keep one)`}`);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     for (const sig of STOP_SIGNALS) process.once(sig, done);
   });
