@@ -5,13 +5,16 @@
  */
 import { resolve } from 'node:path';
 import type { RunConfig } from '../config';
-import { DatasetFileError, formatIssue, scanDataset, type DatasetScan } from '../datasets';
+import { DatasetFileError, formatIssue, walkDataset, type DatasetScan } from '../datasets';
+import { DECLARE_AS_METADATA, type ColumnNameRules } from '../datasets/columnNames';
+import { ASKING_COLUMNS, KNOWN_COLUMNS } from '../datasets/columns';
 import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../reports/openStore';
 import { parseStoreUrl } from '../reports/pgDatabase';
 import { sendsFeedback, type RunKind } from '../../workflows/types';
 import { DEMO } from '../sim/constants';
 import type { Logger } from './logger';
 import { feedbackMode } from './runOptions';
+import { isGradedRow, ungradedMessage } from './ungradedCheck';
 import { capLines, SHOWN_PROBLEMS, validateRunFlags, type ValidatedFlags } from './validate';
 
 /** Demo address the embedded simulator's runs use when no email is configured. */
@@ -45,6 +48,15 @@ export function storeUrlProblem(env: NodeJS.ProcessEnv = process.env): string | 
   }
 }
 
+/**
+ * Which column names a run's dataset may not have: an evaluation reads every known column, and takes the config's
+ * declared metadata; a backfill reads only the columns that shape what is asked, and has no config.
+ */
+export function columnRulesFor(kind: RunKind, config?: RunConfig): ColumnNameRules {
+  if (kind === 'backfill') return { read: ASKING_COLUMNS, fix: 'Rename it (a backfill takes no config to declare it as metadata in).' };
+  return { read: KNOWN_COLUMNS, metadata: config?.metadata, fix: DECLARE_AS_METADATA };
+}
+
 /** `--resume <id>` must name a run of the same kind over the same dataset bytes. */
 async function resumeProblem(kind: RunKind, id: string, scan: DatasetScan, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const opened = openStore(runsDir(env), storeUrlFromEnv(env));
@@ -64,10 +76,14 @@ export async function preflight(kind: RunKind, dataset: string, flags: Validated
   if (storeProblem) problems.push(storeProblem);
   const defaultEmail = flags.email ?? config?.email ?? env.SITECHAT_EMAIL ?? (env.SITECHAT_BASE_URL ? undefined : DEMO_EMAIL);
   let scan: DatasetScan | undefined;
+  let graded = false;
+  const assertions = config?.assertions ?? [];
   try {
     // An unusable --delimiter is already listed; the dataset is then read with the detected one.
     const delimiter = problems.some((p) => p.startsWith('--delimiter')) ? undefined : flags.delimiter;
-    scan = await scanDataset(resolve(dataset), { delimiter, defaultEmail, uuidSessionIds: sendsFeedback(kind, feedbackMode(flags, config)) });
+    scan = await walkDataset(resolve(dataset), {
+      delimiter, defaultEmail, uuidSessionIds: sendsFeedback(kind, feedbackMode(flags, config)), columnNames: columnRulesFor(kind, config),
+    }, (row) => void (graded ||= isGradedRow(row, assertions)));
   } catch (err) {
     if (!(err instanceof DatasetFileError)) throw err;
     problems.push(err.message.replace(resolve(dataset), dataset));
@@ -77,14 +93,24 @@ export async function preflight(kind: RunKind, dataset: string, flags: Validated
     if (problem) problems.push(problem);
   }
   const issues = scan?.issues ?? [];
-  if (problems.length === 0 && issues.length === 0 && scan) return { scan, config };
+  // Judged only on a file without problems and a config that loaded: the rows and the assertions are then known.
+  const configLoaded = flags.config === undefined || config !== undefined;
+  const allowUngraded = flags.allowUngraded ?? config?.allowUngraded ?? false;
+  const ungraded = kind === 'evaluation' && scan && issues.length === 0 && configLoaded && !graded && !allowUngraded
+    ? ungradedMessage({ dataset, columns: scan.columns, assertions, configFile: flags.config })
+    : [];
+  if (problems.length === 0 && issues.length === 0 && ungraded.length === 0 && scan) return { scan, config };
 
   for (const line of capLines(problems)) log.error(line);
   for (const line of capLines(issues.map((i) => formatIssue({ ...i, file: dataset })), SHOWN_PROBLEMS, scan?.issueCount)) log.error(line);
+  for (const line of ungraded) log.error(line);
   const counts = [
     problems.length > 0 ? `${problems.length} usage problem${problems.length === 1 ? '' : 's'}` : '',
     issues.length > 0 ? `${dataset}: ${scan?.issueCount ?? issues.length} problem(s)` : '',
+    ungraded.length > 0 ? `${dataset}: nothing to grade` : '',
   ].filter(Boolean).join('; ');
-  log.error(`${counts}; nothing was sent. Fix ${issues.length > 0 ? 'the file' : 'the command'} and run again.`);
+  // Nothing to grade alone: its own lines said what to do.
+  const fix = issues.length > 0 ? ' Fix the file and run again.' : problems.length > 0 ? ' Fix the command and run again.' : '';
+  log.error(`${counts}; nothing was sent.${fix}`);
   return undefined;
 }

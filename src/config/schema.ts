@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
 import { MAX_REASK_FAILED } from '../api/failureRules';
+import { canonicalColumn, isKnownColumn } from '../datasets/columns';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
@@ -43,6 +44,17 @@ export interface RunConfig {
   maxUncertainRate?: number;
   /** Lost feedback and sessions left open only warn instead of failing the gate. @default false */
   allowSideEffectFailures?: boolean;
+  /**
+   * An evaluation run may start on a dataset in which no row has anything to grade (`--allow-ungraded`); it is
+   * refused before the start otherwise (docs/datasets.md). @default false
+   */
+  allowUngraded?: boolean;
+  /**
+   * Dataset columns kept as metadata although their names are close to a column the runner reads (`mode` next to
+   * `model`, `locale` next to `ui_locale`), which are refused as likely misspellings otherwise (docs/datasets.md).
+   * @default []
+   */
+  metadata?: string[];
   /** Re-asks per row of a request the service failed (`--reask-failed`); 0 turns them off. @default 2 */
   reaskFailed?: number;
   /** Model for rows without one. @default the site's configured model */
@@ -121,6 +133,10 @@ export const runConfigSchema = z
     maxErrorRate: ratio.optional(),
     maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
+    allowUngraded: z.boolean().optional(),
+    metadata: z.array(z.string().trim().min(1).refine((name) => !isKnownColumn(canonicalColumn(name)), {
+      error: (iss) => `${JSON.stringify(iss.input)} is a column the runner reads: only other columns can be declared as metadata (docs/datasets.md)`,
+    })).optional(),
     reaskFailed: z.number().int().min(0).max(MAX_REASK_FAILED).optional(),
     model: z.string().min(1).optional(),
     repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),

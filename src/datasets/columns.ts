@@ -9,6 +9,11 @@ export const KNOWN_COLUMNS = [
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 
+/** Columns that decide what is asked, and how: all a backfill reads (the others grade an answer). */
+export const ASKING_COLUMNS = [
+  'id', 'question', 'conversation', 'turn', 'email', 'session_id', 'model', 'response_language', 'ui_locale',
+] as const satisfies readonly KnownColumn[];
+
 const KNOWN = new Set<string>(KNOWN_COLUMNS);
 
 /** A header name trimmed; known columns match case-insensitively (`Question` → `question`). */
@@ -37,6 +42,8 @@ export interface ReaderContext {
   issues: IssueCollector;
   /** Columns seen, in first-seen order. */
   columns: string[];
+  /** Called once per column when it is first seen: on the header line of a CSV file, on the first JSONL line naming it. */
+  onColumn?: (name: string, line: number) => void;
   /** Set to false when reading stopped early: `hash` then does not cover the whole file. */
   complete: boolean;
 }

@@ -81,6 +81,7 @@ function readHeader(record: string[], line: number, ctx: ReaderContext): string[
   names.forEach((name, i) => {
     if (name === '') ctx.issues.add(line, `column ${i + 1} of the header has no name`);
     else if (seen.has(name)) ctx.issues.add(line, `column \`${name}\` appears twice in the header`, name);
+    else ctx.onColumn?.(name, line);
     seen.add(name);
   });
   ctx.columns.push(...names.filter((n) => n !== ''));

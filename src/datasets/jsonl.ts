@@ -94,6 +94,7 @@ function toRecord(line: LineBytes, lineNo: number, ctx: ReaderContext, seen: Set
     if (!seen.has(name)) {
       seen.add(name);
       ctx.columns.push(name);
+      ctx.onColumn?.(name, lineNo);
     }
     const control = escapes ? firstControl(key) ?? firstControl(value) : undefined;
     if (control !== undefined) {

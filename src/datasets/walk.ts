@@ -1,7 +1,8 @@
 /** One streaming pass over a dataset: read, validate, hash; valid rows go to a callback. */
 import { createHash } from 'node:crypto';
 import { DatasetChecker } from './checks';
-import type { ReaderContext } from './columns';
+import { columnNameProblem, type ColumnNameRules } from './columnNames';
+import { isKnownColumn, type ReaderContext } from './columns';
 import { readCsv } from './csv';
 import { datasetFormat, ensureReadableFile, type DatasetFormat } from './format';
 import { sha256File } from './hash';
@@ -31,6 +32,12 @@ export interface DatasetReadOptions {
    * not (spec §1). Refused before the first question, not after the last. @default false
    */
   uuidSessionIds?: boolean;
+  /**
+   * Refuse a column whose name is close to one the command reads (`expeted` for `expected`), which would otherwise
+   * be kept as metadata and grade nothing (columnNames.ts). Given by the commands' checks before a run or a grading;
+   * the plan a worker builds from a checked file needs no second look. @default names are not checked
+   */
+  columnNames?: ColumnNameRules;
 }
 
 /** What one pass found. Small and JSON-safe. */
@@ -64,7 +71,12 @@ export async function walkDataset(
   const format = datasetFormat(file);
   await ensureReadableFile(file);
   const issues = new IssueCollector(file, options.maxIssues);
-  const ctx: ReaderContext = { file, hash: createHash('sha256'), issues, columns: [], complete: true };
+  const rules = options.columnNames;
+  const onColumn = rules === undefined ? undefined : (name: string, line: number): void => {
+    const problem = isKnownColumn(name) ? undefined : columnNameProblem(name, rules);
+    if (problem !== undefined) issues.add(line, problem, name);
+  };
+  const ctx: ReaderContext = { file, hash: createHash('sha256'), issues, columns: [], complete: true, onColumn };
   const checker = new DatasetChecker(issues, { requireEmail: options.requireEmail, uuidSessionIds: options.uuidSessionIds });
   const records = format === 'csv' ? readCsv(file, ctx, options.delimiter) : readJsonl(file, ctx);
   let rows = 0;

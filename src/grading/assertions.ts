@@ -25,11 +25,11 @@ import type { DatasetRow } from '../datasets/types';
 import { parseRegexLiteral } from './regex';
 import type { AssertionSpec, GradingThresholds } from './types';
 
+/** Columns of the row that produce assertions, in the order of the table above. */
+export const ASSERTION_COLUMNS = ['expected', 'must_include', 'include_any', 'must_not_include', 'regex', 'min_confidence', 'rubric'] as const;
+
 /** Columns of the row that produce assertions. */
-export type RowAssertionColumns = Pick<
-  DatasetRow,
-  'expected' | 'must_include' | 'include_any' | 'must_not_include' | 'regex' | 'min_confidence' | 'rubric'
->;
+export type RowAssertionColumns = Pick<DatasetRow, (typeof ASSERTION_COLUMNS)[number]>;
 
 /** The assertions for one row: derived from its columns first, then the applicable defaults. */
 export function assertionsForRow(

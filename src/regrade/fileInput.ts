@@ -3,17 +3,33 @@
  * `latency_ms`). Read twice, streaming: once to validate everything (nothing is graded when a line is wrong), once
  * to grade.
  */
-import { walkDataset, type DatasetIssue, type DatasetReadOptions } from '../datasets';
+import { BACKFILL_COLUMNS } from '../backfill/output';
+import { KNOWN_COLUMNS, walkDataset, type DatasetIssue, type DatasetReadOptions } from '../datasets';
+import { DECLARE_AS_METADATA, type ColumnNameRules } from '../datasets/columnNames';
 import { AnswerColumn, takeAnswer } from './answerColumns';
 import type { GradeInput, GradeItem } from './types';
 
 /** Problems shown before "… and N more", as for datasets. */
 const MAX_ISSUES = 1000;
 
-export async function openFileInput(file: string, options: Pick<DatasetReadOptions, 'delimiter'>): Promise<GradeInput> {
+/**
+ * The column names a grade input may not have: close to a dataset column or an answer column (`anwser`), unless the
+ * config declares it as metadata. A backfill's answers file (its `outcome`, `request_id`, …) is read as it is.
+ */
+export function gradeColumnRules(metadata?: readonly string[]): ColumnNameRules {
+  return { read: [...KNOWN_COLUMNS, ...Object.values(AnswerColumn)], alsoKnown: BACKFILL_COLUMNS, metadata, fix: DECLARE_AS_METADATA };
+}
+
+export interface FileInputOptions extends Pick<DatasetReadOptions, 'delimiter'> {
+  /** Columns the config declares as metadata (its `metadata:`). @default [] */
+  metadata?: readonly string[];
+}
+
+export async function openFileInput(file: string, options: FileInputOptions): Promise<GradeInput> {
   const extra: DatasetIssue[] = [];
   let extraTotal = 0;
-  const scan = await walkDataset(file, { delimiter: options.delimiter, maxIssues: MAX_ISSUES, requireEmail: false }, (row) => {
+  const columnNames = gradeColumnRules(options.metadata);
+  const scan = await walkDataset(file, { delimiter: options.delimiter, maxIssues: MAX_ISSUES, requireEmail: false, columnNames }, (row) => {
     const taken = takeAnswer(row);
     if (taken.ok) return;
     for (const p of taken.problems) {

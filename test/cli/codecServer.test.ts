@@ -43,7 +43,7 @@ describe('payload keys on the command line: sitechat codec-server, sitechat temp
 
   it('a malformed SITECHAT_PAYLOAD_KEYS stops run, worker, temporal and codec-server with exit 2, before Temporal is contacted', async () => {
     const env = { TEMPORAL_ADDRESS: watchedAddress, SITECHAT_BASE_URL: 'http://127.0.0.1:9/api/v1', SITECHAT_API_KEY: 'k', SITECHAT_SITE_ID: 's', SITECHAT_PAYLOAD_KEYS: `k1:${randomBytes(16).toString('base64')}` };
-    for (const args of [['run', 'q.csv'], ['worker'], ['temporal', 'workflow', 'list'], ['codec-server']]) {
+    for (const args of [['run', 'q.csv', '--allow-ungraded'], ['worker'], ['temporal', 'workflow', 'list'], ['codec-server']]) {
       const ran = await sitechat(dir, args, env);
       expect(ran.code, `${args.join(' ')}\n${ran.stderr}`).toBe(2);
       expect(ran.stderr).toMatch(/SITECHAT_PAYLOAD_KEYS: entry 1 \(key id "k1"\): the key is 16 bytes, AES-256 needs 32/u);

@@ -78,7 +78,7 @@ describe('the embedded dev server’s pid file', () => {
       const rows = Array.from({ length: 40 }, (_, i) => `q${i},How much does the Personal plan cost?`);
       writeFileSync(join(runDir, 'many.csv'), ['id,question', ...rows].join('\n') + '\n');
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-      const child = spawn(process.execPath, [CLI, 'run', 'many.csv', '--concurrency', '2'], { cwd: runDir, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.5' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'run', 'many.csv', '--concurrency', '2', '--allow-ungraded'], { cwd: runDir, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.5' }, stdio: ['ignore', 'pipe', 'pipe'] });
       failOnWarnings('sitechat run', child);
       let stderr = '';
       child.stdout.resume();

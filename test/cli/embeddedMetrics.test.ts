@@ -23,7 +23,7 @@ describe('metrics of the in-process worker of `sitechat run` (built CLI, real Te
 
   it('serves runner and SDK metrics during the run, then exits 0', async () => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-    const child = spawn(process.execPath, [CLI, 'run', 'q.csv'], {
+    const child = spawn(process.execPath, [CLI, 'run', 'q.csv', '--allow-ungraded'], {
       cwd: dir,
       env: {
         ...clean, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename),

@@ -33,7 +33,7 @@ describe('metrics and log settings are checked first (built CLI)', () => {
   });
 
   it('`sitechat run` with a bad SITECHAT_METRICS_ADDR exits 2 before the embedded Temporal server or simulator starts', async () => {
-    const res = await sitechat(dir, ['run', 'q.csv'], { SITECHAT_METRICS_ADDR: 'http://localhost:9464' });
+    const res = await sitechat(dir, ['run', 'q.csv', '--allow-ungraded'], { SITECHAT_METRICS_ADDR: 'http://localhost:9464' });
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain('SITECHAT_METRICS_ADDR="http://localhost:9464": not host:port');
     expect(res.stderr).not.toMatch(/starting an embedded Temporal dev server|embedded simulator/);
@@ -47,7 +47,7 @@ describe('metrics and log settings are checked first (built CLI)', () => {
   });
 
   it('`sitechat run` with a malformed OTEL_EXPORTER_OTLP_HEADERS exits 2 before anything starts, without printing the header value', async () => {
-    const res = await sitechat(dir, ['run', 'q.csv'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_HEADERS: 'authorization' });
+    const res = await sitechat(dir, ['run', 'q.csv', '--allow-ungraded'], { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_EXPORTER_OTLP_HEADERS: 'authorization' });
     expect(res.code, res.stderr).toBe(2);
     expect(res.stderr).toContain('OTEL_EXPORTER_OTLP_HEADERS: entry 1 is not key=value');
     expect(res.stderr).not.toMatch(/starting an embedded Temporal dev server|embedded simulator/);

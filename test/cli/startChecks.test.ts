@@ -34,7 +34,7 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
   it('a model the tenant does not offer exits 2 with the valid ones, from the flag, the config and a row; nothing is asked', async () => {
     const file = join(dir, 'models.csv');
     writeFileSync(file, 'question,model\nHow much does the Personal plan cost?,gpt-4o\nHow much storage do I get?,gpt-5-typo\n');
-    const flag = await sitechat(dir, ['run', file, '--model', 'gpt-4o-mni'], env);
+    const flag = await sitechat(dir, ['run', file, '--model', 'gpt-4o-mni', '--allow-ungraded'], env);
     expect(flag.code, flag.stderr).toBe(2);
     expect(flag.stderr).toContain('--model: "gpt-4o-mni" is not a model of the tenant; tenant demo-tenant offers: gpt-4o-mini, gpt-4o, gpt-3.5-mini-sim');
     expect(flag.stderr).toContain('models.csv:3: `model` "gpt-5-typo" is not a model of the tenant');
@@ -43,17 +43,17 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
     writeFileSync(join(dir, 'sitechat.yaml'), 'model: gpt-4-classic\n');
     const plain = join(dir, 'plain.csv');
     writeFileSync(plain, 'question\nHow much does the Personal plan cost?\n');
-    const config = await sitechat(dir, ['run', plain, '--config', join(dir, 'sitechat.yaml')], env);
+    const config = await sitechat(dir, ['run', plain, '--config', join(dir, 'sitechat.yaml'), '--allow-ungraded'], env);
     expect(config.code, config.stderr).toBe(2);
     expect(config.stderr).toContain('sitechat.yaml: `model`: "gpt-4-classic" is not a model of the tenant');
     // A nightly schedule is checked the same way when it is created.
-    const scheduled = await sitechat(dir, ['schedule', 'create', 'nightly', '--cron', '0 2 * * *', '--dataset', plain, '--model', 'gpt-4o-mni'], env);
+    const scheduled = await sitechat(dir, ['schedule', 'create', 'nightly', '--cron', '0 2 * * *', '--dataset', plain, '--model', 'gpt-4o-mni', '--allow-ungraded'], env);
     expect(scheduled.code, scheduled.stderr).toBe(2);
     expect(scheduled.stderr).toContain('--model: "gpt-4o-mni" is not a model of the tenant');
     expect(sim.stats().submitted).toBe(0);
 
     // A valid one runs.
-    const ok = await sitechat(dir, ['run', plain, '--model', 'gpt-4o', '--json'], env);
+    const ok = await sitechat(dir, ['run', plain, '--model', 'gpt-4o', '--json', '--allow-ungraded'], env);
     expect(ok.code, ok.stderr).toBe(0);
     expect(sim.stats().submitted).toBe(1);
   });
@@ -64,7 +64,7 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
     try {
       const file = join(dir, 'failing.csv');
       writeFileSync(file, 'id,question\nq1,How much does the Personal plan cost?\nq2,How much storage do I get for free?\n');
-      const ran = await sitechat(dir, ['run', file], env);
+      const ran = await sitechat(dir, ['run', file, '--allow-ungraded'], env);
       expect(ran.code, ran.stderr).toBe(1);
       expect(ran.stdout).toMatch(/errors {5}\S+ 2: \S.* \(row q[12]\)/u);
     } finally {

@@ -51,8 +51,8 @@ async function checkFlags(flags: GradeFlags): Promise<{ settings: GradeSettings;
   return { settings: { config, failUnder, maxErrorRate, maxUncertainRate, concurrency: concurrency ?? 8 }, problems: problems.lines };
 }
 
-async function openInput(path: string, flags: GradeFlags): Promise<GradeInput> {
-  return (await isRunDirectory(path)) ? openRunInput(path) : openFileInput(path, { delimiter: flags.delimiter });
+async function openInput(path: string, flags: GradeFlags, config: RunConfig | undefined): Promise<GradeInput> {
+  return (await isRunDirectory(path)) ? openRunInput(path) : openFileInput(path, { delimiter: flags.delimiter, metadata: config?.metadata });
 }
 
 function progress(log: Logger, total: number): (done: number) => void {
@@ -69,7 +69,7 @@ export async function gradeAction(inputPath: string, flags: GradeFlags): Promise
   const log = createLogger({ quiet: false });
   try {
     const { settings, problems } = await checkFlags(flags);
-    const input = await openInput(resolve(inputPath), flags);
+    const input = await openInput(resolve(inputPath), flags, settings.config);
     const issues = input.issues.map(formatIssue);
     if (problems.length > 0 || input.issueCount > 0) {
       for (const line of capLines(problems)) log.error(line);

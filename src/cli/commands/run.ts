@@ -15,6 +15,8 @@ export interface RunFlags extends NotifyFlags {
   maxErrorRate?: string;
   maxUncertainRate?: string;
   allowSideEffectFailures?: boolean;
+  /** Evaluation runs only: start even when no row has anything to grade. */
+  allowUngraded?: boolean;
   reaskFailed?: string;
   out?: string;
   delimiter?: string;
@@ -60,6 +62,7 @@ export function register(program: Command): void {
     .option('--confirm <k>', 'when the baseline comparison would fail the gate, ask the regressed rows k more times in fresh sessions; only regressions most of them reproduce count (default 0: off)')
     .option('--reference <variant>', 'matrix runs: fail (exit 1) when another variant is significantly better than this one (McNemar, Holm-adjusted)')
     .option('--allow-side-effect-failures', 'lost feedback and sessions left open only warn instead of failing the gate')
+    .option('--allow-ungraded', 'start even when no row has anything to grade (no `expected`, no assertion column, no config assertion); refused otherwise (exit 2)')
     .option('--notify <kind:ENV>', "notify when the run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the worker's environment variables that hold the URL and secret (repeatable; docs/notifications.md)", collect)
     .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')
     .option('--out <dir>', 'write the report files here instead of runs/<runId>/')

@@ -20,6 +20,8 @@ export interface NightlyScheduleFlags extends SchedulePolicyFlags, NotifyFlags {
   delimiter?: string;
   repeat?: string;
   confirm?: string;
+  /** Create it even when no row of the dataset has anything to grade. */
+  allowUngraded?: boolean;
   json?: boolean;
 }
 export type CleanupScheduleFlags = SchedulePolicyFlags & CleanupFlags & { json?: boolean };
@@ -80,6 +82,7 @@ export function register(program: Command): void {
     .addOption(new Option('--feedback <mode>', 'send good/bad feedback from the grades, or none').choices(['graded', 'none']))
     .option('--model <id>', "model for rows without one (default: the site's default)")
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
+    .option('--allow-ungraded', 'create it even when no row of the dataset has anything to grade; refused otherwise (exit 2)')
     .option('--notify <kind:ENV>', "notify when each run ends: slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV, naming the workers' environment variables (repeatable; docs/notifications.md)", collect)
     .option('--notify-on <triggers>', 'when to notify: failed, recovered, cancelled, always, comma-separated (default failed,recovered)')
     .action((flags: NightlyScheduleFlags) => act({ op: 'create-nightly', flags }));

@@ -95,6 +95,12 @@ assertions:
     ]);
   });
 
+  it('takes dataset columns declared as metadata, but none the runner reads, and allowUngraded', async () => {
+    expect(await loadRunConfig(await write('m.yaml', 'metadata: [mode, " locale "]\nallowUngraded: true\n'))).toEqual({ assertions: [], metadata: ['mode', 'locale'], allowUngraded: true });
+    const error = await errorOf(await write('known.yaml', 'metadata: [notes, Model]\n'));
+    expect(error.issues).toEqual([{ path: 'metadata[1]', message: '"Model" is a column the runner reads: only other columns can be declared as metadata (docs/datasets.md)' }]);
+  });
+
   it('reports a missing custom grader module', async () => {
     const error = await errorOf(await write('c.yaml', 'assertions: [{ type: custom, module: ./missing.js }]'));
     expect(error.issues).toEqual([{ path: 'assertions[0].module', message: `file not found: ${join(scratch(), 'missing.js')}` }]);
