@@ -7,6 +7,8 @@ export class Batcher<T> {
   private items: T[] = [];
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown;
+  /** Hand what is held to `flush` whenever no flush is running (see `flushWhenIdle`). */
+  private whenIdle = false;
 
   constructor(
     private size: number,
@@ -21,7 +23,12 @@ export class Batcher<T> {
 
   add(item: T): void {
     this.items.push(item);
-    if (this.items.length >= this.size) this.startFlush();
+    if (this.items.length >= this.size || (this.whenIdle && this.pending.size === 0)) this.startFlush();
+  }
+
+  /** From now on, items go to `flush` as soon as no flush is running, however few; full batches go at once as before. */
+  flushWhenIdle(): void {
+    this.whenIdle = true;
   }
 
   /** Hands what is collected to `flush` now, however few. */
@@ -43,7 +50,10 @@ export class Batcher<T> {
       .catch((err: unknown) => {
         this.failure ??= err;
       })
-      .finally(() => this.pending.delete(p));
+      .finally(() => {
+        this.pending.delete(p);
+        if (this.whenIdle && this.pending.size === 0) this.startFlush();
+      });
     this.pending.add(p);
   }
 }

@@ -65,6 +65,17 @@ export class ChunkState {
    */
   private readonly fullBatchesUntilTail: boolean;
   /**
+   * From `patched('short-tail')` on, a batch goes as soon as the chunk has none in flight, however few rows it holds
+   * (rows that finish meanwhile wait for the next, up to {@link BATCH}); and the rows counted since the last progress
+   * signal go to the run with the chunk's result instead of in a signal of their own before it.
+   *
+   * At the API's pace (5 requests/s per path, spec §8) the feedback and close paths carry as many calls as the submit
+   * path, with no time to spare: a row held back for a fuller batch while a path had room delays every call after it,
+   * and the run ended that much after its last answer (2–2.5 s on 150 rows with batches of 10). Rows that finish faster
+   * than a batch takes (the engine ceiling) still make full batches. BENCHMARKS.md, "The tail".
+   */
+  readonly shortTail: boolean;
+  /**
    * Rows asked and not yet settled. Unlike `inFlight`, a row stays here until its settle is queued: answers that
    * arrive together are all out of flight before the first of them is settled, so `inFlight` alone made every one of
    * them look like the chunk's last (and each went in a batch of its own).
@@ -95,6 +106,7 @@ export class ChunkState {
     this.settleBatch = settlingBatches(input.options.siteId);
     this.settleBatches = patched('settle-batches');
     this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
+    this.shortTail = this.fullBatchesUntilTail && patched('short-tail');
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
       items.forEach((item, i) => {
@@ -102,6 +114,7 @@ export class ChunkState {
       });
       if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
     });
+    if (this.shortTail) this.settler.flushWhenIdle();
   }
 
   /**
@@ -224,6 +237,7 @@ export class ChunkState {
       sessionsCloseFailed: this.closeFailures.length,
       cancelled: this.cancelled && !this.fatal,
       fatal: this.fatal,
+      ...(this.shortTail && this.hasUnreported() && { unreported: this.unreported }),
     };
   }
 }

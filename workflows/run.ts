@@ -123,6 +123,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       progress.chunksOpen = running.size;
       const done = child.result().then(
         (res) => {
+          if (res.unreported) addCounts(progress.counts, res.unreported);
           sessionsClosed += res.sessionsClosed;
           sessionsCloseFailed += res.sessionsCloseFailed;
           if (res.fatal) fatal ??= res.fatal;

@@ -152,6 +152,8 @@ export interface ChunkResult {
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
   fatal?: { message: string; type: string };
+  /** Rows finished since the chunk's last progress signal (from `patched('short-tail')` on): the run adds them. */
+  unreported?: Partial<OutcomeCounts>;
 }
 
 export function emptyCounts(): OutcomeCounts {
