@@ -101,9 +101,10 @@ export class ChunkState {
       await local.recordRows({ runId: input.runId, page: input.page, results });
       if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
     });
-    this.ask = asking(input.options.answerTimeoutMs, input.options.siteId);
-    this.settle = settling(input.options.siteId);
-    this.settleBatch = settlingBatches(input.options.siteId);
+    const { siteId, api } = input.options;
+    this.ask = asking(input.options.answerTimeoutMs, siteId, api);
+    this.settle = settling(siteId, api);
+    this.settleBatch = settlingBatches(siteId, api);
     this.settleBatches = patched('settle-batches');
     this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
     this.shortTail = this.fullBatchesUntilTail && patched('short-tail');

@@ -4,6 +4,7 @@
  * settings, never from a secret: a URL is reduced to its host, so a key or password in it never reaches a report.
  */
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
+import { BUILT_IN_SIMULATOR_API, type ApiIdentity } from '../api/identity';
 
 /** Where the answers came from. */
 export const AnswerSource = {
@@ -57,6 +58,17 @@ export function hostOf(url: string | undefined): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * Where a run's answers come from: the API the run asks (its input, `RunOptions.api`), whichever worker writes it
+ * down. The worker's own description when it asks that API (it knows whether it is the built-in simulator), else
+ * the run's API by its host.
+ */
+export function runAnswers(runApi: ApiIdentity, worker: { api: ApiIdentity; answers: Provenance['answers'] }): Provenance['answers'] {
+  if (runApi === worker.api) return worker.answers;
+  if (runApi === BUILT_IN_SIMULATOR_API) return { from: AnswerSource.simulator };
+  return { from: AnswerSource.api, host: hostOf(runApi) };
 }
 
 /** Each assertion's type and pass mark: the settings, not their texts (a rubric can be long). */
