@@ -28,9 +28,9 @@ FROM node:24-slim
 WORKDIR /app
 # Node 24 sizes V8's young generation from the machine's memory (64 MiB semi-spaces on 24 GiB); a busy worker filled
 # it, 128 MiB per heap. 16 MiB (Node 20's size) kept the 10,000-row scale run at 356 MiB instead of 464 MiB, at the
-# same speed (BENCHMARKS.md, "Worker memory"). The worker sets it for its workflow thread itself; this sets it for
+# same speed (CHANGELOG.md, "Worker memory"). The worker sets it for its workflow thread itself; this sets it for
 # the main thread, which only the command line can. MALLOC_ARENA_MAX=2: glibc's per-thread malloc arenas held about
-# 100 MiB of a busy worker; with two, the scale run peaked 15–89 MiB lower (BENCHMARKS.md, "Worker memory
+# 100 MiB of a busy worker; with two, the scale run peaked 15–89 MiB lower (CHANGELOG.md, "Worker memory
 # at scale, again"). `sitechat worker` restarts itself with both when they are missing; set here, the CLI has them too.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=16 \

@@ -1,5 +1,6 @@
 import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
-import { APIConnectionTimeoutError, SiteChatError } from '../src/api/errors';
+import { APIConnectionTimeoutError, InternalServerError, SiteChatError } from '../src/api/errors';
+import { carriedSends, mayHaveBeenTaken } from '../src/api/failureRules';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
 import type { Submission } from '../src/reports/types';
@@ -23,12 +24,16 @@ export function askActivity(deps: ActivityDeps) {
     const beat = ctx.info.heartbeatDetails as AskHeartbeat | undefined;
     const stored = <T>(op: () => Promise<T>, details?: AskHeartbeat): Promise<T> =>
       withStoreRetry(op, deps.storeOutageLimitMs, (wait) => ctx.heartbeat({ ...details, ...wait }));
-    // The heartbeat may not have reached the server before the worker died: the store has what was recorded.
-    const recorded = !beat?.requestId && ctx.info.attempt > 1 ? await stored(() => deps.store.getSubmission(input.runId, input.rowId)) : undefined;
-    const known = beat?.requestId ? beat : recorded?.requestId ? asHeartbeat(recorded) : undefined;
+    // The heartbeat may not have reached the server before the worker died: the store has what was recorded. A re-ask
+    // reads it on its first attempt too, to carry an earlier ask's second send forward.
+    const reask = input.ask ?? 0;
+    const recorded = !beat?.requestId && (ctx.info.attempt > 1 || reask > 0) ? await stored(() => deps.store.getSubmission(input.runId, input.rowId)) : undefined;
+    // An earlier ask's record names the request the service failed: this ask never polls it.
+    const mine = recorded && (recorded.ask ?? 0) === reask ? recorded : undefined;
+    const known = beat?.requestId ? beat : mine?.requestId ? asHeartbeat(mine) : undefined;
     const answer = async (): Promise<AskResult> => {
       if (known) return poll(deps, input, known, true);
-      const submitted = await submit(deps, input, recorded, stored);
+      const submitted = await submit(deps, input, { sends: mine?.sends ?? 0, ...submissionOf(input, recorded) }, stored);
       if ('status' in submitted) return submitted;
       return poll(deps, input, submitted, false);
     };
@@ -68,18 +73,33 @@ function asHeartbeat(s: Submission): AskHeartbeat {
 
 type Stored = <T>(op: () => Promise<T>, details?: AskHeartbeat) => Promise<T>;
 
+type SubmissionBase = Pick<Submission, 'rowId' | 'ask' | 'earlierExtraSends' | 'earlierUnknown'>;
+
+/**
+ * What every write of a row's submission record carries besides its sends: which ask it is, and what the row's
+ * earlier asks (those a re-ask followed) leave counted (`carriedSends`). A retry of the same ask carries its record's.
+ */
+function submissionOf(input: AskInput, recorded: Submission | undefined): SubmissionBase {
+  const reask = input.ask ?? 0;
+  const { earlierExtraSends, earlierUnknown } = recorded ?? {};
+  const carried = !recorded ? {} : (recorded.ask ?? 0) === reask ? { earlierExtraSends, earlierUnknown } : carriedSends(recorded);
+  return { rowId: input.rowId, ...(reask > 0 && { ask: reask }), ...carried };
+}
+
 /**
  * Sends the question. The send is counted in the store once the pacer lets it go, right before the HTTP call (an
- * attempt that dies while waiting for its turn sent nothing): if the response is lost (connection reset after the
- * server accepted it), the next attempt sends again, and the row is then known to have been asked possibly twice.
- * A refusal with a status (429, 5xx, 4xx) created nothing, so it is taken back.
+ * attempt that dies while waiting for its turn sent nothing). If the answer to it does not say for sure that nothing
+ * was created (a 5xx, a proxy's 502 page, a time-out, a reset: the server may have accepted the question), the count
+ * stays and the next attempt's send makes the row one that may have been asked twice. Only a 4xx refusal (429 and 408
+ * included) created nothing, so it is taken back (src/api/failureRules.ts, `mayHaveBeenTaken`).
  */
-async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission | undefined, stored: Stored): Promise<AskHeartbeat | AskResult> {
-  let sends = recorded?.sends ?? 0;
+async function submit(deps: ActivityDeps, input: AskInput, recorded: SubmissionBase & Pick<Submission, 'sends'>, stored: Stored): Promise<AskHeartbeat | AskResult> {
+  const { sends: before, ...record } = recorded;
+  let sends = before;
   let counted = false;
   // One try inside the pacer's turn: waiting for a store that is down there would hold the path's place meanwhile.
   const countSend = async (): Promise<void> => {
-    await deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends + 1 });
+    await deps.store.recordSubmission(input.runId, { ...record, sends: sends + 1 });
     sends += 1;
     counted = true;
   };
@@ -92,15 +112,14 @@ async function submit(deps: ActivityDeps, input: AskInput, recorded: Submission 
       if (err instanceof StoreUnavailableError && !counted) {
         // Nothing was sent: wait (rewriting the count as it is) until the store takes writes again, outside the
         // turn, then take a new turn.
-        await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends }));
+        await stored(() => deps.store.recordSubmission(input.runId, { ...record, sends }));
         continue;
       }
-      const refused = (err instanceof SiteChatError && err.status !== undefined) || isApplicationFailureWithStatus(err);
-      if (refused && counted) await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends: sends - 1 }));
+      if (counted && !mayHaveBeenTaken(statusOf(err))) await stored(() => deps.store.recordSubmission(input.runId, { ...record, sends: sends - 1 }));
       throw err;
     }
   }
-  if ('requestId' in res && res.requestId && !('status' in res)) await keepRequestId(deps, input, sends, res, stored);
+  if ('requestId' in res && res.requestId && !('status' in res)) await keepRequestId(deps, input, { ...record, sends }, res, stored);
   return res;
 }
 
@@ -116,11 +135,11 @@ const SLOW_STORE_MS = 1_000;
  * out in place heartbeats it with every try), and a write that fails for good does not fail the ask: the heartbeat
  * has the id, and failing here would make the retry ask again.
  */
-async function keepRequestId(deps: ActivityDeps, input: AskInput, sends: number, accepted: AskHeartbeat, stored: Stored): Promise<void> {
+async function keepRequestId(deps: ActivityDeps, input: AskInput, record: Submission, accepted: AskHeartbeat, stored: Stored): Promise<void> {
   const ctx = Context.current();
   const slow = setTimeout(() => ctx.heartbeat(accepted), SLOW_STORE_MS);
   try {
-    await stored(() => deps.store.recordSubmission(input.runId, { rowId: input.rowId, sends, ...accepted }), accepted);
+    await stored(() => deps.store.recordSubmission(input.runId, { ...record, ...accepted }), accepted);
   } catch (err) {
     ctx.heartbeat(accepted);
     if (err instanceof CancelledFailure) throw err;
@@ -130,9 +149,11 @@ async function keepRequestId(deps: ActivityDeps, input: AskInput, sends: number,
   }
 }
 
-function isApplicationFailureWithStatus(err: unknown): boolean {
+/** The HTTP status a failed send got, as a client error or as the Temporal failure made of one; undefined without a response. */
+function statusOf(err: unknown): number | undefined {
+  if (err instanceof SiteChatError) return err.status;
   const details = err instanceof ApplicationFailure ? (err.details?.[0] as { status?: number } | undefined) : undefined;
-  return typeof details?.status === 'number';
+  return typeof details?.status === 'number' ? details.status : undefined;
 }
 
 /** `beforeSend` runs inside the pacer's turn, right before the request goes out. */
@@ -168,6 +189,16 @@ async function send(deps: ActivityDeps, input: AskInput, beforeSend: () => Promi
       }
       if (err instanceof APIConnectionTimeoutError) {
         return { status: 'failed', error: `sync chat gave no response in time; the server may still have answered (no request id to look up): ${err.message}`, latencyMs: Date.now() - started };
+      }
+      // A 5xx with the API's own JSON error: the service says it failed this request (spec §7's 500 `failed to call
+      // rag service`), so it is a failed request for the workflow to re-ask, not an attempt for Temporal to retry in
+      // place. A 5xx without it (a proxy's 502 page, no body) may come after the question was taken: retried, and the
+      // next send counts as a possible second ask.
+      if (err instanceof InternalServerError && err.apiErrorBody) {
+        return {
+          status: 'failed', sessionId: err.sessionId ?? input.sessionId, ...(err.requestId && { requestId: err.requestId }),
+          error: `${err.status ?? 500} ${err.error ?? ''}`.trim(), serviceError: err.error ?? '', latencyMs: Date.now() - started,
+        };
       }
       throw toFailure(err);
     } finally {
@@ -233,7 +264,8 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
   let outcome;
   try {
     outcome = await deps.statusPoller.watch({
-      siteId: input.siteId, requestId: req.requestId, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
+      // From the send: the API returned the id at most the submit's own latency later.
+      siteId: input.siteId, requestId: req.requestId, acceptedAt: req.submittedAtMs, firstPollAt: resumed ? watchedFrom : watchedFrom + deps.firstPollDelayMs, deadline,
       signal: ctx.cancellationSignal, heartbeat: () => ctx.heartbeat({ ...req, seenOpenAtMs: Date.now() }),
       beatAfterMs: beatAfterMs(ctx.info.heartbeatTimeoutMs),
     });
@@ -250,7 +282,7 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
     return { ...base, status: 'timed_out', error: `no answer within ${waited}s${outcome.lastError ? ` (last poll: ${outcome.lastError})` : ''}`, ...latency() };
   }
   const status = outcome.status;
-  if (status.status === 'failed') return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', ...latency() };
+  if (status.status === 'failed') return { ...base, status: 'failed', error: status.error ?? 'failed without an error string', serviceError: status.error ?? '', ...latency() };
   return {
     ...base, status: 'completed', answer: status.answer ?? '', ...latency(),
     confidenceScore: status.confidence_score, confidenceLevel: status.confidence_level, confidenceReason: status.confidence_reason,
@@ -258,13 +290,14 @@ async function poll(deps: ActivityDeps, input: AskInput, req: AskHeartbeat, resu
 }
 
 /** The status poller of a worker built from its activity settings: polls of one request never closer than one path's budget. */
-export function statusPollerFor(deps: Pick<ActivityDeps, 'api' | 'limiter' | 'pollIntervalMs' | 'minPollGapMs' | 'pollScope' | 'routePacedSites'>, log: { warn: (msg: string) => void }): StatusPoller {
+export function statusPollerFor(deps: Pick<ActivityDeps, 'api' | 'limiter' | 'pollIntervalMs' | 'minPollGapMs' | 'pollScope' | 'routePacedSites' | 'newRequestGraceMs'>, log: { warn: (msg: string) => void }): StatusPoller {
   return new StatusPoller({
     api: deps.api,
     limiter: deps.limiter,
     // Never faster than the API's budget for the request's own path (a poll interval of 0 would earn 429s).
     intervalMs: Math.max(deps.pollIntervalMs, deps.minPollGapMs),
     beatAfterMs: HEARTBEAT_AFTER_MS,
+    newRequestGraceMs: deps.newRequestGraceMs,
     routeKey: statusPollKey,
     // Per path (the spec's reading) a poll a second per request is far under the limit: no pacing, no waiting.
     pacedPerRoute: (siteId) => deps.pollScope === 'route' || deps.routePacedSites.has(siteId),

@@ -35,6 +35,11 @@ export interface ActivityDeps {
   firstPollDelayMs: number;
   /** The shortest gap between two polls of one request: one path's budget (1000 / SITECHAT_RATE_LIMIT ms). @default 200 */
   minPollGapMs: number;
+  /**
+   * A 404 on the status of a request the API returned less than this long ago is polled again, not final
+   * (SITECHAT_NEW_REQUEST_GRACE_MS). @default 30000
+   */
+  newRequestGraceMs: number;
   /** How the API counts status polls (SITECHAT_POLL_SCOPE). @default 'path' */
   pollScope: PollScope;
   /**

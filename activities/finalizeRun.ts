@@ -24,6 +24,7 @@ export function finalizeActivities(deps: ActivityDeps) {
         sessionsClosed: fin.sessionsClosed,
         sessionsCloseFailed: fin.sessionsCloseFailed ?? 0,
         cancelled: fin.cancelled,
+        stopped: fin.stopped,
         gate: { failUnder: options.failUnder, maxErrorRate: options.maxErrorRate, maxUncertainRate: options.maxUncertainRate, allowSideEffectFailures: options.allowSideEffectFailures },
         // The CI job page (GitHub Actions): the worker that finalizes is the CLI's own in a CI job.
         stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
@@ -31,7 +32,7 @@ export function finalizeActivities(deps: ActivityDeps) {
       // The page a nightly job's reader opens, linking reports written elsewhere (--out); a failure to refresh it must
       // not fail a finished run.
       await recordReportDir(deps.runsDir, fin.runId, outDir)
-        .then(() => writeHistory(deps.store, deps.runsDir))
+        .then(() => writeHistory(deps.store, deps.runsDir, undefined, { onSkip: (warning) => Context.current().log.warn(`history.html: ${warning}`) }))
         .catch((err: unknown) => Context.current().log.warn(`history.html not updated: ${String(err)}`));
       const outputFile = options.outFile;
       if (outputFile) await writeBackfillOutput(outputFile, deps.store.read(fin.runId));

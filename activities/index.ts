@@ -7,7 +7,7 @@ import { Secret } from '../src/api/secret';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
-import { DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
+import { DEFAULT_NEW_REQUEST_GRACE_MS, DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
 import { measuredAsk } from '../src/metrics/activityMetrics';
 import { buildInfo } from '../src/buildInfo';
 import { AnswerSource, hostOf, type WorkerProvenance } from '../src/reports/provenance';
@@ -95,6 +95,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     firstPollDelayMs: overrides.firstPollDelayMs ?? config.pollIntervalMs,
     minPollGapMs: overrides.minPollGapMs ?? (config.ratePerSecond > 0 ? Math.ceil(1000 / config.ratePerSecond) : 0),
     pollScope: overrides.pollScope ?? config.pollScope,
+    newRequestGraceMs: overrides.newRequestGraceMs ?? config.newRequestGraceMs ?? DEFAULT_NEW_REQUEST_GRACE_MS,
     routePacedSites: overrides.routePacedSites ?? new Set(),
     // The judge key goes into its client here, like the API key: activities see requests, never keys.
     judge: overrides.judge ?? (config.judge ? createJudge(config.judge) : undefined),

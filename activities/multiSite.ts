@@ -23,7 +23,7 @@ export function multiSiteActivities(deps: ActivityDeps) {
       const outDir = input.outDir ?? resolve(deps.runsDir, input.runId);
       const compared = await compareVariants(deps.store, input.sites);
       const summary = await summarizeMultiSite(deps.store, input, compared);
-      const paths = await writeMultiSiteReports(summary, outDir, compared.comparison);
+      const paths = await writeMultiSiteReports(summary, outDir, compared.comparison, await deps.store.getNotifications(input.runId));
       return { runId: input.runId, summary, reportDir: outDir, reportFiles: paths.map((p) => basename(p)), cancelled: input.cancelled };
     },
   };

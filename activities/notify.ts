@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildCleanupMessage, buildMultiSiteMessage, buildRunMessage, cleanupVerdict, type CleanupFacts, type Draft } from '../src/notify/build';
 import { deliver, type Delivered } from '../src/notify/deliver';
@@ -60,11 +60,18 @@ export function notifyActivities(deps: ActivityDeps) {
     return { draft, previousFailed: previous?.failed };
   }
 
+  /**
+   * The outcomes into the results store, where every later rendering of the run's reports (a review save, the CLI's
+   * copy from PostgreSQL) finds them, then into the report files already written. A failure here is logged, never
+   * thrown: a retry would report delivered notifications as failed.
+   */
   async function note(subject: NotifySubject, outcomes: NotifyOutcome[]): Promise<void> {
-    const dir = subject.kind === 'cleanup' ? (subject.reportPath ? dirname(subject.reportPath) : undefined) : subject.reportDir;
     // A cleanup's report is one file among many in the runs directory: its notes go into the outcome only.
-    if (!dir || subject.kind === 'cleanup') return;
-    await writeReportNote(dir, outcomes).catch((err: unknown) => Context.current().log.warn(`notifications not noted in the report: ${String(err)}`));
+    if (subject.kind === 'cleanup') return;
+    const runId = subject.kind === 'run' ? subject.runId : subject.report.runId;
+    const warn = (what: string) => (err: unknown): void => Context.current().log.warn(`notifications not noted in ${what}: ${String(err)}`);
+    await deps.store.recordNotifications(runId, outcomes).catch(warn('the results store'));
+    await writeReportNote(subject.reportDir, outcomes).catch(warn('the report'));
   }
 
   return {

@@ -3,7 +3,7 @@ import { unansweredResult } from '../src/reports/rowResult';
 import { slimRow } from '../src/datasets/limits';
 import { gradingOf, runAnswers } from '../src/reports/provenance';
 import type { RowResult } from '../src/reports/types';
-import type { OutcomeCounts, RunInput } from '../workflows/types';
+import { sendsFeedback, type OutcomeCounts, type RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { checkCustomGraders } from './grade';
 import { heartbeating } from './heartbeat';
@@ -39,6 +39,8 @@ export function planActivities(deps: ActivityDeps) {
         expectedSha256: input.dataset.sha256 || undefined,
         // A backfill records one answer per row, whatever a shared config file says.
         repeat: input.kind === 'evaluation' ? input.options.repeat : undefined,
+        // Also checked by the CLI before it starts a run; a scheduled run meets it here, before any question.
+        uuidSessionIds: sendsFeedback(input.kind, input.options.feedback),
       });
       const { outDir: _outDir, ...options } = input.options;
       await deps.store.init(input.runId, {

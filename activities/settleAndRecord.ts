@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
-import { SiteChatError } from '../src/api/errors';
+import { BadRequestError, SiteChatError } from '../src/api/errors';
+import { feedbackRefusalCause } from '../src/api/ids';
 import { countRows } from '../src/metrics/activityMetrics';
 import { metrics } from '../src/metrics/registry';
 import { shortError, toFailure } from './failures';
@@ -21,8 +22,9 @@ export function settleAndRecordActivities(deps: ActivityDeps) {
       const signal = Context.current().cancellationSignal;
       const result: SettleResult = {};
       if (feedback) {
+        const body = { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value };
         result.feedback = await finalOrThrow('feedback', siteId, () => deps.limiter.run(`POST /m2m/sites/${siteId}/chat/feedback`, () =>
-          deps.api.feedback.submit(siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal }), signal));
+          deps.api.feedback.submit(siteId, body, { signal }), signal), feedbackRefusal(body));
       }
       if (closeSessionId) {
         try {
@@ -47,8 +49,19 @@ export function settleAndRecordActivities(deps: ActivityDeps) {
   };
 }
 
-/** A call's final outcome; a retryable error is thrown (as a Temporal failure naming the call) for the retry policy. */
-export async function finalOrThrow(call: 'feedback' | 'close', site: string, fn: () => Promise<unknown>): Promise<CallOutcome> {
+/**
+ * A feedback call's 400 in words: the API's one answer for several causes, followed by the likely one, so a report
+ * does not just say "feedback must be 'good' or 'bad'" of a row whose feedback was `good`.
+ */
+export function feedbackRefusal(body: Parameters<typeof feedbackRefusalCause>[0]): (err: SiteChatError) => string | undefined {
+  return (err) => (err instanceof BadRequestError ? feedbackRefusalCause(body) : undefined);
+}
+
+/**
+ * A call's final outcome; a retryable error is thrown (as a Temporal failure naming the call) for the retry policy.
+ * `explain` may add why a refusal (a final error) most likely happened.
+ */
+export async function finalOrThrow(call: 'feedback' | 'close', site: string, fn: () => Promise<unknown>, explain?: (err: SiteChatError) => string | undefined): Promise<CallOutcome> {
   const counter = call === 'feedback' ? metrics().feedback : metrics().sessionCloses;
   try {
     await fn();
@@ -57,7 +70,10 @@ export async function finalOrThrow(call: 'feedback' | 'close', site: string, fn:
   } catch (err) {
     const final = err instanceof SiteChatError && !err.retryable;
     counter.inc({ site, result: final ? 'refused' : 'retried' });
-    if (final) return { ok: false, error: shortError(err) };
+    if (final) {
+      const why = explain?.(err);
+      return { ok: false, error: why ? `${shortError(err)} (${why})` : shortError(err) };
+    }
     const failure = toFailure(err);
     if (failure instanceof Error) failure.message = `${call}: ${failure.message}`;
     throw failure;

@@ -1,8 +1,9 @@
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 import { countRows } from '../src/metrics/activityMetrics';
 import type { RowResult, SettleMark } from '../src/reports/types';
 import type { ActivityDeps } from './deps';
-import { finalOrThrow } from './settleAndRecord';
+import { feedbackRefusal, finalOrThrow } from './settleAndRecord';
 import { withStoreRetry } from './storeOutage';
 import type { SettleItem, SettleRowsInput, SettleRowsResult } from './types';
 
@@ -23,6 +24,10 @@ import type { SettleItem, SettleRowsInput, SettleRowsResult } from './types';
 export function settleRowsActivity(deps: ActivityDeps) {
   return async function settleRows(input: SettleRowsInput): Promise<SettleRowsResult> {
     const ctx = Context.current();
+    // The batch's calls share the activity's signal, and each holds an abort listener on it while it waits for its
+    // turn or is out, a response's until its body is closed: up to two per row and one per path waiting, more than
+    // the 10 after which Node warns of a leak (10 rows' feedback and closes at the API's 5 per path did it).
+    setMaxListeners(Math.max(defaultMaxListeners, 2 * input.items.length + 2), ctx.cancellationSignal);
     const stored = <T>(op: () => Promise<T>): Promise<T> => withStoreRetry(op, deps.storeOutageLimitMs, (wait) => ctx.heartbeat(wait));
     const withCalls = input.items.filter((item) => item.feedback || item.closeSessionId).map(rowIdOf);
     // A first attempt has sent nothing: no lookup. A retry, or the give-up, reads what earlier attempts did.
@@ -37,10 +42,10 @@ export function settleRowsActivity(deps: ActivityDeps) {
     const settleOne = (item: SettleItem): Promise<void> => {
       const mark: SettleMark = { ...(marks.get(rowIdOf(item)) ?? { rowId: rowIdOf(item) }) };
       let changed = false;
-      const call = async (which: 'feedback' | 'close', fn: () => Promise<unknown>): Promise<boolean> => {
+      const call = async (which: 'feedback' | 'close', fn: () => Promise<unknown>, explain?: Parameters<typeof finalOrThrow>[3]): Promise<boolean> => {
         if (failure !== undefined) return false;
         try {
-          mark[which] = await finalOrThrow(which, input.siteId, fn);
+          mark[which] = await finalOrThrow(which, input.siteId, fn, explain);
           changed = true;
           return true;
         } catch (err) {
@@ -50,8 +55,9 @@ export function settleRowsActivity(deps: ActivityDeps) {
       };
       const { feedback, closeSessionId } = item;
       // Started in the items' order, so the pacer lets them go in that order.
-      const fbDone = !feedback || mark.feedback !== undefined ? Promise.resolve(true) : call('feedback', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/feedback`, () =>
-        deps.api.feedback.submit(input.siteId, { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value }, { signal: ctx.cancellationSignal }), ctx.cancellationSignal));
+      const body = feedback && { session_id: feedback.sessionId, request_id: feedback.requestId, feedback: feedback.value };
+      const fbDone = !body || mark.feedback !== undefined ? Promise.resolve(true) : call('feedback', () => deps.limiter.run(`POST /m2m/sites/${input.siteId}/chat/feedback`, () =>
+        deps.api.feedback.submit(input.siteId, body, { signal: ctx.cancellationSignal }), ctx.cancellationSignal), feedbackRefusal(body));
       if (feedback) feedbackOf.set(feedback.sessionId, [...(feedbackOf.get(feedback.sessionId) ?? []), fbDone]);
       return (async () => {
         // The close follows the feedback of its row, as in a settle per row, and of the session's other turns here.

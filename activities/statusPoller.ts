@@ -3,6 +3,7 @@ import type { SiteChatClient } from '../src/api';
 import type { RequestStatus } from '../src/api/schemas';
 import type { Pacer } from '../src/ratelimit/pacer';
 import { carryContext, type InContext } from '../src/telemetry/carry';
+import { DEFAULT_NEW_REQUEST_GRACE_MS } from '../src/temporal/workerConfig';
 
 /** How a watched request ended. */
 export type PollOutcome =
@@ -11,7 +12,7 @@ export type PollOutcome =
    * this watch first looked, so when it finished is not known more closely than "before now".
    */
   | { kind: 'finished'; status: RequestStatus; atFirstPoll: boolean }
-  /** A 404: the request expired or vanished, which no retry will change. */
+  /** A 404 past the new request's grace: the request expired or vanished, which no retry will change. */
   | { kind: 'gone'; error: string }
   /** The deadline passed; `lastError` is the last poll's retryable error, if the last poll failed. */
   | { kind: 'timed_out'; lastError?: string };
@@ -19,6 +20,8 @@ export type PollOutcome =
 export interface WatchOptions {
   siteId: string;
   requestId: string;
+  /** When the API returned the request id (epoch ms): a 404 within `newRequestGraceMs` of it is polled again. */
+  acceptedAt: number;
   /** When to poll first (epoch ms; spec §8: 1–2 s after submitting). */
   firstPollAt: number;
   /** When to stop polling (epoch ms). */
@@ -46,7 +49,14 @@ export interface StatusPollerOptions {
   beatAfterMs?: number;
   /** Then at most this often (the SDK throttles further). @default 5000 */
   beatEveryMs?: number;
+  /**
+   * A 404 `request not found` for a request the API returned less than this long ago is polled again, not final:
+   * some deployments are eventually consistent, and their status lookup does not know a new id for a moment.
+   * @default 30000
+   */
+  newRequestGraceMs?: number;
 }
+
 
 interface Watch extends WatchOptions {
   /** The watching activity's trace context: its polls' spans are its children. */
@@ -83,7 +93,9 @@ export class StatusPoller {
 
   constructor(options: StatusPollerOptions) {
     // An option given as undefined takes its default too: a NaN heartbeat time would leave the loop without a wake-up.
-    this.#opts = { ...options, beatAfterMs: options.beatAfterMs ?? 10_000, beatEveryMs: options.beatEveryMs ?? 5_000 };
+    this.#opts = {
+      ...options, beatAfterMs: options.beatAfterMs ?? 10_000, beatEveryMs: options.beatEveryMs ?? 5_000, newRequestGraceMs: options.newRequestGraceMs ?? DEFAULT_NEW_REQUEST_GRACE_MS,
+    };
   }
 
   /** Requests being watched now. */
@@ -177,9 +189,10 @@ export class StatusPoller {
       if (status.status === 'completed' || status.status === 'failed') return this.#end(w, () => w.resolve({ kind: 'finished', status, atFirstPoll: first }));
     } catch (err) {
       if (w.signal.aborted) return;
-      if (err instanceof NotFoundError) return this.#end(w, () => w.resolve({ kind: 'gone', error: `status lookup: ${err.status} ${err.error}` }));
-      if (!(err instanceof SiteChatError) || !err.retryable) return this.#end(w, () => w.reject(err));
-      // 429/5xx/network: keep polling until the deadline rather than failing the ask.
+      const isNew = err instanceof NotFoundError && Date.now() - w.acceptedAt < this.#opts.newRequestGraceMs;
+      if (err instanceof NotFoundError && !isNew) return this.#end(w, () => w.resolve({ kind: 'gone', error: `status lookup: ${err.status} ${err.error}` }));
+      if (!(err instanceof SiteChatError) || !(err.retryable || isNew)) return this.#end(w, () => w.reject(err));
+      // 429/5xx/network, or a new id not known yet: keep polling until the deadline rather than failing the ask.
       w.lastError = `${err.status ?? 'network'} ${err.error ?? err.message}`;
       if (err instanceof RateLimitError) {
         this.#opts.onRateLimited(w.siteId);

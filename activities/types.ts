@@ -22,6 +22,11 @@ export interface AskInput {
   uiLocale?: string;
   answerTimeoutMs: number;
   /**
+   * Which ask of the row this is: absent (0) the first, k its k-th re-ask after the service failed the request before
+   * (`--reask-failed`). A re-ask never polls an earlier ask's request, and keeps an earlier ask's second sends counted.
+   */
+  ask?: number;
+  /**
    * Look up a person's label of the answer (runs that grade, under `patched('labels-first')`): the row's references
    * and rubric; the site and the question are the fields above. Absent: no lookup.
    */
@@ -30,6 +35,12 @@ export interface AskInput {
 
 /** What `ask` returns; its `latencyMs` runs from submit to the answer being seen (includes polling granularity). */
 export interface AskResult extends AnswerRecord {
+  /**
+   * Set when the service itself reported the request failed: a `failed` status, or a sync chat's 5xx with the API's
+   * JSON error. Its `error` string ('' when it gave none): what decides whether the row is re-asked
+   * (src/api/failureRules.ts, `isTransientFailure`). Absent for every other outcome, a time-out or a lost request.
+   */
+  serviceError?: string;
   /** The answer's label key, when the input asked for a lookup and an answer came. */
   labelKey?: string;
   /** The label of that key, when a person gave one: the row is settled by it. */
@@ -138,6 +149,8 @@ export interface FinalizeInput {
   /** Sessions the chunks could not close (each recorded with its reason in the results store). @default 0 */
   sessionsCloseFailed?: number;
   cancelled: boolean;
+  /** Why the run stopped before asking every row (a fatal error, or its first asks' refusal), for the summary. */
+  stopped?: string;
 }
 
 export interface CustomGradeInput {

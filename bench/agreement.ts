@@ -5,8 +5,7 @@
  * and the share it decides, and the curve of the two as its band moves.
  *
  *   npm run bench:agreement -- --file TQ.json                 # print the tables
- *   npm run bench:agreement -- --file TQ.json --write-docs    # also replace the generated blocks of
- *                                                             # BENCHMARKS.md and docs/grading.md
+ *   npm run bench:agreement -- --file TQ.json --write-docs    # also replace the generated block of docs/grading.md
  *   npm run bench:agreement -- --file TQ.json --show 20       # also list 20 answers `reference` and the humans disagree on
  *
  * The data file is not part of the project: EVOUNA/TQ.json of the public repository wangcunxiang/QA-Eval.
@@ -124,10 +123,8 @@ function main(): void {
   const markdown = `${renderAgreement(table)}\n\n${renderThreeWay(measureThreeWay(answers))}`;
   process.stdout.write(`${markdown}\n`);
   if (args.show > 0) process.stdout.write(`\nDecided grades of \`reference\` the humans disagree with:\n${showDisagreements(answers, args.show)}\n`);
-  if (args.writeDocs) {
-    replaceBlock(join(projectRoot(), 'BENCHMARKS.md'), markdown);
-    replaceBlock(join(projectRoot(), 'docs', 'grading.md'), markdown);
-  }
+  // One copy of the tables: BENCHMARKS.md links to it.
+  if (args.writeDocs) replaceBlock(join(projectRoot(), 'docs', 'grading.md'), markdown);
 }
 
 try {

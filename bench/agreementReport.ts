@@ -57,7 +57,7 @@ export function headline(t: AgreementTable): string {
     + 'No held-out figure is published yet.';
 }
 
-/** The block written into BENCHMARKS.md and docs/grading.md. */
+/** The block written into docs/grading.md. */
 export function renderAgreement(t: AgreementTable): string {
   const judged = t.slices[0]?.size ?? 0;
   const best = (i: number): number => Math.max(...t.rows.map((r) => r.agreement[i] ?? 0));

@@ -114,7 +114,7 @@ export function measureThreeWay(answers: readonly JudgedAnswer[]): ThreeWayTable
 const f3 = (x: number): string => (Number.isNaN(x) ? '–' : x.toFixed(3));
 const pct = (x: number): string => (Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)} %`);
 
-/** The three-way part of the block written into BENCHMARKS.md and docs/grading.md. */
+/** The three-way part of the block written into docs/grading.md. */
 export function renderThreeWay(t: ThreeWayTable): string {
   const byCoverage = [...t.curve].sort((x, y) => x.long.coverage - y.long.coverage);
   return [

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { csvLine } from '../src/datasets/csvWriter';
 import { projectRoot } from '../src/temporal/projectRoot';
 
 export interface BenchRow {
@@ -30,11 +31,9 @@ export function benchRows(n: number): BenchRow[] {
   });
 }
 
-const cell = (s: string): string => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-
 /** Writes `rows` as `id,question,must_include` and returns the path. */
 export function writeBenchCsv(dir: string, name: string, rows: BenchRow[]): string {
   const path = join(dir, `${name}.csv`);
-  writeFileSync(path, ['id,question,must_include', ...rows.map((r) => [r.id, r.question, r.must_include].map(cell).join(','))].join('\n') + '\n');
+  writeFileSync(path, [csvLine(['id', 'question', 'must_include']), ...rows.map((r) => csvLine([r.id, r.question, r.must_include]))].join(''));
   return path;
 }

@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { NativeConnection } from '@temporalio/worker';
 import { sha256File } from '../src/datasets';
 import { mcnemarExact } from '../src/reports/stats';
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     },
   });
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: NAMESPACE });
+  const client = createTemporalClient(connection, { namespace: NAMESPACE });
   const sha256 = await sha256File(dataset);
   let seq = 0;
   const run = async (options: Partial<RunOptions>): Promise<RunResult> => {

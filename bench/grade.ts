@@ -19,15 +19,12 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { csvLine } from '../src/datasets/csvWriter';
 import { projectRoot } from '../src/temporal/projectRoot';
 import { mib, ProcWatcher } from './proc';
 
 const START = '<!-- bench-grade:start -->';
 const END = '<!-- bench-grade:end -->';
-
-function csvCell(text: string): string {
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 type Mix = 'light' | 'heavy';
 
@@ -48,7 +45,7 @@ async function writeHeavyInput(path: string, rows: number): Promise<void> {
     const core = right ? `Deleted files stay in the trash for ${days} days of retention on plan 1, after which they are removed for good.` : 'I am not sure about that one.';
     const answer = `Thanks for asking! ${core} ${filler.repeat(6)}`.trim();
     const line = [`h${i}`, `How long are deleted files kept (case ${i})?`, references, `${days} days|trash|retention`, 'as an AI language model|lorem ipsum', '/\\b\\d+ days\\b/i', 'retention|heavy', answer, String(40 + (i % 60)), String(800 + (i % 4000))];
-    if (!out.write(`${line.map(csvCell).join(',')}\n`)) await once(out, 'drain');
+    if (!out.write(csvLine(line))) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
@@ -65,7 +62,7 @@ async function writeInput(path: string, rows: number): Promise<void> {
       ? `Thanks for asking! Deleted files stay in the trash for ${days} days on the Free and Personal plans, after which they are removed for good. You can restore them from the web app before then.`
       : 'I am not sure about that. Please contact our support team, who will be happy to help you with your question.';
     const line = [`r${i}`, `How long are deleted files kept (case ${i})?`, `${days} days|${days} day retention`, 'trash', 'retention|files', answer, String(40 + (i % 60)), String(800 + (i % 4000))];
-    if (!out.write(`${line.map(csvCell).join(',')}\n`)) await once(out, 'drain');
+    if (!out.write(csvLine(line))) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');

@@ -5,7 +5,8 @@
  * efficiency = that ideal / wall. Target ≥ 0.90 with 0 × 429.
  */
 import { join } from 'node:path';
-import { Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator } from '../src/sim';
 import { demoFixturesWithSites } from '../src/sim/siteCopies';
@@ -59,7 +60,7 @@ export async function runMultiSiteScenario(env: BenchEnv, sc: MultiSiteScenario)
   });
   env.log(`  worker pid ${worker.pid} ready in ${(worker.readyMs / 1000).toFixed(1)} s; ${sc.sites.length} sites × ${sc.rowsPerSite} rows`);
   try {
-    const client = new Client({ connection: env.connection, namespace: sc.namespace });
+    const client = createTemporalClient(env.connection, { namespace: sc.namespace });
     const runId = `multisite-${Date.now()}`;
     const workflowId = `sitechat-evaluation-${runId}`;
     const options: RunOptions = {

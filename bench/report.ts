@@ -133,6 +133,10 @@ export function targets(r: BenchResults): Target[] {
     out.push({ name: `${m.scenario.workers} workers at the limit: efficiency / 429s`, measured: `${f(efficiency)} / ${m.sim.rateLimited}`, target: '>= 0.95 / 0', met: efficiency >= 0.95 && m.sim.rateLimited === 0 });
   }
   if (ceiling) out.push({ name: 'engine ceiling (q/s, limits off)', measured: f(ceiling.throughputQps, 1), target: '>= 120', met: ceiling.throughputQps >= 120 });
+  if (limit?.codec) {
+    const { perRowUs, shareOfWorker } = codecPerRow(limit);
+    out.push({ name: 'payload encryption per row (encode + decode)', measured: `${f(perRowUs, 0)} µs (${f(shareOfWorker * 100, 2)} % of worker CPU)`, target: '< 2 % of worker CPU', met: shareOfWorker < 0.02 });
+  }
   if (d.cost) {
     out.push({ name: 'history events per single-turn row', measured: f(d.cost.eventsPerRow), target: '<= 10', met: d.cost.eventsPerRow <= 10 });
     out.push({ name: 'billable actions per single-turn row', measured: f(d.cost.actionsPerRow), target: '<= 1.6', met: d.cost.actionsPerRow <= 1.6 });
@@ -208,6 +212,13 @@ function lastAnswerAfter(m: RunnerMeasurement): { settled?: number; reports?: nu
     closed: m.wallMs - last,
     exit: m.cliExitMs === undefined ? undefined : m.cliExitMs - last,
   };
+}
+
+/** The codec's time per row (encrypting and decrypting once each), and its share of the worker's CPU per row. */
+function codecPerRow(m: RunnerMeasurement): { perRowUs: number; shareOfWorker: number } {
+  const c = m.codec as NonNullable<RunnerMeasurement['codec']>;
+  const perRowMs = (c.encodeMs + c.decodeMs) / c.rows;
+  return { perRowUs: perRowMs * 1000, shareOfWorker: perRowMs / (m.worker.cpuMs / m.scenario.rows) };
 }
 
 /** rows / rate + the median answer: the shortest possible wall time at the API's budget. */
@@ -322,6 +333,17 @@ export function renderMarkdown(r: BenchResults): string {
       ['parent growth', `${f(d.parentEventsPerRow, 3)} events per row → passes 10,240 events at ≈ ${d.parentLimitRows?.toLocaleString('en-US') ?? '–'} rows`],
       ['CLI progress queries (billable)', `${scale.frontend.QueryWorkflow ?? 0} in ${s(scale.wallMs)}`],
     ]));
+  }
+  const codec = limit?.codec;
+  if (limit && codec) {
+    const { perRowUs, shareOfWorker } = codecPerRow(limit);
+    parts.push('### 7. Encrypted payloads: the codec\'s cost per row (run at the limit)\n\n' + table(['metric', 'value'], [
+      ['payloads in the histories (groups the codec is called with)', `${codec.payloads} (${codec.groups}), ${f(codec.payloads / codec.rows, 1)} per row`],
+      ['their size per row: clear → encrypted', `${f(codec.clearBytes / codec.rows / 1024, 2)} → ${f(codec.sealedBytes / codec.rows / 1024, 2)} KiB (+${f(((codec.sealedBytes - codec.clearBytes) / codec.clearBytes) * 100, 1)} %)`],
+      ['encrypt every payload once, per row', `${f((codec.encodeMs / codec.rows) * 1000, 1)} µs`],
+      ['decrypt every payload once, per row', `${f((codec.decodeMs / codec.rows) * 1000, 1)} µs`],
+      ['both, against the worker\'s CPU per row', `${f(perRowUs, 0)} µs of ${f(limit.worker.cpuMs / limit.scenario.rows, 1)} ms (${f(shareOfWorker * 100, 2)} %)`],
+    ]) + `\n\nAES-256-GCM (node:crypto) over each payload of run 1's ${limit.histories.workflows} histories, in this process, median of ${codec.passes} passes (bench/codecCost.ts). A payload is encrypted once by the process that writes it and decrypted by each reader: the workflow's worker (again after a cache eviction), queries, \`watch\`. Query results and heartbeats that never reach a history are not counted.`);
   }
   const ms = r.multiSite;
   if (ms) {

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { FileResultsStore } from '../src/reports/fileStore';
 import { finalizeRun } from '../src/reports/writeReports';
 import type { Outcome, RowResult } from '../src/reports/types';
@@ -56,7 +56,7 @@ async function measure(rows: number): Promise<void> {
 
     const opening = performance.now();
     // A lazy client: never connects, as no row here has feedback due.
-    const session = new ReviewSession({ store, client: new Client(), runsDir: dir, by: 'bench' }, await resolveReviewTarget(store, runId), { sample: 10 });
+    const session = new ReviewSession({ store, client: createTemporalClient(undefined), runsDir: dir, by: 'bench' }, await resolveReviewTarget(store, runId), { sample: 10 });
     await session.open();
     const openMs = performance.now() - opening;
     const items = session.snapshot().items.slice(0, SAVES);

@@ -8,6 +8,7 @@
  *   3. Temporal cost per row, from every history of run 1 and the server's heartbeat/query counters
  *   4. scale: 10,000 rows through `sitechat run --no-worker` and a `sitechat worker` process — RSS, largest history
  *   6. multi-site: one dataset against 3 sites in one run (300 rows each, 5/s per path) — efficiency vs one site's ideal
+ *   7. payload encryption: every payload of run 1's histories encrypted and decrypted (SITECHAT_PAYLOAD_KEYS) — time per row
  *
  *   npm run bench                       # full (~8 min)
  *   npm run bench -- --quick            # ~1 min: 100 questions, 300-row ceiling, 1,000-row scale
@@ -87,14 +88,14 @@ async function main(): Promise<void> {
   const concurrency = 50;
   const fast = { ratePerSecond: 0, pollIntervalMs: 100, maxConcurrentAsks: 1000 };
   const scenarios: Record<Exclude<ScenarioName, 'naive' | 'workers' | 'multisite'>, RunnerScenario> = {
-    limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client' },
+    limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client', codecCost: true },
     // A short run, where what happens after the last answer weighs most; through the CLI, to time its exit too.
     tail: { name: 'tail', namespace: 'bench-tail', rows: TAIL_ROWS, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'cli' },
     ceiling: { name: 'ceiling', namespace: 'bench-ceiling', rows: n.ceiling, sim: fastSim, worker: fast, concurrency: 200, via: 'client' },
     scale: { name: 'scale', namespace: 'bench-scale', rows: n.scale, sim: fastSim, worker: fast, concurrency: 200, via: 'cli' },
   };
   const workerCounts = [2, 4];
-  const workerScenarios = workerCounts.map((count): RunnerScenario => ({ ...scenarios.limit, name: `workers-${count}`, namespace: `bench-workers-${count}`, workers: count }));
+  const workerScenarios = workerCounts.map((count): RunnerScenario => ({ ...scenarios.limit, name: `workers-${count}`, namespace: `bench-workers-${count}`, workers: count, codecCost: false }));
 
   installQuietRuntime();
   const workDir = mkdtempSync(join(tmpdir(), 'sitechat-bench-'));

@@ -5,7 +5,8 @@
  * CPU/RSS of each process.
  */
 import { join } from 'node:path';
-import { Client, type Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator, type SimStats } from '../src/sim';
 import { Prng, sampleCompletionMs } from '../src/sim/prng';
@@ -14,6 +15,7 @@ import { startWorkflow } from '../src/temporal/workflowTypes';
 import type { RunInput, RunOptions, RunResult } from '../workflows/types';
 import { benchRows, writeBenchCsv } from './datasets';
 import { delta, frontendRequests, type BenchServer } from './devServer';
+import { measureCodecCost, type CodecCost } from './codecCost';
 import { collectHistories, type RunHistories } from './histories';
 import type { NaiveResult } from './naive-runner';
 import { forkModule, startCliRun, startWorkerProcess } from './processes';
@@ -45,6 +47,8 @@ export interface RunnerScenario {
   via: 'client' | 'cli';
   /** `sitechat worker` processes on this host, sharing its pacing directory. @default 1 */
   workers?: number;
+  /** Measure what encrypting the run's payloads would cost (bench/codecCost.ts). @default false */
+  codecCost?: boolean;
 }
 
 export interface ProcStats {
@@ -80,6 +84,8 @@ export interface RunnerMeasurement {
   cliExitMs?: number;
   /** The summary's `finishedAt` (the run's reports), ms after the run workflow started. */
   summaryFinishedMs?: number;
+  /** Payload encryption's cost, with `scenario.codecCost`. */
+  codec?: CodecCost;
 }
 
 export interface NaiveMeasurement {
@@ -149,7 +155,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
   const worker = workers[0] as (typeof workers)[number];
   log(`  worker pid${workers.length > 1 ? 's' : ''} ${workers.map((w) => w.pid).join(', ')} ready in ${(worker.readyMs / 1000).toFixed(1)} s; ${sc.rows} rows via ${sc.via}`);
   try {
-    const client = new Client({ connection: env.connection, namespace: sc.namespace });
+    const client = createTemporalClient(env.connection, { namespace: sc.namespace });
     const before = await frontendRequests(env.server.metricsUrl, sc.namespace);
     const workerWatch = new ProcWatcher(worker.pid);
     const serverWatch = new ProcWatcher(env.server.pid);
@@ -191,6 +197,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       ? (sc.rows - firstBatch) / ((histories.lastFinishMs - histories.firstFinishMs) / 1000)
       : undefined;
     const { workflows, ...rest } = histories;
+    const codec = sc.codecCost ? await measureCodecCost(client, workflows.map((w) => w.workflowId), sc.rows) : undefined;
     return {
       scenario: sc,
       wallMs,
@@ -210,6 +217,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       harness: procStats(harnessWatch, elapsed),
       ...(cliExitedAt !== undefined && { cliExitMs: cliExitedAt - histories.parent.startMs }),
       ...(summary.finishedAt && { summaryFinishedMs: Date.parse(summary.finishedAt) - histories.parent.startMs }),
+      ...(codec && { codec }),
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));

@@ -1,4 +1,4 @@
-/** Reading SQuAD-format files (v1.1 or v2.0) for the simulator's realism bench and its data splits. */
+/** Reading SQuAD-format files (v1.1 or v2.0) for the simulator's realism bench. */
 import { readFileSync } from 'node:fs';
 import { Plan, type FixturesInput } from '../src/sim';
 import type { SiteKnowledge } from '../src/sim/kb/knowledge';
@@ -68,41 +68,4 @@ export function runBench(name: string, main: () => void): void {
 /** SQuAD's answer normalization. */
 export function normalize(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ').replace(/\b(a|an|the)\b/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-/**
- * The first half of the dev set as the development file always had it: the dev half of the course split of the
- * SQuAD 2.0 dev set (16 articles) without the two held-out ones.
- */
-export const DEVELOPMENT: readonly string[] = [
-  'Huguenot', 'Steam_engine', '1973_oil_crisis', 'European_Union_law', 'Packet_switching', 'Harvard_University',
-  'Yuan_dynasty', 'Immune_system', 'Scottish_Parliament', 'Islamism', 'Imperialism', 'Warsaw', 'French_and_Indian_War',
-  'Force',
-];
-
-/** The second half of the dev set: every article that is neither in DEVELOPMENT nor held out. */
-export const SECOND_SOURCE: readonly string[] = [
-  'Southern_California', 'Sky_(United_Kingdom)', 'Victoria_(Australia)', 'Oxygen', 'Amazon_rainforest', 'Ctenophora',
-  'Fresno,_California', 'Black_Death', 'Geology', 'Pharmacy', 'Civil_disobedience', 'Construction', 'Private_school',
-  'Jacksonville,_Florida', 'Economic_inequality', 'University_of_Chicago', 'Intergovernmental_Panel_on_Climate_Change',
-  'Prime_number', 'Rhine',
-];
-
-function pick(articles: readonly SquadArticle[], titles: readonly string[], path: string): SquadArticle[] {
-  const wanted = new Set(titles);
-  const out = articles.filter((a) => wanted.has(a.title));
-  const missing = titles.filter((t) => !out.some((a) => a.title === t));
-  if (missing.length > 0) throw new Error(`${path}: not the SQuAD 2.0 dev set: no article ${missing.map((t) => `"${t}"`).join(', ')}`);
-  return out;
-}
-
-/**
- * The development file's and the second source's articles, in the dev set's order. `articles` must be the SQuAD 2.0
- * dev set without the held-out articles: any other article, or a missing one, is an error naming it.
- */
-export function splitDevSet(articles: readonly SquadArticle[], path: string): { development: SquadArticle[]; second: SquadArticle[] } {
-  const known = new Set([...DEVELOPMENT, ...SECOND_SOURCE]);
-  const unknown = articles.filter((a) => !known.has(a.title)).map((a) => `"${a.title}"`);
-  if (unknown.length > 0) throw new Error(`${path}: not the SQuAD 2.0 dev set: unexpected article ${unknown.join(', ')}`);
-  return { development: pick(articles, DEVELOPMENT, path), second: pick(articles, SECOND_SOURCE, path) };
 }

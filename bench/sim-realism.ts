@@ -10,13 +10,12 @@
  * Measures, on answerable questions, the share whose answer contains a reference answer (SQuAD
  * normalization: lower case, no punctuation or articles, single spaces) and the share refused ("I don't
  * know"), against a plain BM25 bar on the same file (`sim-realism-baseline.ts`: its 2 best sentences, and its best
- * sentences cut to the answer's length), and for those without a reference the step that missed
- * (`sim-realism-misses.ts`); on unanswerable ones (SQuAD 2.0 `is_impossible`), the share refused; per check of step 5,
+ * sentences cut to the answer's length); on unanswerable ones (SQuAD 2.0 `is_impossible`), the share refused; per check of step 5,
  * the answerable and unanswerable questions it refused; and calibration: for every answer that is not a refusal, the
  * share correct per confidence band. Every figure is given for all
  * articles and for two halves (odd and even positions in the file): on the development file, step 5's rules were tuned
- * on half a and half b was only measured, until issue 25's third round tuned a check on both (docs/simulator.md); a
- * second source (`sim-realism-splits.ts`) and a third (10 articles of the training set) are only measured. The
+ * on half a and half b was only measured, until issue 25's third round tuned a check on both (CHANGELOG.md); a
+ * second source (the dev set's other 19 articles) and a third (10 articles of the training set) are only measured. The
  * data stays outside the repository. Articles named in --exclude (default: the held-out "Normans" and "Computational
  * complexity theory") are dropped before anything is loaded.
  */
@@ -25,7 +24,6 @@ import { composeAnswer } from '../src/sim/kb/answer';
 import { MismatchKind } from '../src/sim/kb/answerable';
 import { findModel } from '../src/sim/kb/models';
 import { BASELINE_SENTENCES, cutToWords, SentenceBm25 } from './sim-realism-baseline';
-import { MISS_LABELS, MISSES, missOf, type Miss } from './sim-realism-misses';
 import { flag, HELD_OUT, loadSquad, normalize, runBench, type SquadArticle, squadSite } from './sim-realism-data';
 
 const BANDS = [0, 20, 40, 60, 80, 101];
@@ -43,8 +41,6 @@ interface Outcome {
   /** Words of the answer and of the baseline's answer. */
   words: number;
   baselineWords: number;
-  /** For an answerable question whose answer holds no reference: the step that missed. */
-  miss?: Miss;
   /** For a refusal by a check of the evidence (step 5): which check. */
   check?: MismatchKind;
   score: number;
@@ -60,7 +56,6 @@ interface Tally {
   medianWords: number;
   medianBaselineWords: number;
   refusedAnswerable: number;
-  misses: Record<Miss, number>;
   /** Per check of the evidence: the answerable and the unanswerable questions it refused. */
   checks: Record<MismatchKind, { answerable: number; unanswerable: number }>;
   unanswerable: number;
@@ -69,7 +64,7 @@ interface Tally {
   levels: Record<string, { n: number; correct: number }>;
 }
 
-/** The outcomes, and the milliseconds the bar and the misses took (not the simulator's: left out of its time per question). */
+/** The outcomes, and the milliseconds the bar took (not the simulator's: left out of its time per question). */
 function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName: string, seed: number, limit: number): { out: Outcome[]; benchMs: number } {
   const model = findModel(modelName);
   if (!model) throw new Error(`--model: unknown model \`${modelName}\``);
@@ -83,7 +78,7 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
     const baseline = new SentenceBm25(group);
     benchMs += performance.now() - built;
     for (const article of group) {
-      for (const [paragraph, qa] of article.paragraphs.flatMap((p) => p.qas.map((q) => [p.context, q] as const))) {
+      for (const qa of article.paragraphs.flatMap((p) => p.qas)) {
         if (out.length >= limit) return { out, benchMs };
         const input = { message: qa.question, model, seed };
         const answer = composeAnswer(kb, input);
@@ -104,7 +99,6 @@ function evaluate(articles: SquadArticle[], scope: 'site' | 'article', modelName
           baseline: answerable && qa.answers.some((a) => plainText.includes(normalize(a.text))),
           sameLength: answerable && qa.answers.some((a) => cut.includes(normalize(a.text))),
           words, baselineWords: wordCount(plain),
-          ...(answerable && !correct ? { miss: missOf(kb, input, answer, refused, paragraph) } : {}),
           ...(refused && answer.source.check ? { check: answer.source.check } : {}),
         });
         benchMs += performance.now() - asked;
@@ -126,7 +120,6 @@ function tally(outcomes: readonly Outcome[]): Tally {
   const t: Tally = {
     answerable: 0, withReference: 0, refusedAnswerable: 0, unanswerable: 0, refusedUnanswerable: 0,
     baselineWithReference: 0, sameLengthWithReference: 0, medianWords: 0, medianBaselineWords: 0,
-    misses: Object.fromEntries(MISSES.map((m) => [m, 0])) as Tally['misses'],
     checks: Object.fromEntries(Object.values(MismatchKind).map((k) => [k, { answerable: 0, unanswerable: 0 }])) as Tally['checks'],
     bands: BANDS.slice(1).map(() => ({ n: 0, correct: 0 })), levels: {},
   };
@@ -137,7 +130,6 @@ function tally(outcomes: readonly Outcome[]): Tally {
       if (o.baseline) t.baselineWithReference++;
       if (o.sameLength) t.sameLengthWithReference++;
       if (o.refused) t.refusedAnswerable++;
-      if (o.miss) t.misses[o.miss]++;
     } else {
       t.unanswerable++;
       if (o.refused) t.refusedUnanswerable++;
@@ -159,7 +151,7 @@ function tally(outcomes: readonly Outcome[]): Tally {
   return t;
 }
 
-/** The checks of step 5 as docs/simulator.md lists them. */
+/** The checks of the evidence (`src/sim/kb/answerable.ts`), as docs/simulator.md names them. */
 const CHECK_LABELS: Readonly<Record<MismatchKind, string>> = {
   negation: 'negated question, no negation stated',
   number: 'a number the document lacks',
@@ -207,7 +199,6 @@ function main(): void {
     row('… plain BM25\'s 2 best sentences contain a reference (the bar)', (t) => pct(t.baselineWithReference, t.answerable)),
     row('… plain BM25\'s best sentences cut to the answer\'s length contain a reference', (t) => pct(t.sameLengthWithReference, t.answerable)),
     row('… words per answer, median: simulator / plain BM25', (t) => `${t.medianWords} / ${t.medianBaselineWords}`),
-    ...MISSES.map((m) => row(`… no reference, ${MISS_LABELS[m]}`, (t) => pct(t.misses[m], t.answerable))),
     row('unanswerable questions (SQuAD 2.0)', (t) => String(t.unanswerable)),
     row('… refused', (t) => pct(t.refusedUnanswerable, t.unanswerable)),
     '',

@@ -15,7 +15,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../src/temporal/client';
 import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator } from '../src/sim';
 import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
@@ -60,7 +61,7 @@ async function main(): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'sitechat-bench-variants-'));
   const server = await startBenchServer([NAMESPACE]);
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: NAMESPACE });
+  const client = createTemporalClient(connection, { namespace: NAMESPACE });
   const dataset = writeBenchCsv(workDir, 'variants', benchRows(rows));
   const pinned = { path: dataset, sha256: await sha256File(dataset) };
   const options: RunOptions = {

@@ -1,7 +1,7 @@
 /**
  * Bundles workflows/ once at build time into dist/workflow-bundle.js, and with the OpenTelemetry workflow interceptors
  * into dist/workflow-bundle-traced.js (for workers with tracing on). A worker that loads one skips webpack at
- * start-up: faster, and ~87 MiB less resident memory that bundling would leave behind (see BENCHMARKS.md).
+ * start-up: faster, and ~87 MiB less resident memory that bundling would leave behind (CHANGELOG.md, "Pacing at the rate limit").
  */
 import { writeFileSync } from 'node:fs';
 import { bundleWorkflows, prebuiltBundlePath } from '../src/temporal/worker';

@@ -20,8 +20,13 @@ import type { ChunkInput, ChunkResult } from './types';
  */
 export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   const state = new ChunkState(input);
-  // A first cancel asks nothing new and waits for the questions in flight; a second abandons them.
-  setHandler(cancelSignal, () => state.stop());
+  // A first cancel asks nothing new and waits for the questions in flight; a second abandons them. One that says the
+  // run's first asks were refused (stopEarly.ts) abandons them at once, and gives the unsent rows that reason.
+  setHandler(cancelSignal, (stopped) => {
+    if (!stopped) return state.stop();
+    state.fatal ??= stopped;
+    state.abandonInFlight();
+  });
   CancellationScope.current().cancelRequested.catch(() => state.stop());
 
   // Cleanup must run even when the run is cancelled, so the body never inherits cancellation.

@@ -6,6 +6,7 @@ import { asking, local, settling, settlingBatches } from './activityProxies';
 import { describeFailure } from './activityFailure';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
+import { FirstAsks, type AskFailure, type ChunkFailure } from './stopEarly';
 import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
 
 /**
@@ -22,8 +23,7 @@ const SHORT_TAIL_HOLD_MS = 1000;
 /** From `patched('short-tail')` on, the rows that go at once while the chunk has no batch in flight (see `shortTail`). */
 const SHORT_TAIL_IDLE_BATCH = 2;
 
-/** An error no row can recover from (bad key, plan, site), in the API's words. */
-export type ChunkFailure = { message: string; type: string };
+export type { ChunkFailure } from './stopEarly';
 
 /**
  * Everything a chunk's steps share: counts, what is in flight, whether it is stopping and why, the sessions it
@@ -38,12 +38,22 @@ export class ChunkState {
   inFlight = 0;
   /** Nothing new is asked (a cancel, or a fatal error). */
   cancelled = false;
-  /** The error that stopped the chunk, if one did. */
+  /** The error that stopped the chunk, if one did: one no row can recover from, or the run's first asks' refusal. */
   fatal: ChunkFailure | undefined;
+  /**
+   * The run's first asks, watched for a systematic refusal (stopEarly.ts): on page 0, from
+   * `patched('stop-early-systematic')` on. Histories from before it ask every row whatever the first ones got.
+   */
+  private readonly firstAsks: FirstAsks | undefined;
   sessionsClosed = 0;
   readonly closeFailures: SessionCloseFailure[] = [];
   /** Sessions already given to a settle to close: each is closed once. */
   readonly sessionsToClose = new Set<string>();
+  /**
+   * Failed sessions left for a fresh one that the API may never have created (a sync chat's 5xx named no request):
+   * a 404 on closing one of them leaves nothing open, so it is neither closed nor a failure.
+   */
+  readonly unsureSessions = new Set<string>();
   /** Feedback and closes still running; the chunk waits for all of them before it ends. */
   readonly background = new Set<Promise<void>>();
   /** Finished rows, recorded in batches (histories from before `settleBatches`; their settles go one per row). */
@@ -115,6 +125,7 @@ export class ChunkState {
     this.settleBatches = patched('settle-batches');
     this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
     this.shortTail = this.fullBatchesUntilTail && patched('short-tail');
+    this.firstAsks = input.page === 0 && patched('stop-early-systematic') ? new FirstAsks() : undefined;
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
       items.forEach((item, i) => {
@@ -167,6 +178,24 @@ export class ChunkState {
   closeAsk(scope: CancellationScope): void {
     this.inFlight -= 1;
     this.askScopes.delete(scope);
+    const systematic = this.firstAsks?.ended();
+    if (systematic) this.stopEarly(systematic);
+  }
+
+  /** An ask got no answer, for this reason (told right before its `closeAsk`). */
+  askFailed(failure: AskFailure): void {
+    this.firstAsks?.failed(failure);
+  }
+
+  /**
+   * The run's first asks all got one refusal: nothing new is asked and the asks in flight are abandoned (most wait in
+   * the submit queue, sent nothing yet, and would be refused alike), and the run hears of it now, not when this chunk
+   * ends, so it stops its other chunks too.
+   */
+  private stopEarly(failure: ChunkFailure): void {
+    this.fatal ??= failure;
+    this.abandonInFlight();
+    void this.report().catch(() => undefined);
   }
 
   // --- rows and progress ----------------------------------------------------------------------------------------
@@ -216,7 +245,8 @@ export class ChunkState {
   async report(drained?: boolean): Promise<void> {
     const delta = this.unreported;
     this.unreported = {};
-    await this.parent.signal(chunkProgressSignal, { page: this.input.page, counts: delta, inFlight: this.inFlight, drained });
+    const stopped = this.fatal?.systematic ? { stopped: this.fatal } : {};
+    await this.parent.signal(chunkProgressSignal, { page: this.input.page, counts: delta, inFlight: this.inFlight, drained, ...stopped });
   }
 
   /** Rows counted but not yet reported to the run (a resumed run's earlier answers are counted without a batch). */
@@ -234,6 +264,7 @@ export class ChunkState {
 
   /** What became of closing a session. */
   closed(sessionId: string, outcome: CallOutcome): void {
+    if (!outcome.ok && this.unsureSessions.has(sessionId) && /^404\b/u.test(outcome.error)) return;
     if (outcome.ok) this.sessionsClosed += 1;
     else this.closeFailures.push({ sessionId, error: outcome.error });
   }

@@ -15,6 +15,7 @@ import { runChunk } from './chunk';
 import { describeFailure } from './activityFailure';
 import { notifyEnd } from './notifying';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
+import { unsent, type ChunkFailure } from './stopEarly';
 import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
 
 /** Chunks (child workflows) sending questions at once. */
@@ -35,7 +36,6 @@ const MAX_OPEN_CHUNKS = 8;
  */
 const DEFAULT_CHUNKS_PER_RUN = 200;
 
-type Failure = { message: string; type: string };
 
 /**
  * The run of a dataset: prepare the plan, check access once, then one child workflow per page of the plan,
@@ -61,25 +61,33 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   const drained = new Set<number>();
   const running = new Map<number, ChildWorkflowHandle<typeof runChunk>>();
   let cancelled = false;
+  /** Page 0 said the run's first asks all got one refusal (stopEarly.ts). */
+  let stoppedEarly: ChunkFailure | undefined;
 
+  // Passed on to the running chunks every time: their first cancel drains, a second abandons what is in flight.
+  const cancel = (stopped?: ChunkFailure): void => {
+    cancelled = true;
+    // A run stopped by its first asks' refusal is not being cancelled: it ends with that error.
+    if (!stopped) progress.cancelling = true;
+    for (const child of running.values()) {
+      void CancellationScope.nonCancellable(() => (stopped ? child.signal(cancelSignal, stopped) : child.signal(cancelSignal))).catch(() => undefined);
+    }
+  };
   setHandler(progressQuery, () => withRates({ ...progress, workflows: [workflowId, ...[...running.keys()].map((page) => chunkWorkflowId(workflowId, page))] }));
-  setHandler(chunkProgressSignal, ({ page, counts, inFlight, drained: isDrained }) => {
+  setHandler(chunkProgressSignal, ({ page, counts, inFlight, drained: isDrained, stopped }) => {
     addCounts(progress.counts, counts);
+    // At once, not when page 0 ends: the other chunks stop asking too.
+    if (stopped && !stoppedEarly) {
+      stoppedEarly = stopped;
+      cancel(stopped);
+    }
     inFlightByPage.set(page, inFlight);
     if (isDrained) drained.add(page);
     progress.inFlight = [...inFlightByPage.values()].reduce((a, b) => a + b, 0);
     progress.updatedAt = Date.now();
   });
-  // Passed on to the running chunks every time: their first cancel drains, a second abandons what is in flight.
-  const cancel = (): void => {
-    cancelled = true;
-    progress.cancelling = true;
-    for (const child of running.values()) {
-      void CancellationScope.nonCancellable(() => child.signal(cancelSignal)).catch(() => undefined);
-    }
-  };
-  setHandler(cancelSignal, cancel);
-  CancellationScope.current().cancelRequested.catch(cancel);
+  setHandler(cancelSignal, () => cancel());
+  CancellationScope.current().cancelRequested.catch(() => cancel());
 
   return CancellationScope.nonCancellable(async () => {
     const plan = carry?.plan ?? (await localWork.prepareRun({ input, workflowId }));
@@ -89,7 +97,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     // worker that prepared it, from here on and in its next histories.
     if (input.options.api === undefined && plan.api !== undefined) input.options = { ...input.options, api: plan.api };
 
-    let fatal: Failure | undefined;
+    let fatal: ChunkFailure | undefined;
     if (!carry) {
       try {
         await listing(input.options.siteId, input.options.api).preflight({ siteId: input.options.siteId });
@@ -139,7 +147,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
         progress.chunksOpen = running.size;
         inFlightByPage.delete(page);
         progress.chunksDone += 1;
-        if (fatal) cancel();
+        if (fatal) cancel(fatal.systematic ? fatal : undefined);
       });
       completions.push(done);
       return { done };
@@ -167,9 +175,11 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
 
     progress.phase = 'finishing';
     progress.inFlight = 0;
+    // Page 0's refusal, should page 0 itself have ended on another fatal error first.
+    fatal ??= stoppedEarly;
     if (nextPage < plan.pages) {
-      const reason = fatal ? `not sent: the run stopped on ${fatal.message}` : 'run cancelled before this row was sent';
-      const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome: fatal ? 'error' : 'skipped', resume: input.resume });
+      const { reason, outcome } = unsent(fatal);
+      const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome, resume: input.resume });
       addCounts(progress.counts, skipped);
     }
     // `--confirm`: only with a baseline, and only a run that asked every row; runs without it issue no new command.
@@ -201,13 +211,18 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
         }
       }
     }
-    const result = await localWork.finalizeRun({ runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal });
+    const result = await localWork.finalizeRun({
+      runId: input.runId, input: { ...input, carry: undefined }, workflowId, sessionsClosed, sessionsCloseFailed, cancelled: cancelled && !fatal,
+      ...(fatal && { stopped: fatal.message }),
+    });
     progress.counts = countsOf(result.summary);
     const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });
     progress.phase = 'done';
     if (fatal) {
-      // The notifications ride along as details, for the CLI to show them with the failure.
-      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted', ...(notifications ? [{ notifications }] : []));
+      // The notifications ride along as details, for the CLI to show them with the failure; and whether the run was
+      // refused as invalid (its first asks all got 400): the CLI then exits 2, as for a usage error.
+      const details = { ...(notifications && { notifications }), ...(fatal.systematic && fatal.status === 400 && { usage: true }) };
+      throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted', ...(Object.keys(details).length > 0 ? [details] : []));
     }
     return notifications ? { ...result, notifications } : result;
   });

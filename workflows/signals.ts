@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ChunkFailure } from './stopEarly';
 import type { OutcomeCounts, RunProgress } from './types';
 
 /** Live progress of a run: counts by outcome, in flight, throughput, ETA. */
@@ -6,9 +7,10 @@ export const progressQuery = defineQuery<RunProgress>('progress');
 
 /**
  * Graceful cancel: nothing new is asked, questions in flight are waited for (a second cancel abandons them),
- * sessions are closed, unsent rows recorded as `skipped`, reports written.
+ * sessions are closed, unsent rows recorded as `skipped`, reports written. A run that stops on its first asks'
+ * refusal passes it to its chunks, for their unsent rows' reason.
  */
-export const cancelSignal = defineSignal('cancel');
+export const cancelSignal = defineSignal<[stopped?: ChunkFailure]>('cancel');
 
 /** A chunk tells its run how many rows finished since its last report, and how many are in flight. */
 export interface ChunkProgress {
@@ -17,5 +19,7 @@ export interface ChunkProgress {
   inFlight: number;
   /** The chunk has sent its last question: the run may start the next chunk. */
   drained?: boolean;
+  /** The run's first asks all got one refusal (workflows/stopEarly.ts): the run stops asking, in every chunk. */
+  stopped?: ChunkFailure;
 }
 export const chunkProgressSignal = defineSignal<[ChunkProgress]>('chunkProgress');

@@ -1,6 +1,7 @@
 import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
 import type { NotifyOutcome, NotifySpec } from '../src/notify/spec';
 import type { Outcome, RunSummary } from '../src/reports/types';
+import type { ChunkFailure } from './stopEarly';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */
 export type RunKind = 'evaluation' | 'backfill';
@@ -41,6 +42,12 @@ export interface RunOptions {
   failUnder?: number;
   /** Quality gate: most rows (0..1) that may end in `error` or `timed_out`. @default 0 */
   maxErrorRate?: number;
+  /**
+   * A request the service failed (a `failed` status with a transient `error`, or a sync chat's 5xx with the API's
+   * error) is asked again up to this many times per row, after 1 s, 2 s …; a first turn in a fresh session, a follow-up
+   * in its own (docs/reports.md, "Re-asked after the service failed"). 0 turns it off. @default 2
+   */
+  reaskFailed?: number;
   /** Quality gate: most graded rows (0..1) that may stay `uncertain` (needs review). @default 0.1 */
   maxUncertainRate?: number;
   /** Quality gate: lost feedback and sessions left open warn instead of failing. @default false */
@@ -159,7 +166,7 @@ export interface ChunkResult {
   sessionsCloseFailed: number;
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
-  fatal?: { message: string; type: string };
+  fatal?: ChunkFailure;
   /** Rows finished since the chunk's last progress signal (from `patched('short-tail')` on): the run adds them. */
   unreported?: Partial<OutcomeCounts>;
 }
@@ -179,4 +186,12 @@ export function countsOf(summary: RunSummary): OutcomeCounts {
     passed: summary.passed, failed: summary.failed, uncertain: summary.uncertain ?? 0, answered: summary.answered,
     error: summary.error, timed_out: summary.timedOut, skipped: summary.skipped,
   };
+}
+
+/**
+ * Whether a run sends feedback for its answers: an evaluation with `feedback: 'graded'` (a backfill grades nothing).
+ * Such a run's dataset must name its sessions with UUIDs, since the API may refuse feedback for other ids (spec §1).
+ */
+export function sendsFeedback(kind: RunKind, feedback: RunOptions['feedback']): boolean {
+  return kind === 'evaluation' && feedback === 'graded';
 }

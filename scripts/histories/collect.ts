@@ -7,6 +7,7 @@ import type { temporal } from '@temporalio/proto';
 
 type History = temporal.api.history.v1.IHistory;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type Payload = temporal.api.common.v1.IPayload;
 
 export interface CollectedHistory {
   workflowType: string;
@@ -51,9 +52,37 @@ function childrenOf(events: HistoryEvent[]): { workflowId: string; runId: string
   });
 }
 
-/** The history as text with every payload decoded, so a secret in any payload can be searched for. */
+/**
+ * The history as text with every payload decoded, so a secret in any payload can be searched for. Messages the
+ * client returns serialize their bytes as base64 (their own `toJSON` runs before a replacer sees them): payload data
+ * and metadata values are decoded from either form.
+ */
 export function decodedText(history: History): string {
-  return JSON.stringify(history, (_key, value: unknown) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value));
+  const utf8 = (value: unknown): unknown =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value;
+  return JSON.stringify(history, (key, value: unknown) => {
+    if (value instanceof Uint8Array || (key === 'data' && typeof value === 'string')) return utf8(value);
+    if (key === 'metadata' && typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, utf8(v)]));
+    return value;
+  });
+}
+
+/**
+ * Every `payloads` list of a history's events, as the SDK hands each to the payload codec (an input, a result, a
+ * signal's arguments …). The patch markers are left out: the SDK's core writes them itself, past the codec.
+ */
+export function payloadGroupsIn(history: History): Payload[][] {
+  const groups: Payload[][] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value && typeof value === 'object' && !(value instanceof Uint8Array)) {
+      const { payloads } = value as { payloads?: unknown };
+      if (Array.isArray(payloads)) groups.push(payloads as Payload[]);
+      else for (const v of Object.values(value)) walk(v);
+    }
+  };
+  walk((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName !== PATCH_MARKER));
+  return groups;
 }
 
 /** Ids of the `patched()` markers a history holds, in order. */

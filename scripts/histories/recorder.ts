@@ -6,15 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { dataConverterFor } from '../../src/codec/dataConverter';
+import { parsePayloadKeys } from '../../src/codec/keys';
 import { Secret } from '../../src/api/secret';
 import { sha256File } from '../../src/datasets';
 import { startSimulator } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { startLocalServer } from '../../src/temporal/localServer';
-import { startWorkers } from '../../src/temporal/worker';
+import { createTemporalClient } from '../../src/temporal/client';
+import { startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { collectHistories, decodedText, type CollectedHistory } from './collect';
 import { MAX_MESSAGE_LENGTH, MULTI_SITES, type Scenario, type ScenarioContext } from './scenarios';
@@ -46,9 +49,17 @@ export async function recordScenarios(scenarios: readonly Scenario[], log: (line
     maxConcurrentAsks: 200, pollScope: 'path', egressIps: 1, siteRates: {}, pacerDir: join(dir, 'pacer'),
     judge: { baseUrl: sim.judgeBaseUrl, apiKey: new Secret(JUDGE_KEY), model: 'sim-judge', rpm: 0, timeoutMs: 5000, maxAttempts: 3, maxRetryAfterMs: 5000, temperature: 0, jsonMode: true },
   };
-  const workers = await startWorkers({ connection: workerConnection, config });
+  // Client and workers share the scenario's payload keys: they change (workers restarted) between scenarios that differ.
+  let current: { keys: string | undefined; client: Client; workers: RunningWorkers } | undefined;
+  const useKeys = async (keys: string | undefined): Promise<Client> => {
+    if (current && current.keys === keys) return current.client;
+    await current?.workers.shutdown();
+    const dataConverter = dataConverterFor(parsePayloadKeys(keys));
+    current = { keys, client: createTemporalClient(clientConnection, { dataConverter }), workers: await startWorkers({ connection: workerConnection, config, dataConverter }) };
+    return current.client;
+  };
   const ctx: ScenarioContext = {
-    client: new Client({ connection: clientConnection }),
+    client: await useKeys(undefined),
     sim,
     dir,
     runsDir: config.runsDir,
@@ -63,6 +74,7 @@ export async function recordScenarios(scenarios: readonly Scenario[], log: (line
     for (const scenario of scenarios) {
       sim.reset();
       sim.setFaults({});
+      ctx.client = await useKeys(scenario.payloadKeys);
       const started = Date.now();
       const root = await withCeiling(scenario.run(ctx), `scenario ${scenario.name} did not finish within ${SCENARIO_CEILING_MS / 1000} s`);
       const all = await collectHistories(ctx.client, { workflowId: root.workflowId, runId: root.firstExecutionRunId });
@@ -78,7 +90,7 @@ export async function recordScenarios(scenarios: readonly Scenario[], log: (line
     }
     return recorded;
   } finally {
-    await workers.shutdown();
+    await current?.workers.shutdown();
     await workerConnection.close();
     await clientConnection.close();
     await sim.close();

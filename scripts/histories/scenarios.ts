@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import type { NotifySpec } from '../../src/notify/spec';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
@@ -23,7 +24,7 @@ import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflow
 import { cancelSignal } from '../../workflows/signals';
 import type { RowResult } from '../../src/reports/types';
 import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
-import { activityTypesIn, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
+import { activityTypesIn, decodedText, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
   client: Client;
@@ -42,6 +43,8 @@ export interface Scenario {
   about: string;
   /** Workflow types whose histories are kept. @default every type that ran */
   keep?: readonly string[];
+  /** SITECHAT_PAYLOAD_KEYS of the scenario's client and workers. @default none: clear payloads */
+  payloadKeys?: string;
   /** Starts the workflow and waits until it has ended; throws when it ended some other way than the scenario needs. */
   run(ctx: ScenarioContext): Promise<{ workflowId: string; firstExecutionRunId: string }>;
   /** A problem with the collected histories, or undefined when they show what the scenario is for. */
@@ -50,6 +53,12 @@ export interface Scenario {
 
 /** The sites of the multi-site scenario; the simulator must know them (`demoFixturesWithSites`). */
 export const MULTI_SITES = [DEMO.siteId, 'demo-site-2'];
+
+/**
+ * The payload keys of the `encrypted` scenario: a fixed test key (never a real one), which the replay test decodes
+ * the recorded ciphertext with.
+ */
+export const RECORDING_PAYLOAD_KEYS = 'rec-test:c2l0ZWNoYXQgcmVwbGF5IGZpeHR1cmVzIHRlc3Qta2U=';
 
 /** Longest question the simulator must accept: the open-chunks scenario fills pages by size, not by row count. */
 export const MAX_MESSAGE_LENGTH = 16_000;
@@ -120,6 +129,21 @@ const apiError: Scenario = {
     must(summary.error === 1 && summary.passed === 2, this.name, `expected 1 error and 2 passes, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
+};
+
+const stopEarly: Scenario = {
+  name: 'evaluation-stop-early',
+  about: "evaluationRun whose first 10 questions all get 400 for an unknown model (patched('stop-early-systematic')): page 0 stops asking, tells the run at once, the rest `skipped`, the run fails with RunAborted",
+  async run(ctx) {
+    const rows = Array.from({ length: 16 }, (_, i) => `x${i + 1},${QUESTIONS.price},no-such-model,$9.99`);
+    const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('stop-early', 'id,question,model,must_include', rows));
+    const failure = await handle.result().then(() => undefined, (err: unknown) => err);
+    const cause = failure instanceof WorkflowFailedError ? failure.cause : undefined;
+    must(cause instanceof ApplicationFailure && cause.type === 'RunAborted' && /^the first 10 questions all got 400/u.test(cause.message), this.name,
+      `expected the run to stop on its first 10 questions' 400, got ${String(failure)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('stop-early-systematic')) ? undefined : "no history has the patched('stop-early-systematic') marker"),
 };
 
 const judged: Scenario = {
@@ -223,6 +247,29 @@ const cancelled: Scenario = {
     must(result.cancelled && result.summary.skipped > 0, this.name, `expected a cancelled run with skipped rows, got ${JSON.stringify(result.summary)}`);
     return ids(handle);
   },
+};
+
+const REASK_FAILED = 'reask-failed';
+
+const reasked: Scenario = {
+  name: 'evaluation-reask',
+  about:
+    `evaluationRun whose every question the service fails once (transientFailRate 1), re-asked (patched('${REASK_FAILED}')): ` +
+    'a single turn and a first turn in fresh sessions (their failed ones closed), the follow-up in its session; only the chunk is kept',
+  keep: ['runChunk'],
+  async run(ctx) {
+    ctx.sim.setFaults({ 'chat.async': { transientFailRate: 1 } });
+    const dataset = await ctx.dataset('reask', 'id,conversation,turn,question,must_include', [
+      `r1,,,${QUESTIONS.price},$9.99`,
+      `c1-1,refund,1,${QUESTIONS.refund},14 days`,
+      `c1-2,refund,2,${QUESTIONS.payment},PayPal`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = await handle.result();
+    must(summary.error === 0 && summary.reasked?.requests === 3, this.name, `expected 3 re-asked requests and no error, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes(REASK_FAILED)) ? undefined : `no history has the patched('${REASK_FAILED}') marker`),
 };
 
 const backfill: Scenario = {
@@ -469,7 +516,35 @@ const wrongApi: Scenario = {
   check: (histories) => (histories.some((h) => patchesIn(h.history).includes('wrong-api-reschedule')) ? undefined : "no history has the patched('wrong-api-reschedule') marker"),
 };
 
+/** Text of the `encrypted` scenario's dataset that must not be in its histories in clear. */
+export const ENCRYPTED_CANARIES = { question: QUESTIONS.refund, email: 'encrypted.user@example.com', reference: '14 days' } as const;
+
+const encrypted: Scenario = {
+  name: 'encrypted',
+  about: `evaluationRun and its chunk with SITECHAT_PAYLOAD_KEYS set (a fixed test key): every payload encrypted (AES-256-GCM, \`binary/encrypted\`), so no question, email or answer is in the history in clear`,
+  payloadKeys: RECORDING_PAYLOAD_KEYS,
+  async run(ctx) {
+    const dataset = await ctx.dataset('encrypted', 'id,email,question,must_include', [
+      `p1,${ENCRYPTED_CANARIES.email},${ENCRYPTED_CANARIES.question},${ENCRYPTED_CANARIES.reference}`,
+      `p2,${ENCRYPTED_CANARIES.email},${QUESTIONS.price},gold bars`,
+    ]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset);
+    const { summary } = await handle.result();
+    must(summary.total === 2 && summary.passed === 1 && summary.failed === 1, this.name, `expected a pass and a failure, got ${JSON.stringify(summary)}`);
+    return ids(handle);
+  },
+  check(histories) {
+    for (const h of histories) {
+      const text = decodedText(h.history);
+      const clear = Object.values(ENCRYPTED_CANARIES).find((c) => text.includes(c));
+      if (clear) return `${h.workflowId}: "${clear}" is in the history in clear`;
+      if (!text.includes('binary/encrypted')) return `${h.workflowId}: no encrypted payload`;
+    }
+    return undefined;
+  },
+};
+
 export const SCENARIOS: readonly Scenario[] = [
-  evaluation, apiError, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
-  confirmed, wrongApi,
+  evaluation, apiError, stopEarly, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
+  confirmed, reasked, encrypted, wrongApi,
 ];

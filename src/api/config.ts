@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { ConfigurationError } from './errors';
 import { REDACTED } from './secret';
+import { shownUrl } from './shownUrl';
 
 /** What the {@link SiteChatClientOptions.onResponse} hook receives. Holds no key and no path values. */
 export interface ResponseInfo {
@@ -69,9 +70,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
-/** Validates the base URL: http(s), no credentials/query/fragment, path ending in `/api/v1` (spec §9). */
+/**
+ * Validates the base URL: http(s), no credentials/query/fragment, path ending in `/api/v1` (spec §9). Its messages show
+ * the URL as `shownUrl` does (no userinfo, query or fragment), then through `scrub` (the API key, wherever it was put).
+ */
 export function parseBaseUrl(raw: string, scrub: (text: string) => string = (t) => t): { origin: string; basePath: string } {
-  const shown = scrub(raw);
+  const shown = scrub(shownUrl(raw));
   let url: URL;
   try {
     url = new URL(raw);
@@ -79,8 +83,7 @@ export function parseBaseUrl(raw: string, scrub: (text: string) => string = (t) 
     throw new ConfigurationError(`SITECHAT_BASE_URL is not a valid URL, got ${JSON.stringify(shown)} — use e.g. http://localhost:8080/api/v1`);
   }
   if (url.username !== '' || url.password !== '') {
-    // Do not echo the URL: it carries credentials.
-    throw new ConfigurationError('SITECHAT_BASE_URL must not contain credentials — put the API key in SITECHAT_API_KEY');
+    throw new ConfigurationError(`SITECHAT_BASE_URL must not contain credentials, got ${shown} — put the API key in SITECHAT_API_KEY`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigurationError(`SITECHAT_BASE_URL must use http or https, got ${shown}`);

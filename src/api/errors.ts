@@ -19,6 +19,11 @@ export interface SiteChatErrorInit {
   /** Request and session ids, when an error body names them (a sync chat that hit its ceiling). */
   requestId?: string;
   sessionId?: string;
+  /**
+   * The body was the API's own JSON error (an object with an `error` string), not a proxy's HTML page, another body
+   * or none: the service itself said what went wrong.
+   */
+  apiErrorBody?: boolean;
   cause?: unknown;
 }
 
@@ -32,6 +37,7 @@ export class SiteChatError extends Error {
   readonly apiMessage?: string;
   readonly requestId?: string;
   readonly sessionId?: string;
+  readonly apiErrorBody: boolean;
 
   constructor(message: string, init: SiteChatErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -41,6 +47,7 @@ export class SiteChatError extends Error {
     this.apiMessage = init.apiMessage;
     this.requestId = init.requestId;
     this.sessionId = init.sessionId;
+    this.apiErrorBody = init.apiErrorBody ?? false;
   }
 
   toJSON(): Record<string, unknown> {
@@ -80,7 +87,7 @@ export class SiteNotFoundError extends NotFoundError {
 /** The API's `error` string for an unknown site (spec §7). */
 export const SITE_NOT_FOUND = 'site not found';
 
-/** 409: feedback on a request that is not completed. */
+/** 409: feedback on a request that is not completed (spec §7); from a server that refuses chat in a closed session, that chat. */
 export class ConflictError extends SiteChatError {
   override name = 'ConflictError';
 }

@@ -64,9 +64,32 @@ const HINT_REQUEST_404: Hint = {
   what: 'the request id is unknown to this site, expired or deleted',
   next: 'check the request id and the site id',
 };
+// A chat 409 is not in §7; a server that refuses chat in a closed session (§3: "not shown") may answer it.
+const HINT_CHAT_409: Hint = {
+  what: 'the API refused the message in the state of its session (a closed session takes no new messages)',
+  next: 'ask in a new session_id',
+};
 
-/** Reads `error`/`message` from a JSON error body; any other body yields its first 200 characters. */
-export function parseErrorBody(text: string): { error?: string; apiMessage?: string; requestId?: string; sessionId?: string } {
+/** HTML tags, and the few entities error pages use. */
+const TAG = /<[^>]*>/g;
+const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/**
+ * The readable part of an HTML error page (a proxy's or a framework's): its title, else its first heading, else all
+ * its text, without a leading status number ("502 Bad Gateway" → "Bad Gateway"). Undefined for a body that is not HTML.
+ */
+export function htmlErrorText(text: string): string | undefined {
+  if (!/^\s*<(!doctype\s+html|html|head|body|title|h1)\b/i.test(text)) return undefined;
+  const inner = (tag: string): string | undefined => new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'i').exec(text)?.[1];
+  const body = text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '');
+  const words = (html: string | undefined): string => (html ?? '').replace(TAG, ' ')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ENTITIES[name] ?? '').replace(/\s+/g, ' ').trim()
+    .replace(/^\d{3}\b\s*[-:–]?\s*/, '');
+  return [inner('title'), inner('h1'), body].map(words).find((w) => w !== '')?.slice(0, 200) ?? '';
+}
+
+/** Reads `error`/`message` from a JSON error body; an HTML page yields its title (see {@link htmlErrorText}), any other body its first 200 characters. */
+export function parseErrorBody(text: string): { error?: string; apiMessage?: string; requestId?: string; sessionId?: string; fromApi: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -75,10 +98,10 @@ export function parseErrorBody(text: string): { error?: string; apiMessage?: str
   }
   const parsed = ErrorBodySchema.safeParse(json);
   if (parsed.success && parsed.data.error !== undefined) {
-    return { error: parsed.data.error, apiMessage: parsed.data.message, requestId: parsed.data.request_id, sessionId: parsed.data.session_id };
+    return { error: parsed.data.error, apiMessage: parsed.data.message, requestId: parsed.data.request_id, sessionId: parsed.data.session_id, fromApi: true };
   }
-  const snippet = text.trim().slice(0, 200);
-  return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined };
+  const snippet = htmlErrorText(text) ?? text.trim().slice(0, 200);
+  return { error: snippet === '' ? undefined : snippet, apiMessage: parsed.success ? parsed.data.message : undefined, fromApi: false };
 }
 
 /**
@@ -109,6 +132,7 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   const known = BY_STATUS[f.status];
   const cls = f.status === 404 && error === SITE_NOT_FOUND ? SiteNotFoundError : known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
   let hint = known?.hint ?? (cls === InternalServerError ? HINT_5XX : HINT_OTHER);
+  if (f.status === 409 && /\/chat(\/async)?$/.test(f.endpoint)) hint = HINT_CHAT_409;
   if (f.status === 404 && error !== undefined) {
     if (/\bsite\b/i.test(error)) hint = HINT_SITE_404;
     else if (/\brequest\b/i.test(error)) hint = HINT_REQUEST_404;
@@ -118,7 +142,7 @@ export function errorFromResponse(f: HttpFailure): SiteChatError {
   const said = apiMessage === undefined ? '' : ` (API: ${JSON.stringify(apiMessage)})`;
   const wait = retryAfterMs === undefined ? '' : ` (Retry-After: ${retryAfterMs} ms)`;
   const message = `${head}: ${hint.what}${said} — ${hint.next}${wait}`;
-  const init = { endpoint: f.endpoint, status: f.status, error, apiMessage, requestId: body.requestId, sessionId: body.sessionId };
+  const init = { endpoint: f.endpoint, status: f.status, error, apiMessage, requestId: body.requestId, sessionId: body.sessionId, apiErrorBody: body.fromApi };
   return cls === RateLimitError ? new RateLimitError(message, { ...init, retryAfterMs }) : new cls(message, init);
 }
 

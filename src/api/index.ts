@@ -8,5 +8,6 @@ export { Requests } from './requests';
 export { Feedback } from './feedback';
 export { Tenants } from './tenants';
 export { Endpoints, type Endpoint } from './endpoints';
+export { parseTimestamp } from './timestamps';
 export * from './errors';
 export * from './schemas';

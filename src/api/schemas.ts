@@ -129,9 +129,11 @@ export const FeedbackResponseSchema = z.looseObject({
   feedback_submitted_at: z.string().optional(),
 });
 
-// ---- tenant limits (§4.7): body fields not shown, any JSON object is accepted ----
+// ---- tenant limits (§4.7): "success is a 2xx response with a JSON body", fields not shown: an object is returned
+// as is, any other JSON value (an array, a string, null) as `{}`, a body with no field the runner could read ----
 
-export const TenantLimitsSchema = z.record(z.string(), z.unknown());
+export const TenantLimitsSchema = z.unknown().transform((body): Record<string, unknown> =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {});
 
 // ---- error body (§7): every field optional — the 500 body of most endpoints is not shown (§7 rule 3),
 // and proxies may answer with HTML, so the status alone picks the error class ----

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { csvField } from '../reports/escape';
+import { csvLine } from '../datasets/csvWriter';
 import type { RowResult } from '../reports/types';
 
 /** Columns of a backfill output file, in order. */
@@ -22,10 +22,10 @@ function record(r: RowResult): Record<(typeof BACKFILL_COLUMNS)[number], string 
 }
 
 async function* lines(results: AsyncIterable<RowResult>, csv: boolean): AsyncGenerator<string> {
-  if (csv) yield `${BACKFILL_COLUMNS.join(',')}\n`;
+  if (csv) yield csvLine(BACKFILL_COLUMNS);
   for await (const r of results) {
     const rec = record(r);
-    yield csv ? `${BACKFILL_COLUMNS.map((c) => csvField(rec[c])).join(',')}\n` : `${JSON.stringify(rec)}\n`;
+    yield csv ? csvLine(BACKFILL_COLUMNS.map((c) => rec[c])) : `${JSON.stringify(rec)}\n`;
   }
 }
 

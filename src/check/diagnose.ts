@@ -9,6 +9,7 @@ import {
   ResponseValidationError,
   SiteChatError,
 } from '../api/errors';
+import { hostOf } from '../api/shownUrl';
 import { classifyNetworkError, NetworkKind } from './network';
 
 /** The outcome of one check, one value per diagnosis the user can act on. */
@@ -44,14 +45,6 @@ export interface Diagnosis {
   code?: string;
   /** What happened and what to do, in plain words. */
   diagnosis: string;
-}
-
-function host(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host;
-  } catch {
-    return baseUrl;
-  }
 }
 
 const WRONG_PLACE = 'check that SITECHAT_BASE_URL points at the Site Chat API (…/api/v1), not at another service or a proxy';
@@ -91,7 +84,7 @@ const TLS_PLAIN = /^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_T
 
 function networkDiagnosis(err: unknown, t: CheckTarget): Diagnosis {
   const { kind, code } = classifyNetworkError(err);
-  const h = host(t.baseUrl);
+  const h = hostOf(t.baseUrl);
   const tag = code === undefined ? '' : ` (${code})`;
   const texts: Record<NetworkKind, string> = {
     dns: `could not resolve the host "${h.replace(/:\d+$/, '')}"${tag}: check the host name in SITECHAT_BASE_URL, and DNS / network access from this machine.`,

@@ -1,3 +1,4 @@
+import { parseTimestamp } from '../api/timestamps';
 import type { CleanupPage, MatchedSession, SelectionRule } from './types';
 
 /** The fields of a listed session the selection reads (spec §2, "Session"). */
@@ -23,11 +24,6 @@ export const Verdict = {
 } as const;
 export type Verdict = (typeof Verdict)[keyof typeof Verdict];
 
-function time(text: string): number | undefined {
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
 /**
  * Applies the rule to one session. The email is compared again (case-insensitively) although the API filters by
  * it: a server that ignored the filter must not get another user's sessions closed.
@@ -35,12 +31,12 @@ function time(text: string): number | undefined {
 export function judge(session: ListedSession, rule: SelectionRule): Verdict {
   if (rule.email !== undefined && session.email.toLowerCase() !== rule.email.toLowerCase()) return Verdict.skip;
   if (rule.updatedAtOrBefore !== undefined) {
-    const updated = time(session.updated_at);
+    const updated = parseTimestamp(session.updated_at);
     if (updated === undefined) return Verdict.unreadable;
     if (updated > rule.updatedAtOrBefore) return Verdict.skip;
   }
   if (rule.createdBefore !== undefined) {
-    const created = time(session.created_at);
+    const created = parseTimestamp(session.created_at);
     if (created === undefined) return Verdict.unreadable;
     if (created >= rule.createdBefore) return Verdict.skip;
   }

@@ -1,5 +1,6 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { PayloadCodecError } from '../codec/errors';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
 import { outcomeLine, type NotifyOutcome } from '../notify/spec';
 import type { RunProgress, RunResult } from '../../workflows/types';
@@ -124,6 +125,7 @@ export async function followRun(client: Client, workflowId: string, options: Fol
 
   // One query in flight at most, each with a deadline: while Temporal is down, ticks are skipped, not queued.
   let querying: Promise<void> | undefined;
+  let unreadable: PayloadCodecError | undefined;
   const timer = setInterval(() => {
     querying ??= client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => (options.progress ? options.progress() : handle.query(progressQuery)))
       .then((p) => {
@@ -131,6 +133,11 @@ export async function followRun(client: Client, workflowId: string, options: Fol
         view.update(storeOutage.mark(p));
       }, (err: unknown) => {
         if (isUnreachable(err)) outage.lost(err);
+        // Progress this process cannot decode does not become readable by waiting: its payload keys are missing or wrong.
+        else if (err instanceof PayloadCodecError) {
+          unreadable = err;
+          stopWaiting();
+        }
       })
       .finally(() => (querying = undefined));
   }, options.intervalMs ?? 1000);
@@ -158,6 +165,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       view.close();
     });
     view.end();
+    if (unreadable) {
+      log.error(`${unreadable.message}; the run goes on without this process: follow it with the keys set (npx sitechat watch ${workflowId})`);
+      return ExitCode.runFailed;
+    }
     if (detached || !result) {
       if (!options.embedded) log.info(`detached from ${workflowId}; follow it with: npx sitechat watch ${workflowId}`);
       return options.embedded ? ExitCode.runFailed : ExitCode.ok;
@@ -166,8 +177,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   } catch (err) {
     view.end();
     log.error(failureText(err));
-    showNotifications(abortedNotifications(err), log);
-    return ExitCode.runFailed;
+    const aborted = abortedDetails(err);
+    showNotifications(aborted?.notifications, log);
+    // Its first questions were all refused as invalid (400): the request as built from the flags and the dataset.
+    return aborted?.usage === true ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     clearInterval(timer);
     await querying;
@@ -193,12 +206,15 @@ function showNotifications(outcomes: readonly NotifyOutcome[] | undefined, log: 
   }
 }
 
-/** The notifications a run that ended on a fatal error sent (the RunAborted failure's details). */
-function abortedNotifications(err: unknown): NotifyOutcome[] | undefined {
+/**
+ * What a run that ended on a fatal error says besides its message (the RunAborted failure's details): the
+ * notifications it sent, and whether its first questions were all refused as invalid.
+ */
+function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean } | undefined {
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ApplicationFailure && cause.type === 'RunAborted') {
-      const details = cause.details?.[0] as { notifications?: NotifyOutcome[] } | undefined;
-      return Array.isArray(details?.notifications) ? details.notifications : undefined;
+      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown } | undefined;
+      return { ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true };
     }
   }
   return undefined;

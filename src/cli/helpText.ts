@@ -1,18 +1,19 @@
 /** The examples and exit codes that end every command's `--help`. */
 import type { Command } from 'commander';
+import { FIRST_ASKS } from '../../workflows/stopEarly';
 
 /** Exit codes of commands that run a dataset (run, backfill, watch); the others use 0, 2 and 3 only. */
 const RUN_EXIT_CODES = [
   ['0', 'the run finished and the quality gate held'],
   ['1', 'the quality gate failed (pass rate, significant regression, missing rows)'],
-  ['2', 'usage error: a flag, path, config or dataset problem; nothing was sent'],
+  ['2', `usage error: a flag, path, config or dataset problem; nothing was sent. Also a run whose first ${FIRST_ASKS} questions the API all refused as invalid (400): the rest were not sent`],
   ['3', 'the run failed or was cancelled (API, Temporal, network)'],
 ] as const;
 
 /** A backfill has no quality gate: it finished, or it did not. */
 const BACKFILL_EXIT_CODES = [
   ['0', 'the backfill finished: every row has a recorded outcome (rows the API refused are `error` rows in the answers file)'],
-  ['2', 'usage error: a flag, path or dataset problem; nothing was sent'],
+  ['2', `usage error: a flag, path or dataset problem; nothing was sent. Also a backfill whose first ${FIRST_ASKS} questions the API all refused as invalid (400): the rest were not sent`],
   ['3', 'the backfill failed or was cancelled (API, Temporal, network)'],
 ] as const;
 

@@ -11,7 +11,7 @@ import { runsDir } from './preflight';
 /** A page that cannot be written is a warning: the run it follows has finished either way. */
 export async function refreshHistory(opened: OpenedStore, log: Logger): Promise<void> {
   try {
-    log.debug(`history: ${await writeHistory(opened.store, runsDir())}`);
+    log.debug(`history: ${await writeHistory(opened.store, runsDir(), undefined, { onSkip: (warning) => log.warn(warning) })}`);
   } catch (err) {
     log.warn(`history.html not updated: ${err instanceof Error ? err.message : String(err)}`);
   }

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
-import { Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
-import { tracedClientOptions } from '../telemetry/client';
+import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { clientFor } from '../temporal/client';
 import { CANCELLED_BEFORE_START, summarizeMultiSite, type SiteRunRef } from '../reports/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { OpenedStore } from '../reports/openStore';
@@ -116,7 +116,7 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
     ...(start.matrix && { variants }), ...(start.reference !== undefined && { reference: start.reference }),
   };
   for (const line of matrixPlanLines(variants, start.questions, start.ratePerSecond)) log.info(line);
-  const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
+  const client = clientFor(runtime.temporal);
   await startWorkflow(client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
   const names = variants.map((v) => v.name);
   log.info(start.matrix
@@ -157,7 +157,7 @@ export async function renderMultiSiteFromStore(
   const compared = await compareVariants(opened.store, refs);
   const input = { runId: run.runId, workflowId: run.workflowId, kind: 'evaluation' as const, dataset: '', startedAt, sites: refs, ...(run.reference !== undefined && { reference: run.reference }) };
   const summary = await summarizeMultiSite(opened.store, input, compared);
-  const paths = await writeMultiSiteReports(summary, outDir, compared.comparison);
+  const paths = await writeMultiSiteReports(summary, outDir, compared.comparison, await opened.store.getNotifications(run.runId));
   log.info(`reports from the results store (${opened.location}) written here: ${paths.join(', ')}; each variant's in ${refs.map((r) => r.reportDir ?? `(none: ${r.variant?.name ?? r.siteId})`).join(', ')}`);
 }
 

@@ -8,9 +8,10 @@ import type { RunConfig } from '../config';
 import { DatasetFileError, formatIssue, scanDataset, type DatasetScan } from '../datasets';
 import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../reports/openStore';
 import { parseStoreUrl } from '../reports/pgDatabase';
-import type { RunKind } from '../../workflows/types';
+import { sendsFeedback, type RunKind } from '../../workflows/types';
 import { DEMO } from '../sim/constants';
 import type { Logger } from './logger';
+import { feedbackMode } from './runOptions';
 import { capLines, SHOWN_PROBLEMS, validateRunFlags, type ValidatedFlags } from './validate';
 
 /** Demo address the embedded simulator's runs use when no email is configured. */
@@ -66,7 +67,7 @@ export async function preflight(kind: RunKind, dataset: string, flags: Validated
   try {
     // An unusable --delimiter is already listed; the dataset is then read with the detected one.
     const delimiter = problems.some((p) => p.startsWith('--delimiter')) ? undefined : flags.delimiter;
-    scan = await scanDataset(resolve(dataset), { delimiter, defaultEmail });
+    scan = await scanDataset(resolve(dataset), { delimiter, defaultEmail, uuidSessionIds: sendsFeedback(kind, feedbackMode(flags, config)) });
   } catch (err) {
     if (!(err instanceof DatasetFileError)) throw err;
     problems.push(err.message.replace(resolve(dataset), dataset));

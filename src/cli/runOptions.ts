@@ -1,3 +1,4 @@
+import { DEFAULT_REASK_FAILED, MAX_REASK_FAILED } from '../api/failureRules';
 import { loadRunConfig, parseDuration, type RunConfig } from '../config';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
@@ -57,6 +58,23 @@ function confirmOption(confirm: number | undefined): Pick<RunOptions, 'confirm'>
   return confirm !== undefined && confirm > 0 ? { confirm } : {};
 }
 
+/** `--reask-failed N`: a whole number from 0 (off) to {@link MAX_REASK_FAILED}. */
+export function parseReaskFailed(raw: string): number {
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/u.test(raw) || n > MAX_REASK_FAILED) throw new UsageError(`--reask-failed must be a whole number from 0 (off) to ${MAX_REASK_FAILED}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** Only a setting other than the default enters the options: runs without one keep the exact options (and history) they had. */
+function reaskOption(reaskFailed: number | undefined): Pick<RunOptions, 'reaskFailed'> {
+  return reaskFailed !== undefined && reaskFailed !== DEFAULT_REASK_FAILED ? { reaskFailed } : {};
+}
+
+/** `--feedback`, else the config's `feedback`, else `graded`. */
+export function feedbackMode(flags: Pick<RunFlags, 'feedback'>, config: Pick<RunConfig, 'feedback'> | undefined): RunOptions['feedback'] {
+  return (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
+}
+
 /** Flags win over the config file, which wins over the defaults. */
 export async function resolveRunOptions(
   flags: RunFlags,
@@ -71,7 +89,7 @@ export async function resolveRunOptions(
   const maxErrorRate = flags.maxErrorRate !== undefined ? parseRate(flags.maxErrorRate, '--max-error-rate') : config?.maxErrorRate;
   const maxUncertainRate = flags.maxUncertainRate !== undefined ? parseRate(flags.maxUncertainRate, '--max-uncertain-rate') : config?.maxUncertainRate;
   const allowSideEffectFailures = flags.allowSideEffectFailures ?? config?.allowSideEffectFailures;
-  const feedback = (flags.feedback ?? config?.feedback ?? 'graded') as RunOptions['feedback'];
+  const feedback = feedbackMode(flags, config);
   return {
     config,
     options: {
@@ -94,6 +112,7 @@ export async function resolveRunOptions(
       outDir: flags.out,
       ...repeatOption(flags.repeat !== undefined ? parseRepeat(flags.repeat) : config?.repeat),
       ...confirmOption(flags.confirm !== undefined ? parseConfirm(flags.confirm) : (config?.confirm ?? defaults.confirm)),
+      ...reaskOption(flags.reaskFailed !== undefined ? parseReaskFailed(flags.reaskFailed) : config?.reaskFailed),
       notify: resolveNotify(flags, config, flags.config),
     },
   };

@@ -12,6 +12,8 @@ import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import { Secret } from '../api/secret';
 import { apiIdentity, workerApi, type ApiIdentity } from '../api/identity';
+import { PAYLOAD_KEYS_ENV } from '../codec/errors';
+import { parsePayloadKeys } from '../codec/keys';
 import { JUDGE_DEFAULTS, type JudgeSettings } from '../grading/judge/settings';
 import type { Logger } from './logger';
 import { UsageError } from './runOptions';
@@ -156,6 +158,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { log } = options;
   // Checked before anything starts: a bad address is a usage error. Only a process that runs a worker serves metrics.
   const metricsAddress = options.worker ? metricsAddressFromEnv() : undefined;
+  // So are the payload keys: a malformed SITECHAT_PAYLOAD_KEYS stops the command before a server starts.
+  parsePayloadKeys(process.env[PAYLOAD_KEYS_ENV]);
   // Checked before anything starts too; the command's Temporal client traces with or without a worker.
   const tracing = await startTracingFromEnv('sitechat', (m) => log.warn(m));
   const closers: (() => Promise<void>)[] = [];
@@ -212,7 +216,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     let api = process.env.SITECHAT_BASE_URL ? apiIdentity(process.env.SITECHAT_BASE_URL) : undefined;
     if (options.worker) {
       const config = workerConfigFromEnv(process.env, options.gradersDir === undefined ? overrides : { ...overrides, gradersDir: options.gradersDir });
-      workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config });
+      workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, dataConverter: temporal.dataConverter });
       const w = workers;
       closers.push(() => w.shutdown());
       api = workerApi(config);

@@ -3,7 +3,7 @@
  * nothing lost), and the CLI says so from what Temporal knows of those activities — the workers', not its own view.
  */
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { defaultPayloadConverter, type LoadedDataConverter, type Payload, type ProtoFailure } from '@temporalio/common';
 import { STORE_WAIT_FIELD } from '../reports/storeErrors';
 import type { RunProgress } from '../../workflows/types';
 import type { Logger } from './logger';
@@ -17,13 +17,43 @@ const CHECK_EVERY_MS = 5_000;
 /** Pending activities of `workflowIds` whose last attempt failed because the store was unreachable; their last message. */
 export async function storeWaits(client: Client, workflowIds: readonly string[]): Promise<string[]> {
   const described = await Promise.all(workflowIds.map((id) => client.workflow.getHandle(id).describe().catch(() => undefined)));
-  return described.flatMap((d) => (d?.raw.pendingActivities ?? []).flatMap((a) => {
+  const converter = client.options.loadedDataConverter;
+  const pending = described.flatMap((d) => d?.raw.pendingActivities ?? []);
+  const waits = await Promise.all(pending.map(async (a): Promise<string | undefined> => {
     // An activity retried after the store failed it, or one waiting for the store in place (an ask: its retry would
     // ask again), which says so in its heartbeat details.
-    if (a.lastFailure?.applicationFailureInfo?.type === STORE_UNAVAILABLE) return [a.lastFailure.message ?? STORE_UNAVAILABLE];
-    const waiting = storeWaitIn(a.heartbeatDetails?.payloads?.[0]);
-    return waiting === undefined ? [] : [waiting];
+    if (a.lastFailure?.applicationFailureInfo?.type === STORE_UNAVAILABLE) return (await failureMessage(converter, a.lastFailure)) ?? STORE_UNAVAILABLE;
+    return storeWaitIn(await throughCodecs(converter, a.heartbeatDetails?.payloads?.[0]));
   }));
+  return waits.filter((w): w is string => w !== undefined);
+}
+
+/**
+ * A payload of a raw server answer (describe does not decode them) as the client's codecs give it back: the clear
+ * payload with SITECHAT_PAYLOAD_KEYS set; undefined when they cannot, since only a store wait is looked for here.
+ */
+async function throughCodecs(converter: LoadedDataConverter, payload: Payload | null | undefined): Promise<Payload | undefined> {
+  if (!payload) return undefined;
+  let payloads = [payload];
+  try {
+    for (const codec of [...converter.payloadCodecs].reverse()) payloads = await codec.decode(payloads);
+  } catch {
+    return undefined;
+  }
+  return payloads[0];
+}
+
+/** A raw failure's message: with payload keys set it sits, encrypted, in the failure's encoded attributes. */
+async function failureMessage(converter: LoadedDataConverter, failure: ProtoFailure): Promise<string | undefined> {
+  if (!failure.encodedAttributes) return failure.message ?? undefined;
+  const attributes = await throughCodecs(converter, failure.encodedAttributes);
+  if (!attributes) return undefined;
+  try {
+    const { message } = converter.payloadConverter.fromPayload<{ message?: unknown }>(attributes);
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The store error a heartbeat's details name (`STORE_WAIT_FIELD`), if any; undecodable details name none. */

@@ -1,6 +1,6 @@
 import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../reports/types';
-import { escalationLine, judgeLine, reviewedLine } from '../reports/escape';
+import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../reports/escape';
 import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
 import { siteLines } from './siteTable';
@@ -88,7 +88,8 @@ export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string,
   if (s.reviewed) lines.push(`reviewed   ${reviewedLine(s.reviewed)}`);
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
   if (s.sessionsLeftOpen) lines.push(`left open  ${s.sessionsLeftOpen.count} session(s) the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
-  if (s.askedTwice?.count) lines.push(`asked twice ${s.askedTwice.count} row(s) may have been asked twice (a lost response): ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);
+  if (s.reasked) lines.push(`asked again ${reaskedLine(s.reasked)}: ${s.reasked.rowIds.slice(0, 5).join(', ')}${s.reasked.rows > 5 ? ' …' : ''}`);
+  if (s.askedTwice?.count) lines.push(`asked twice ${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);
   // Most frequent first; each type with its first row's message, so the cause is readable here, not only its class.
   const errors = Object.entries(s.errorsByType).sort((a, b) => b[1] - a[1]);

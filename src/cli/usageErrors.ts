@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../api/errors';
 import { CleanupOptionError } from '../cleanup/options';
+import { PayloadKeysError } from '../codec/errors';
 import { ConfigError as RunConfigError } from '../config/load';
 import { DurationError } from '../config/duration';
 import { DatasetChangedError, DatasetFileError, DatasetValidationError } from '../datasets/issues';
@@ -16,6 +17,7 @@ import { UsageError } from './runOptions';
 const USAGE_ERRORS = [
   UsageError, RunConfigError, WorkerConfigError, JudgeConfigError, ConfigurationError, DurationError,
   DatasetValidationError, DatasetFileError, DatasetChangedError, ScheduleUsageError, CleanupOptionError, NotifySpecError,
+  PayloadKeysError,
 ] as const;
 
 export function isUsageError(err: unknown): boolean {

@@ -16,7 +16,7 @@ import { isNotFound } from '../reports/fileIo';
 import type { RunFlags } from './commands/run';
 import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';
-import { parseConfirm, parsePositiveInt, parseRate, parseRepeat, UsageError } from './runOptions';
+import { parseConfirm, parsePositiveInt, parseRate, parseReaskFailed, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
 import { checkReference, isModelList, resolveVariants } from './variants';
 import type { VariantSpec } from '../../workflows/multiSiteTypes';
@@ -261,6 +261,7 @@ export async function validateRunFlags(kind: 'evaluation' | 'backfill', flags: V
   if (flags.failUnder !== undefined) p.try('--fail-under', () => parseRate(flags.failUnder as string, '--fail-under'));
   if (flags.maxErrorRate !== undefined) p.try('--max-error-rate', () => parseRate(flags.maxErrorRate as string, '--max-error-rate'));
   if (flags.maxUncertainRate !== undefined) p.try('--max-uncertain-rate', () => parseRate(flags.maxUncertainRate as string, '--max-uncertain-rate'));
+  if (flags.reaskFailed !== undefined) p.try('--reask-failed', () => parseReaskFailed(flags.reaskFailed as string));
   if (flags.confirm !== undefined) {
     if (kind === 'backfill') p.add('--confirm', 'a backfill has no gate: --confirm is for evaluation runs');
     else p.try('--confirm', () => parseConfirm(flags.confirm as string));

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { assertionSpecSchema } from './assertions';
+import { MAX_REASK_FAILED } from '../api/failureRules';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
@@ -42,6 +43,8 @@ export interface RunConfig {
   maxUncertainRate?: number;
   /** Lost feedback and sessions left open only warn instead of failing the gate. @default false */
   allowSideEffectFailures?: boolean;
+  /** Re-asks per row of a request the service failed (`--reask-failed`); 0 turns them off. @default 2 */
+  reaskFailed?: number;
   /** Model for rows without one. @default the site's configured model */
   model?: string;
   /** Every conversation asked this many times, in fresh sessions (`--repeat`). @default 1 */
@@ -118,6 +121,7 @@ export const runConfigSchema = z
     maxErrorRate: ratio.optional(),
     maxUncertainRate: ratio.optional(),
     allowSideEffectFailures: z.boolean().optional(),
+    reaskFailed: z.number().int().min(0).max(MAX_REASK_FAILED).optional(),
     model: z.string().min(1).optional(),
     repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
     confirm: z.number().int().min(0).max(MAX_CONFIRM).optional(),

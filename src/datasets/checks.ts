@@ -1,13 +1,34 @@
 /**
  * Checks across rows: unique ids, and per conversation unique turns, one session_id, and (when asked) an email for
- * the row that opens a new session (the API requires one when no session_id is given).
+ * the row that opens a new session (the API requires one when no session_id is given). A session is one
+ * conversation: rows sharing a `session_id` without a `conversation` are one (conversationKey.ts), and two
+ * conversations never share a session. With feedback on, session ids must be UUIDs.
  */
+import { isUuid } from '../api/ids';
+import { conversationKeyOf, conversationName, SESSION_KEY_PREFIX } from './conversationKey';
 import type { IssueCollector } from './issues';
 import { kib, RowLimit, sizeText, slimBytes } from './limits';
 import type { DatasetRow } from './types';
 
 /** Shown when a new session has no email: the fix names both ways to give one. */
 export const EMAIL_REQUIRED = '`email` is required for a new session (give an email column or --email)';
+
+/** What is checked beyond the rows themselves. */
+export interface CheckerOptions {
+  /** A row opening a session without `session_id` needs an email. @default false */
+  requireEmail?: boolean;
+  /**
+   * Every `session_id` must be a UUID: the run sends feedback, and the API may refuse feedback for ids that are not
+   * (spec §1 and §7: 400 `feedback must be 'good' or 'bad'`), after every question was asked. @default false
+   */
+  uuidSessionIds?: boolean;
+}
+
+/** Shown for a `session_id` that is not a UUID when the run sends feedback: the two ways out. */
+export function notUuidMessage(sessionId: string): string {
+  return `\`session_id\` ${JSON.stringify(sessionId)} is not a UUID, and the API may refuse feedback for a session id that is not one ` +
+    '(it answers 400 `feedback must be \'good\' or \'bad\'`): use UUIDs as session ids, or send no feedback (--feedback none)';
+}
 
 interface ConversationState {
   /** Rows with and without `turn`, and where the first one without was. */
@@ -26,10 +47,16 @@ interface ConversationState {
 export class DatasetChecker {
   private readonly ids = new Map<string, number>();
   private readonly conversations = new Map<string, ConversationState>();
+  /** Each session id, with the conversation that first named it. */
+  private readonly sessions = new Map<string, { key: string; line: number }>();
   private singles = 0;
+  private readonly requireEmail: boolean;
+  private readonly uuidSessionIds: boolean;
 
-  /** @param requireEmail whether a row opening a session without `session_id` needs an email. @default false */
-  constructor(private readonly issues: IssueCollector, private readonly requireEmail = false) {}
+  constructor(private readonly issues: IssueCollector, options: CheckerOptions = {}) {
+    this.requireEmail = options.requireEmail ?? false;
+    this.uuidSessionIds = options.uuidSessionIds ?? false;
+  }
 
   /** Conversations seen so far, single-row ones included (= work units). */
   get conversationCount(): number {
@@ -47,15 +74,31 @@ export class DatasetChecker {
   add(row: DatasetRow): void {
     const bytes = this.checkSize(row);
     this.checkMetadata(row);
-    if (row.conversation === undefined) {
+    if (row.session_id !== undefined && this.uuidSessionIds && !isUuid(row.session_id)) this.issues.add(row.line, notUuidMessage(row.session_id), 'session_id');
+    const key = conversationKeyOf(row);
+    if (key === undefined) {
       this.singles += 1;
-      if (this.requireEmail && row.email === undefined && row.session_id === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
+      if (this.requireEmail && row.email === undefined) this.issues.add(row.line, EMAIL_REQUIRED, 'email');
       return;
     }
-    if (row.conversation.startsWith('row:')) {
-      this.issues.add(row.line, '`conversation` must not start with "row:" (reserved for single-row units)', 'conversation');
+    for (const reserved of ['row:', SESSION_KEY_PREFIX]) {
+      if (row.conversation?.startsWith(reserved)) {
+        this.issues.add(row.line, `\`conversation\` must not start with ${JSON.stringify(reserved)} (reserved for the runner's own keys)`, 'conversation');
+      }
     }
-    this.addTurn(row.conversation, row, bytes);
+    if (row.session_id !== undefined) this.checkSessionOwner(row.session_id, key, row.line);
+    this.addTurn(key, row, bytes);
+  }
+
+  /** One session, one conversation: a session id named by two conversations would mix their turns. */
+  private checkSessionOwner(sessionId: string, key: string, line: number): void {
+    const owner = this.sessions.get(sessionId);
+    if (owner === undefined) this.sessions.set(sessionId, { key, line });
+    else if (owner.key !== key) {
+      const other = owner.key.startsWith(SESSION_KEY_PREFIX) ? 'rows without a `conversation`' : conversationName(owner.key);
+      this.issues.add(line, `\`session_id\` ${JSON.stringify(sessionId)} is also the session of ${other} (line ${owner.line}); ` +
+        'an API session holds one conversation: give these rows the same `conversation`, or another session id', 'session_id');
+    }
   }
 
   /** Rows travel through Temporal without their metadata columns, and must stay far under its payload limits. */
@@ -83,11 +126,11 @@ export class DatasetChecker {
   finish(): void {
     for (const [key, state] of this.conversations) {
       if (state.withTurn > 0 && state.firstWithoutTurn !== undefined) {
-        this.issues.add(state.firstWithoutTurn, `\`turn\` is missing while other rows of conversation ${JSON.stringify(key)} have one`, 'turn');
+        this.issues.add(state.firstWithoutTurn, `\`turn\` is missing while other rows of ${conversationName(key)} have one`, 'turn');
       }
       if (this.requireEmail && state.session === undefined && !state.opener.hasEmail) this.issues.add(state.opener.line, EMAIL_REQUIRED, 'email');
       if (state.bytes > RowLimit.pageBytes) {
-        this.issues.add(state.firstLine, `conversation ${JSON.stringify(key)} is ${kib(state.bytes)} without its metadata columns; the limit is ${kib(RowLimit.pageBytes)} (split it into shorter conversations)`, 'conversation');
+        this.issues.add(state.firstLine, `${conversationName(key)} is ${kib(state.bytes)} without its metadata columns; the limit is ${kib(RowLimit.pageBytes)} (split it into shorter conversations)`, 'conversation');
       }
     }
   }
@@ -107,14 +150,14 @@ export class DatasetChecker {
       state.withTurn += 1;
       const clash = state.turns.get(row.turn);
       if (clash !== undefined) {
-        this.issues.add(row.line, `\`turn\` ${row.turn} of conversation ${JSON.stringify(key)} is also on line ${clash}`, 'turn');
+        this.issues.add(row.line, `\`turn\` ${row.turn} of ${conversationName(key)} is also on line ${clash}`, 'turn');
       } else state.turns.set(row.turn, row.line);
     }
     if (row.session_id === undefined) return;
     if (state.session === undefined) state.session = { value: row.session_id, line: row.line };
     else if (state.session.value !== row.session_id) {
       const { value, line } = state.session;
-      this.issues.add(row.line, `\`session_id\` ${JSON.stringify(row.session_id)} conflicts with ${JSON.stringify(value)} on line ${line} in conversation ${JSON.stringify(key)}`, 'session_id');
+      this.issues.add(row.line, `\`session_id\` ${JSON.stringify(row.session_id)} conflicts with ${JSON.stringify(value)} on line ${line} in ${conversationName(key)}`, 'session_id');
     }
   }
 }

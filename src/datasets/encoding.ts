@@ -30,6 +30,27 @@ export function controlName(code: number): string {
 const ALLOWED = 'only tab, line feed and CRLF line endings may appear in a dataset';
 
 /**
+ * The characters {@link TextCheck} refuses in a file, as a pattern over text: a control character but tab and line
+ * feed, a carriage return without a line feed after it, and a lone UTF-16 surrogate (which no valid UTF-8 file can
+ * hold). For text typed elsewhere (a review note) that later goes into a file sitechat reads back (a labels export),
+ * so it is held to the rules of that file's import.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's purpose
+export const FORBIDDEN_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]|\r(?!\n)|[\ud800-\udfff]/u;
+
+/**
+ * What {@link FORBIDDEN_CHARACTER} finds first in `text`, named (`control character U+001B (escape)`), with its
+ * 1-based position in code points; undefined when the text may go into a dataset or label file as it is.
+ */
+export function forbiddenCharacter(text: string): { character: number; name: string } | undefined {
+  const found = FORBIDDEN_CHARACTER.exec(text);
+  if (!found) return undefined;
+  const code = found[0].charCodeAt(0);
+  const name = code >= 0xd800 ? `a lone surrogate U+${code.toString(16).toUpperCase()} (not valid Unicode)` : controlName(code);
+  return { character: [...text.slice(0, found.index)].length + 1, name };
+}
+
+/**
  * Fed the file's bytes in order, in chunks of any size; reports through `report` as it goes. Invalid UTF-8 is
  * reported once, at the first bad byte (a file in another encoding has them everywhere, and one fix covers all);
  * control characters once per line.

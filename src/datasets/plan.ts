@@ -3,15 +3,16 @@
  * a page index, so a workflow can read one page of units at a time.
  *
  * Order: single-row units are written as their rows stream by (memory stays bounded however long
- * the file); rows with a `conversation` are held until the end of the file, then written as one
- * unit each, in order of their first row. So with conversations, units are not in strict file
- * order; each row's `index` keeps its dataset position for reports. Inside a conversation, rows
- * are ordered by `turn` when given, else by file order, and rows without a `session_id` take the
- * conversation's one. With `repeat` > 1 each unit is written that many times in a row (src/datasets/repeat.ts), and
+ * the file); rows with a `conversation` (or sharing a `session_id` without one: conversationKey.ts)
+ * are held until the end of the file, then written as one unit each, in order of their first row.
+ * So with conversations, units are not in strict file order; each row's `index` keeps its dataset
+ * position for reports. Inside a conversation, rows are ordered by `turn` when given, else by file
+ * order, and rows without a `session_id` take the conversation's one. With `repeat` > 1 each unit is written that many times in a row (src/datasets/repeat.ts), and
  * `rows` counts every repeat.
  */
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { conversationKeyOf } from './conversationKey';
 import { DatasetChangedError, DatasetValidationError } from './issues';
 import { PlanWriter } from './planWriter';
 import { MAX_REPEAT, REPEAT_SUFFIX, repeatUnit } from './repeat';
@@ -74,10 +75,11 @@ export async function buildWorkPlan(datasetPath: string, planDir: string, option
         const message = `id ${JSON.stringify(row.id)} ends like a repeat's id (#r<number>): rename it to run with --repeat`;
         throw new DatasetValidationError(datasetPath, [{ file: datasetPath, line: row.line, column: 'id', message }], 1);
       }
-      if (row.conversation === undefined) await writeRepeats({ key: `row:${row.id}`, rows: [row] });
+      const key = conversationKeyOf(row);
+      if (key === undefined) await writeRepeats({ key: `row:${row.id}`, rows: [row] });
       else {
-        const rows = conversations.get(row.conversation);
-        if (rows === undefined) conversations.set(row.conversation, [row]);
+        const rows = conversations.get(key);
+        if (rows === undefined) conversations.set(key, [row]);
         else rows.push(row);
       }
     });

@@ -10,7 +10,10 @@ export interface DatasetRow {
   /** 1-based line in the file where the row starts (for error messages and reports). */
   line: number;
   question: string;
-  /** Rows sharing a conversation form one session; absent means a single-turn conversation of its own. */
+  /**
+   * Rows sharing a conversation form one session; absent means a single-turn conversation of its own, unless other
+   * rows without one name the same `session_id` (they are one conversation then, src/datasets/conversationKey.ts).
+   */
   conversation?: string;
   /** Order inside a conversation; absent means file order. */
   turn?: number;
@@ -43,7 +46,7 @@ export interface DatasetRow {
 
 /** One conversation: the rows that run in order in one API session. */
 export interface WorkUnit {
-  /** The conversation key, or `row:<id>` for a single-turn row. */
+  /** The conversation key (`session:<session_id>` for rows that share only a session), or `row:<id>` for a single-turn row. */
   key: string;
   rows: DatasetRow[];
 }

@@ -26,6 +26,11 @@ export interface DatasetReadOptions {
    * @default false
    */
   requireEmail?: boolean;
+  /**
+   * Every `session_id` must be a UUID: for a run that sends feedback, which the API may refuse for session ids that are
+   * not (spec §1). Refused before the first question, not after the last. @default false
+   */
+  uuidSessionIds?: boolean;
 }
 
 /** What one pass found. Small and JSON-safe. */
@@ -60,7 +65,7 @@ export async function walkDataset(
   await ensureReadableFile(file);
   const issues = new IssueCollector(file, options.maxIssues);
   const ctx: ReaderContext = { file, hash: createHash('sha256'), issues, columns: [], complete: true };
-  const checker = new DatasetChecker(issues, options.requireEmail ?? false);
+  const checker = new DatasetChecker(issues, { requireEmail: options.requireEmail, uuidSessionIds: options.uuidSessionIds });
   const records = format === 'csv' ? readCsv(file, ctx, options.delimiter) : readJsonl(file, ctx);
   let rows = 0;
   for await (const record of records) {

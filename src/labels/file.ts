@@ -5,11 +5,14 @@
  *
  * Columns (CSV) or fields (JSONL): key, site, question, references, rubric, answer, verdict, note, by, at. In CSV,
  * references are `|`-separated as in datasets (`\|` a literal bar); in JSONL a list of strings (or one such string).
+ * A CSV export is safe to open in a spreadsheet: a cell that starts with `= + - @`, tab or CR gets a leading `'`, which
+ * an import takes off again, so export → import gives the labels back unchanged.
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ReaderContext, RawRecord } from '../datasets/columns';
 import { readCsv } from '../datasets/csv';
+import { csvCellText, csvLine } from '../datasets/csvWriter';
 import { datasetFormat, ensureReadableFile, type DatasetFormat } from '../datasets/format';
 import { IssueCollector } from '../datasets/issues';
 import { readJsonl } from '../datasets/jsonl';
@@ -88,7 +91,8 @@ function checkColumns(columns: readonly string[], line: number, issues: IssueCol
 
 function toLabel(record: RawRecord, issues: IssueCollector, format: DatasetFormat, now: string, source: string): Label | undefined {
   const { line } = record;
-  const values = new Map(Object.entries(record.values).map(([k, v]) => [k.toLowerCase(), v]));
+  // A CSV cell is read as export wrote it: the `'` put before a formula start is taken off (csvWriter.ts).
+  const values = new Map(Object.entries(record.values).map(([k, v]) => [k.toLowerCase(), format === 'csv' && typeof v === 'string' ? csvCellText(v) : v]));
   const before = issues.total;
   const problem = (column: string, message: string): void => issues.add(line, `\`${column}\` ${message}`, column);
   if (format === 'jsonl') for (const name of values.keys()) if (!KNOWN.has(name)) problem(name, `is not a label field (fields: ${LABEL_COLUMNS.join(', ')})`);
@@ -152,19 +156,14 @@ export function labelJsonLine(label: Label): string {
 
 /** The header line of a CSV export. */
 export function labelCsvHeader(delimiter = ','): string {
-  return `${LABEL_COLUMNS.join(delimiter)}\n`;
+  return csvLine(LABEL_COLUMNS, delimiter);
 }
 
-/** A label as a CSV line of an export. */
+/** A label as a CSV line of an export, through the one CSV writer (a formula start neutralised, see csvWriter.ts). */
 export function labelCsvLine(label: Label, delimiter = ','): string {
   const cells: Record<LabelColumn, string> = {
     key: label.key, site: label.siteId, question: label.question, references: formatReferences(label.references), rubric: label.rubric ?? '',
     answer: label.answer, verdict: label.verdict, note: label.note ?? '', by: label.by ?? '', at: label.at,
   };
-  return `${LABEL_COLUMNS.map((c) => csvCell(cells[c], delimiter)).join(delimiter)}\n`;
-}
-
-/** Quoted when it holds a quote, the delimiter, a line break, or space at either end (readers would trim it). */
-function csvCell(value: string, delimiter: string): string {
-  return /["\r\n]|^\s|\s$/u.test(value) || value.includes(delimiter) ? `"${value.replace(/"/gu, '""')}"` : value;
+  return csvLine(LABEL_COLUMNS.map((c) => cells[c]), delimiter);
 }

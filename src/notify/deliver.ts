@@ -3,16 +3,16 @@
  * ledger says `delivered` (or `failed`) → nothing is sent again. Before a send the ledger records `sending`, right
  * after the 2xx `delivered`, before anything else happens; a worker that dies between the two leaves `sending`,
  * and the retry sends again with the same delivery id (at-least-once; exactly-once for a receiver that
- * de-duplicates on the id). The URL and secret are read from the worker's environment here and nowhere else.
+ * de-duplicates on the id). The URL and secret are read from the worker's environment here and nowhere else; the
+ * error recorded is made of fixed text (send.ts), never of the receiver's answer or the URL.
  */
-import { Secret } from '../api/secret';
 import type { DeliveryRecord, NotificationLedger } from './ledger';
 import type { NotificationMessage } from './message';
 import { postOnce } from './send';
 import { renderSlack } from './slack';
 import { destinationLabel, NotifyKind, type NotifyDestination, type NotifyOutcome } from './spec';
 import { renderTeams } from './teams';
-import { DELIVERY_HEADER, EVENT_HEADER, renderWebhook, SIGNATURE_HEADER, signBody } from './webhook';
+import { DELIVERY_HEADER, EVENT_HEADER, renderWebhook, SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook';
 import { metrics } from '../metrics/registry';
 
 export interface DeliverOptions {
@@ -31,12 +31,20 @@ export interface Delivered {
   retry?: { reason: string; afterMs?: number };
 }
 
-/** The body and headers of a destination's request; the URL and secret stay with the caller. */
-export function requestFor(d: NotifyDestination, message: NotificationMessage, deliveryId: string, secret: string | undefined, test = false): { body: string; headers: Record<string, string> } {
+/**
+ * The body and headers of a destination's request; the URL and secret stay with the caller. A webhook's signature
+ * covers `sentAt` (Unix seconds), so each send, a retry included, is signed anew and a receiver can refuse a replay.
+ */
+export function requestFor(
+  d: NotifyDestination, message: NotificationMessage, deliveryId: string, secret: string | undefined, test = false, sentAt = Math.floor(Date.now() / 1000),
+): { body: string; headers: Record<string, string> } {
   if (d.kind === NotifyKind.slack) return { body: JSON.stringify(renderSlack(message)), headers: {} };
   if (d.kind === NotifyKind.teams) return { body: JSON.stringify(renderTeams(message)), headers: {} };
   const body = JSON.stringify(renderWebhook(message, deliveryId, test));
-  return { body, headers: { [SIGNATURE_HEADER]: signBody(body, secret ?? ''), [DELIVERY_HEADER]: deliveryId, [EVENT_HEADER]: message.event } };
+  return {
+    body,
+    headers: { [SIGNATURE_HEADER]: signBody(body, secret ?? '', sentAt), [TIMESTAMP_HEADER]: String(sentAt), [DELIVERY_HEADER]: deliveryId, [EVENT_HEADER]: message.event },
+  };
 }
 
 function outcomeOf(d: NotifyDestination, r: DeliveryRecord, message: NotificationMessage): NotifyOutcome {
@@ -70,12 +78,10 @@ export async function deliver(d: NotifyDestination, message: NotificationMessage
   }
   const url = (opts.env[d.urlEnv] ?? '').trim();
   const secret = d.secretEnv ? opts.env[d.secretEnv] : undefined;
-  const secrets = [new Secret(url), ...(secret ? [new Secret(secret)] : [])];
-  const scrub = (text: string): string => secrets.reduce((out, s) => s.scrub(out), text);
   const { body, headers } = requestFor(d, message, deliveryId, secret, opts.test);
 
   await save({ status: 'sending', sends: record.sends + 1 });
-  const sent = await postOnce({ url, body, headers, scrub, timeoutMs: opts.timeoutMs });
+  const sent = await postOnce({ url, body, headers, timeoutMs: opts.timeoutMs });
   // One count per send, by destination kind (bounded: slack, teams, webhook): ok, refused (a 4xx), or retry.
   metrics().notifications.inc({ destination: d.kind, result: sent.status === 'delivered' ? 'ok' : sent.status === 'refused' ? 'refused' : 'retry' });
   if (sent.status === 'delivered') return { outcome: outcomeOf(d, await save({ status: 'delivered', error: undefined }), message) };

@@ -1,20 +1,36 @@
 /**
- * Puts what became of a run's notifications into its report directory: `notifications.json`, and a
- * "Notifications" section at the end of report.md. Rewritten whole on every call (a retried activity leaves one
- * section), so a failed delivery is listed where the run's readers look.
+ * What became of a run's notifications, as its report directory shows it: `notifications.json`, and a "Notifications"
+ * section at the end of report.md. The report writers render both from the results store (writeReports,
+ * writeMultiSiteReports); the notify activity, which runs after them, records the outcomes in the store and puts
+ * them into the files already written with the same text. Rewritten whole on every call (a retried activity leaves
+ * one section), so a failed delivery is listed where the run's readers look.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../reports/fileIo';
-import { ReportFile } from '../reports/files';
-import { isNotFound } from '../reports/fileIo';
+import { isNotFound, writeFileAtomic } from '../reports/fileIo';
+import { ReportFile, StoreFile } from '../reports/files';
 import { outcomeLine, type NotifyOutcome } from './spec';
 
-export const NOTIFICATIONS_FILE = 'notifications.json';
+export const NOTIFICATIONS_FILE = StoreFile.notifications;
 const SECTION = '\n<!-- sitechat:notifications -->\n';
 
+/** `notifications.json`: the outcomes, as the store keeps them. */
+export function notificationsJson(outcomes: readonly NotifyOutcome[]): string {
+  return `${JSON.stringify(outcomes, null, 2)}\n`;
+}
+
+/** report.md with its Notifications section for `outcomes` (replacing the one it has); unchanged without outcomes. */
+export function withNotificationsSection(markdown: string, outcomes: readonly NotifyOutcome[] | undefined): string {
+  if (outcomes === undefined) return markdown;
+  const at = markdown.indexOf(SECTION);
+  const head = at < 0 ? markdown.replace(/\n*$/u, '\n') : markdown.slice(0, at);
+  const lines = outcomes.map((o) => `- ${outcomeLine(o)}`);
+  return `${head}${SECTION}\n## Notifications\n\n${lines.join('\n')}\n\nA failed notification does not change the verdict.\n`;
+}
+
+/** Both files of a report directory already written; a directory without report.md gets notifications.json only. */
 export async function writeReportNote(reportDir: string, outcomes: readonly NotifyOutcome[]): Promise<void> {
-  await writeFileAtomic(join(reportDir, NOTIFICATIONS_FILE), `${JSON.stringify(outcomes, null, 2)}\n`);
+  await writeFileAtomic(join(reportDir, NOTIFICATIONS_FILE), notificationsJson(outcomes));
   const md = join(reportDir, ReportFile.markdown);
   let text: string;
   try {
@@ -23,8 +39,5 @@ export async function writeReportNote(reportDir: string, outcomes: readonly Noti
     if (isNotFound(err)) return;
     throw err;
   }
-  const at = text.indexOf(SECTION);
-  const head = at < 0 ? text.replace(/\n*$/u, '\n') : text.slice(0, at);
-  const lines = outcomes.map((o) => `- ${outcomeLine(o)}`);
-  await writeFileAtomic(md, `${head}${SECTION}\n## Notifications\n\n${lines.join('\n')}\n\nA failed notification does not change the verdict.\n`);
+  await writeFileAtomic(md, withNotificationsSection(text, outcomes));
 }

@@ -46,29 +46,47 @@ export class SlidingWindowLimiter {
         this.inFlight += 1;
         return;
       }
-      // Wait for the oldest end to leave the window, or for an in-flight request to end (then re-check).
+      // Wait for the oldest end to leave the window, or for an in-flight request to end (then re-check). An abort
+      // ends the wait too; the loop's first line then throws its reason.
       const waitMs = this.ends.length > 0 ? (this.ends[0] as number) + this.windowMs - t + 1 : this.windowMs;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        delay(waitMs, signal).then(resolve, resolve);
-      });
+      const wait = wakeableDelay(waitMs, signal);
+      this.wake = wait.wake;
+      await wait.done.catch(() => undefined);
       this.wake = undefined;
     }
   }
 }
 
+/** Waits `ms`, or until aborted (rejects with the signal's reason). */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+  return wakeableDelay(ms, signal).done;
+}
+
+/**
+ * A delay that `wake()` may end early. However it ends (timer, wake, abort), its timer and its abort listener go
+ * with it. A limiter's waits for one activity share its signal (a settle batch's feedback and closes), and the
+ * listener a wait woken early used to leave there until its timer ran out added up to Node's
+ * MaxListenersExceededWarning (11 abort listeners on one AbortSignal) in every run.
+ */
+export function wakeableDelay(ms: number, signal?: AbortSignal): { done: Promise<void>; wake: () => void } {
+  let wake: () => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, Math.max(0, ms));
-    function onAbort(): void {
+    const timer = setTimeout(end, Math.max(0, ms));
+    function release(): void {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    function onAbort(): void {
+      release();
       reject(signal?.reason);
     }
-    function done(): void {
-      signal?.removeEventListener('abort', onAbort);
+    function end(): void {
+      release();
       resolve();
     }
+    wake = end;
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  return { done, wake: () => wake() };
 }

@@ -85,20 +85,6 @@ export function formatMs(ms: number | null): string {
   return `${Math.floor(totalSeconds / 3600)}h ${two(Math.floor((totalSeconds % 3600) / 60))}m`;
 }
 
-/** First characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"), tab and CR included. */
-const FORMULA_START = /^[=+\-@\t\r]/u;
-
-/**
- * One CSV field: text a spreadsheet would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `-1+1`) gets a leading
- * single quote, so it shows as text; then RFC 4180 quoting (fields with a quote, comma or line break are quoted,
- * quotes doubled). Numbers the tool itself computed are written as they are.
- */
-export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  const text = typeof value === 'number' ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
-  return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text;
-}
-
 /** What the LLM judge did in a run: calls paid for, verdicts served from the cache, tokens used. */
 export function judgeLine(j: { calls: number; cached: number; tokens: number }): string {
   return `${j.calls} calls, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;
@@ -113,4 +99,22 @@ export function escalationLine(e: NonNullable<RunSummary['escalated']>): string 
 /** One wording for every report: rows settled by `sitechat review` or by labels a run applied. */
 export function reviewedLine(n: number): string {
   return `reviewed: ${n} row${n === 1 ? '' : 's'} settled by labels`;
+}
+
+/**
+ * One wording for every report: "re-asked after the service failed: 2 rows (3 requests), 2 answered on a re-ask". Not
+ * `askedTwice`: each re-ask followed a request the service itself reported failed.
+ */
+export function reaskedLine(r: NonNullable<RunSummary['reasked']>): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `re-asked after the service failed: ${plural(r.rows, 'row')} (${plural(r.requests, 'request')}), ${r.answered} answered on a re-ask`;
+}
+
+/**
+ * One wording for every report: "3 rows may have been asked twice (4 sends after one that may have reached the API: a
+ * lost response, a 5xx, a time-out)".
+ */
+export function askedTwiceText(a: NonNullable<RunSummary['askedTwice']>): string {
+  const extra = a.extraSends ? `${a.extraSends} send${a.extraSends === 1 ? '' : 's'}` : 'a send';
+  return `${a.count} row${a.count === 1 ? '' : 's'} may have been asked twice (${extra} after one that may have reached the API: a lost response, a 5xx, a time-out)`;
 }

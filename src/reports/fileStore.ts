@@ -1,10 +1,13 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Label, LabelFilter } from '../labels/types';
+import { notificationsJson } from '../notify/reportNote';
+import type { NotifyOutcome } from '../notify/spec';
 import { FileLabelStore } from './fileLabels';
 import { StoreFile } from './files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, type ResultsStore, type RunFilter } from './store';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, summaryShapeProblem, type ResultsStore, type RunFilter } from './store';
+import { CorruptRunFileError } from './storeErrors';
 import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from './types';
 
 /** Rows read concurrently per step of `read`. */
@@ -87,8 +90,19 @@ export class FileResultsStore implements ResultsStore {
     return (await readJsonIfExists(this.path(runId, 'meta'))) as RunMeta | undefined;
   }
 
+  /** @throws CorruptRunFileError when summary.json is not JSON, or not a summary's shape (the fields listings read). */
   async getSummary(runId: string): Promise<RunSummary | undefined> {
-    return (await readJsonIfExists(this.path(runId, 'summary'))) as RunSummary | undefined;
+    const path = this.path(runId, 'summary');
+    let value: unknown;
+    try {
+      value = await readJsonIfExists(path);
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new CorruptRunFileError(path, runId, `is not valid JSON (${err.message})`);
+      throw err;
+    }
+    const problem = value === undefined ? undefined : summaryShapeProblem(value);
+    if (problem) throw new CorruptRunFileError(path, runId, `is not a run summary: ${problem}`);
+    return value as RunSummary | undefined;
   }
 
   async finish(runId: string, summary: RunSummary): Promise<void> {
@@ -172,6 +186,16 @@ export class FileResultsStore implements ResultsStore {
       if (typeof item?.rowId === 'string' && wanted.has(item.rowId)) found.set(item.rowId, item as SettleMark);
     }
     return found;
+  }
+
+  async recordNotifications(runId: string, outcomes: readonly NotifyOutcome[]): Promise<void> {
+    await mkdir(this.runDir(runId), { recursive: true });
+    await writeFileAtomic(this.path(runId, 'notifications'), notificationsJson(outcomes));
+  }
+
+  async getNotifications(runId: string): Promise<NotifyOutcome[] | undefined> {
+    const outcomes = await readJsonIfExists(this.path(runId, 'notifications'));
+    return Array.isArray(outcomes) ? (outcomes as NotifyOutcome[]) : undefined;
   }
 
   putLabels(labels: readonly Label[]): Promise<void> {

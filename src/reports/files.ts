@@ -10,6 +10,8 @@ export const StoreFile = {
   submissions: 'submissions.jsonl',
   /** Append-only: what each row's settle did on the API (feedback, close), one JSON object per line, last one wins. */
   settled: 'settled.jsonl',
+  /** What became of the notifications sent when the run ended; also the report file of that name. */
+  notifications: 'notifications.json',
 } as const;
 
 /** The file store's labels: one append-only file in `<rootDir>` itself (labels belong to a site, not to a run). */

@@ -68,6 +68,7 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   const maxUncertainRate = options.maxUncertainRate ?? DEFAULT_MAX_UNCERTAIN_RATE;
   assertFraction('maxUncertainRate', maxUncertainRate);
 
+  if (summary.stopped !== undefined) reasons.push(`the run stopped before asking every question: ${summary.stopped}`);
   if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
   if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
   if (!summary.cancelled && summary.skipped > 0) reasons.push(`${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);

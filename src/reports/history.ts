@@ -10,6 +10,7 @@ import { ReportFile } from './files';
 import { renderHistoryHtml } from './historyHtml';
 import { readReportDirs } from './reportDirs';
 import type { ResultsStore } from './store';
+import { CorruptRunFileError } from './storeErrors';
 import { GateVerdict, type RunMeta, type RunSummary } from './types';
 
 /** The verdict of a finished run, as `sitechat runs` and history.html show it: the gate's. */
@@ -64,6 +65,14 @@ export interface HistoryFilter {
   /** A dataset path (as given or resolved), its file name, or a prefix of its sha256 (at least 8 hex digits). */
   dataset?: string;
   siteId?: string;
+}
+
+export interface HistoryOptions extends HistoryFilter {
+  /**
+   * Told of each run left out because a file of it is corrupt (`CorruptRunFileError`: which file, what is wrong):
+   * one bad summary.json does not hide every other run. @default nobody (the run is left out silently)
+   */
+  onSkip?: (warning: string) => void;
 }
 
 /**
@@ -162,12 +171,12 @@ function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefi
  * The finished runs of `store`, newest first. `runsDir` is where the run directories are, and where this host noted
  * the reports it wrote elsewhere (`--out`, `recordReportDir`): each run links the first report.html found there.
  */
-export async function collectHistory(store: ResultsStore, runsDir: string, filter: HistoryFilter = {}): Promise<HistoryEntry[]> {
-  const metas = (await store.listRuns({ finished: true, siteId: filter.siteId }))
-    .filter((m) => filter.dataset === undefined || datasetMatches(m, filter.dataset));
+export async function collectHistory(store: ResultsStore, runsDir: string, options: HistoryOptions = {}): Promise<HistoryEntry[]> {
+  const metas = (await store.listRuns({ finished: true, siteId: options.siteId }))
+    .filter((m) => options.dataset === undefined || datasetMatches(m, options.dataset));
   const elsewhere = await readReportDirs(runsDir);
   const entries = await Promise.all(metas.map(async (meta) => {
-    const summary = await store.getSummary(meta.runId);
+    const summary = await readSummary(store, meta.runId, options.onSkip);
     if (!summary) return undefined;
     const candidates = [elsewhere.get(meta.runId), runDirOf(runsDir, meta.runId)].filter((d): d is string => d !== undefined).map((d) => resolve(d, ReportFile.html));
     let report: string | undefined;
@@ -182,6 +191,16 @@ export async function collectHistory(store: ResultsStore, runsDir: string, filte
   return entries.filter((e): e is HistoryEntry => e !== undefined);
 }
 
+async function readSummary(store: ResultsStore, runId: string, onSkip: HistoryOptions['onSkip']): Promise<RunSummary | undefined> {
+  try {
+    return await store.getSummary(runId);
+  } catch (err) {
+    if (!(err instanceof CorruptRunFileError)) throw err;
+    onSkip?.(`${err.message}: run ${runId} is left out`);
+    return undefined;
+  }
+}
+
 /** A link from the page at `fromFile` to `target`, relative, each path segment URL-encoded. */
 export function relativeHref(fromFile: string, target: string): string {
   return relative(dirname(resolve(fromFile)), target).split(sep).map(encodeURIComponent).join('/');
@@ -191,8 +210,8 @@ export function relativeHref(fromFile: string, target: string): string {
  * Writes the history page of every finished run in `store` (atomically) and returns its path.
  * @param file where the page goes. @default `<runsDir>/history.html`
  */
-export async function writeHistory(store: ResultsStore, runsDir: string, file = join(runsDir, HISTORY_FILE), filter: HistoryFilter = {}): Promise<string> {
-  const entries = await collectHistory(store, runsDir, filter);
+export async function writeHistory(store: ResultsStore, runsDir: string, file = join(runsDir, HISTORY_FILE), options: HistoryOptions = {}): Promise<string> {
+  const entries = await collectHistory(store, runsDir, options);
   await mkdir(dirname(resolve(file)), { recursive: true });
   const parents = await Promise.all(parentGroups(entries).map(async (g) => {
     const reportHtml = await parentReport(runsDir, g);

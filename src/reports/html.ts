@@ -7,7 +7,7 @@ import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';
 import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, reviewedLine, truncate } from './escape';
+import { askedTwiceText, escapeHtml as h, escapeHtmlAttr as a, formatMs, reaskedLine, reviewedLine, truncate } from './escape';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -46,6 +46,7 @@ export async function* renderHtml(
   yield tagTable(summary);
   yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
   yield sideEffectSections(context);
+  yield askedAgainSection(summary);
   yield charts(summary);
   yield `<h2>All rows</h2><div class="controls"><input id="q" type="search" placeholder="Filter rows…" aria-label="Filter rows">
 <select id="o" aria-label="Outcome"><option value="">all outcomes</option>${Object.values(Outcome).map((o) => `<option>${o}</option>`).join('')}<option value="regressed">regressed</option></select>
@@ -101,6 +102,14 @@ function verdict(s: RunSummary): string {
   }
   const settings = s.gateSettings ? `<details open><summary>Gate settings applied</summary>${list(describeGateSettings(s.gateSettings), 'settings')}</details>` : '';
   return `<h2>Verdict</h2><section class="verdict ${a(s.gate.verdict)}"><p class="label">Quality gate: ${h(verdictLabel(s.gate.verdict))}</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}${settings}</section>\n`;
+}
+
+/** Questions sent more than once: re-asked after the service failed them, and sends that may have reached the API twice. */
+function askedAgainSection(s: RunSummary): string {
+  const parts: string[] = [];
+  if (s.reasked) parts.push(`<p>${h(reaskedLine(s.reasked))}: <span class="id">${h(s.reasked.rowIds.join(', '))}</span></p>`);
+  if (s.askedTwice?.count) parts.push(`<p>possibly asked twice: ${h(askedTwiceText(s.askedTwice))}: <span class="id">${h(s.askedTwice.rowIds.join(', '))}</span></p>`);
+  return parts.length > 0 ? `<h2>Asked again</h2><section class="asked-again">${parts.join('')}</section>\n` : '';
 }
 
 function baselineSection(s: RunSummary): string {

@@ -1,11 +1,13 @@
 import { baseIdOf } from '../datasets/repeat';
+import { withNotificationsSection } from '../notify/reportNote';
+import type { NotifyOutcome } from '../notify/spec';
 import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
-import { escalationLine, formatMs, judgeLine, mdInline, moreLine, reviewedLine } from './escape';
+import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
 import { GateVerdict, type RowResult, type RunSummary } from './types';
 
 export interface MarkdownOptions {
@@ -15,6 +17,8 @@ export interface MarkdownOptions {
   maxText?: number;
   /** Baseline answers, earlier turns and unclosed sessions (`collectReportContext`). @default none */
   context?: ReportContext;
+  /** What became of the notifications sent when the run ended (`ResultsStore.getNotifications`). @default none */
+  notifications?: readonly NotifyOutcome[];
 }
 
 /** Rows kept in full up to a cap; the rest only counted. */
@@ -42,7 +46,7 @@ const SECTION_TITLES: Record<DetailSection, string> = {
  * pass rates. One pass over `results`; memory bounded by the caps.
  */
 export async function renderMarkdown(summary: RunSummary, results: AsyncIterable<RowResult>, options: MarkdownOptions = {}): Promise<string> {
-  const { maxRows = 50, maxText = 1000, context = EMPTY_CONTEXT } = options;
+  const { maxRows = 50, maxText = 1000, context = EMPTY_CONTEXT, notifications } = options;
   const regressed = new Set(summary.baseline?.regressed);
   const fixed = new Set(summary.baseline?.fixed);
   const sections = new Map<DetailSection, Capped>(Object.values(DetailSection).map((s) => [s, new Capped(maxRows)]));
@@ -59,7 +63,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
       priorTurns: context.priorTurns.get(row.id),
       ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(baseIdOf(row)) } }),
     });
-  return [
+  const text = [
     `# Evaluation report: ${mdInline(summary.dataset)}`,
     simulatorNoticeMd(summary.provenance),
     headline(summary),
@@ -75,6 +79,7 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n');
+  return withNotificationsSection(text, notifications);
 }
 
 /** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */
@@ -107,7 +112,8 @@ function headline(s: RunSummary): string {
     ['Feedback', `${s.feedback.good} good, ${s.feedback.bad} bad, ${s.feedback.failed ? `**${s.feedback.failed} lost**` : '0 lost'}`],
     ['Sessions', `${s.sessions.opened} opened, ${s.sessions.closed ?? 'n/a'} closed${closeFailed}`],
     ...(s.sessionsLeftOpen ? [['Sessions left open', `${s.sessionsLeftOpen.count} (the API accepted a question in them, no answer was recorded, so the run did not close them; \`sitechat cleanup\` closes them): ${s.sessionsLeftOpen.sessionIds.join(', ')}`]] : []),
-    ...(s.askedTwice?.count ? [['Possibly asked twice', `${s.askedTwice.count} (a response was lost and the question sent again in its session): ${s.askedTwice.rowIds.join(', ')}`]] : []),
+    ...(s.reasked ? [['Re-asked', `${reaskedLine(s.reasked)}: ${s.reasked.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
+    ...(s.askedTwice?.count ? [['Possibly asked twice', `${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];

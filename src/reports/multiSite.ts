@@ -185,13 +185,14 @@ export async function summarizeMultiSite(store: ResultsStore, input: MultiSiteSu
     sessionsClosed: closed, sessionsCloseFailed: closeFailed, cancelled: summaries.some((s) => s.cancelled), finishedAt,
   });
   const askedTwice = summaries.reduce((n, s) => n + (s.askedTwice?.count ?? 0), 0);
+  const extraSends = summaries.reduce((n, s) => n + (s.askedTwice?.extraSends ?? 0), 0);
   // Row ids repeat across sites (one dataset): each is listed as `<site>:<row id>` (`<variant>:<row id>` in a matrix run).
   const askedTwiceIds = found.flatMap((f) => (f.summary?.askedTwice?.rowIds ?? []).map((id) => `${lineName(f.ref)}:${id}`));
   const digest = compared?.comparison ? digestOf(compared.comparison, compared.leftOut) : undefined;
   const referenceFailures = digest && input.reference !== undefined ? referenceReasons(digest, input.reference) : [];
   return {
     ...combined,
-    askedTwice: { count: askedTwice, rowIds: askedTwiceIds.slice(0, ASKED_TWICE_LISTED) },
+    askedTwice: { count: askedTwice, rowIds: askedTwiceIds.slice(0, ASKED_TWICE_LISTED), extraSends },
     ...(summaries[0]?.gateSettings && { gateSettings: summaries[0].gateSettings }),
     ...(input.kind === 'evaluation' && { gate: combineGates(lines, referenceFailures) }),
     sites: lines,

@@ -4,6 +4,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from '../notify/reportNote';
+import type { NotifyOutcome } from '../notify/spec';
 import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
@@ -162,16 +164,18 @@ function properties(s: MultiSiteSummary): string {
 
 /**
  * Writes the four combined files into `outDir` (created if needed), and the comparison's four (compare.md, .html,
- * .json, .junit.xml, as `sitechat compare` writes them) when there is one; returns their paths.
+ * .json, .junit.xml, as `sitechat compare` writes them) when there is one; returns their paths. `notifications`
+ * (`ResultsStore.getNotifications` of the multi-site run) go into report.md's last section and notifications.json.
  */
-export async function writeMultiSiteReports(summary: MultiSiteSummary, outDir: string, comparison?: Comparison): Promise<string[]> {
+export async function writeMultiSiteReports(summary: MultiSiteSummary, outDir: string, comparison?: Comparison, notifications?: readonly NotifyOutcome[]): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const files: [string, string][] = [
     [MultiSiteReportFile.summary, `${JSON.stringify(summary, null, 2)}\n`],
-    [MultiSiteReportFile.markdown, renderMultiSiteMarkdown(summary, outDir)],
+    [MultiSiteReportFile.markdown, withNotificationsSection(renderMultiSiteMarkdown(summary, outDir), notifications)],
     [MultiSiteReportFile.html, renderMultiSiteHtml(summary, outDir)],
     [MultiSiteReportFile.junit, renderMultiSiteJUnit(summary)],
   ];
+  if (notifications) files.push([NOTIFICATIONS_FILE, notificationsJson(notifications)]);
   for (const [name, text] of files) await writeFileAtomic(join(outDir, name), text);
   const compared = comparison ? Object.values(await writeComparison(comparison, outDir)) : [];
   return [...files.map(([name]) => join(outDir, name)), ...compared];

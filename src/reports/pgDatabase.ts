@@ -3,7 +3,8 @@
  * shown only as `location` (password replaced), and scrubbed from the text of every error that leaves this module.
  */
 import { DatabaseError, Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
-import { REDACTED, Secret } from '../api/secret';
+import { Secret } from '../api/secret';
+import { shownUrl } from '../api/shownUrl';
 import { migrate } from './pgSchema';
 import { isTransientStoreError, StoreDatabaseError, StoreUnavailableError } from './storeErrors';
 
@@ -31,11 +32,10 @@ export function parseStoreUrl(url: string, variable = 'SITECHAT_STORE_URL'): URL
   return parsed;
 }
 
-/** The URL as it may be shown: the password replaced, the rest (user, host, database) kept for the reader. */
+/** The URL as it may be shown (`shownUrl`): host, port and database; user, password and query replaced. */
 export function redactStoreUrl(url: string): string {
-  const parsed = parseStoreUrl(url);
-  if (parsed.password !== '') parsed.password = REDACTED;
-  return parsed.toString().replace(encodeURIComponent(REDACTED), REDACTED);
+  parseStoreUrl(url);
+  return shownUrl(url);
 }
 
 /** How long a new connection may take before the store counts as unreachable. */

@@ -114,6 +114,17 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (run_id, row_id)
       );`,
   },
+  {
+    version: 6,
+    name: 'run notifications',
+    // The outcomes a run's reports show, rendered from here like the rest. No foreign key: a multi-site run records
+    // under its own id, which has no row in `runs`.
+    sql: `
+      CREATE TABLE run_notifications (
+        run_id text COLLATE "C" PRIMARY KEY,
+        data json NOT NULL
+      );`,
+  },
 ];
 
 /** Any fixed 64-bit number: the advisory lock every sitechat process takes while migrating. */

@@ -1,5 +1,6 @@
 import type { QueryResultRow } from 'pg';
 import type { Label, LabelFilter } from '../labels/types';
+import type { NotifyOutcome } from '../notify/spec';
 import { PgLabelStore } from './pgLabels';
 import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
@@ -149,6 +150,18 @@ export class PgResultsStore implements ResultsStore {
     if (rowIds.length === 0) return new Map();
     const { rows } = await this.db.query<{ data: SettleMark }>('SELECT data FROM settled WHERE run_id = $1 AND row_id = ANY($2::text[])', [runId, [...rowIds]]);
     return new Map(rows.map((r) => [r.data.rowId, r.data]));
+  }
+
+  async recordNotifications(runId: string, outcomes: readonly NotifyOutcome[]): Promise<void> {
+    await this.db.query(
+      'INSERT INTO run_notifications (run_id, data) VALUES ($1, $2) ON CONFLICT (run_id) DO UPDATE SET data = EXCLUDED.data',
+      [runId, JSON.stringify(outcomes)],
+    );
+  }
+
+  async getNotifications(runId: string): Promise<NotifyOutcome[] | undefined> {
+    const { rows } = await this.db.query<{ data: NotifyOutcome[] }>('SELECT data FROM run_notifications WHERE run_id = $1', [runId]);
+    return rows[0]?.data;
   }
 
   putLabels(labels: readonly Label[]): Promise<void> {

@@ -5,6 +5,8 @@
  */
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
 import { BUILT_IN_SIMULATOR_API, type ApiIdentity } from '../api/identity';
+import { hostOf } from '../api/shownUrl';
+export { hostOf };
 
 /** Where the answers came from. */
 export const AnswerSource = {
@@ -46,19 +48,6 @@ export interface Provenance {
 
 /** What a worker (or a CLI that grades) knows of itself: everything but the graders, which come with each run. */
 export type WorkerProvenance = Omit<Provenance, 'grading'>;
-
-/**
- * The host (and port) of a URL, nothing else: no user, password, path or query. A value that is not a URL gives
- * "unknown" rather than itself (it could be anything, a key pasted in the wrong place included).
- */
-export function hostOf(url: string | undefined): string {
-  if (!url) return 'unknown';
-  try {
-    return new URL(url).host || 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /**
  * Where a run's answers come from: the API the run asks (its input, `RunOptions.api`), whichever worker writes it

@@ -26,7 +26,7 @@ export function unansweredResult(
   outcome: typeof Outcome.skipped | typeof Outcome.error,
   reason: string,
   finishedAt: string,
-  extra: Pick<RowResult, 'errorType' | 'sessionId'> = {},
+  extra: Pick<RowResult, 'errorType' | 'sessionId' | 'reasked'> = {},
 ): RowResult {
   return { ...rowBase(row), ...extra, outcome, error: reason, finishedAt };
 }

@@ -1,4 +1,5 @@
 import type { LabelStore } from '../labels/types';
+import type { NotifyOutcome } from '../notify/spec';
 import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from './types';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
@@ -59,6 +60,13 @@ export interface ResultsStore extends LabelStore {
   recordSettled(runId: string, marks: readonly SettleMark[]): Promise<void>;
   /** The last mark of each of `rowIds` that has one. */
   getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>>;
+  /**
+   * Records what became of the notifications sent when the run ended, replacing an earlier record: its reports
+   * show them whenever they are rendered again. Needs no `init`: a multi-site run records under its own id.
+   */
+  recordNotifications(runId: string, outcomes: readonly NotifyOutcome[]): Promise<void>;
+  /** The outcomes last recorded for the run, or undefined when it notified nobody. */
+  getNotifications(runId: string): Promise<NotifyOutcome[] | undefined>;
 }
 
 const outcomes = new Set<string>(Object.values(Outcome));
@@ -103,6 +111,19 @@ export function assertValidMeta(meta: RunMeta): void {
     }
   }
   if (!kinds.has(meta.kind)) throw new TypeError(`run meta: \`kind\` must be one of ${[...kinds].join(', ')}`);
+}
+
+/**
+ * Why a summary read back from a file is not one, or undefined: the fields every listing reads (counts, pass rate,
+ * times) checked, so one hand-edited file cannot break `sitechat runs` or history.html with a `TypeError`.
+ */
+export function summaryShapeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object`;
+  const s = value as Record<string, unknown>;
+  for (const field of ['total', 'error', 'timedOut'] as const) if (typeof s[field] !== 'number') return `\`${field}\` is not a number`;
+  if (s.passRate !== null && typeof s.passRate !== 'number') return '`passRate` is neither a number nor null';
+  for (const field of ['startedAt', 'finishedAt'] as const) if (s[field] !== undefined && s[field] !== null && typeof s[field] !== 'string') return `\`${field}\` is not a string`;
+  return undefined;
 }
 
 /** True when `meta` matches every field of `filter`. */

@@ -12,6 +12,17 @@ export class StoreDatabaseError extends Error {
   }
 }
 
+/**
+ * A file of one run in the directory store that does not read as what it should be (a disk that filled up mid-write
+ * elsewhere, a hand edit): it names the file, so a listing can leave that run out and say which file to look at.
+ */
+export class CorruptRunFileError extends Error {
+  override name = 'CorruptRunFileError';
+  constructor(readonly path: string, readonly runId: string, why: string) {
+    super(`${path} ${why}`);
+  }
+}
+
 /** The results store could not be reached or dropped the connection; trying again later may succeed. */
 export class StoreUnavailableError extends StoreDatabaseError {
   override name = 'StoreUnavailableError';

@@ -61,6 +61,7 @@ export async function summarize(
   const confirmed = new ConfirmTally();
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
+  const reasked = new ReaskTally();
   let unobserved = 0;
   let reviewed = 0;
   let total = 0;
@@ -82,6 +83,9 @@ export async function summarize(
     if (row.latencyUnobservedMs) unobserved++;
     if (typeof row.confidenceScore === 'number') confidences.push(row.confidenceScore);
     if (row.sessionId) sessionIds.add(row.sessionId);
+    // A re-asked first turn's failed sessions were opened (and closed) by the run too.
+    for (const r of row.reasked ?? []) sessionIds.add(r.sessionId);
+    reasked.add(row);
     for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);
     if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) {
       const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
@@ -138,8 +142,32 @@ export async function summarize(
     ...(judge.calls + judge.cached > 0 && { judge }),
     ...(escalated.rows > 0 && { escalated }),
     ...(reviewed > 0 && { reviewed }),
+    ...reasked.summary(),
     ...(meta.provenance && { provenance: meta.provenance }),
   };
+}
+
+/** Rows listed by id in `reasked`; the counts cover all of them. */
+const REASKED_LISTED = 50;
+
+/** Rows re-asked after the service failed them (`RowResult.reasked`), for the summary's `reasked`. */
+class ReaskTally {
+  private rows = 0;
+  private requests = 0;
+  private answered = 0;
+  private readonly rowIds: string[] = [];
+
+  add(row: RowResult): void {
+    if (!row.reasked?.length) return;
+    this.rows++;
+    this.requests += row.reasked.length;
+    if (row.outcome !== Outcome.error && row.outcome !== Outcome.skipped && row.outcome !== Outcome.timedOut) this.answered++;
+    if (this.rowIds.length < REASKED_LISTED) this.rowIds.push(row.id);
+  }
+
+  summary(): Pick<RunSummary, 'reasked'> {
+    return this.rows === 0 ? {} : { reasked: { rows: this.rows, requests: this.requests, answered: this.answered, rowIds: this.rowIds.sort() } };
+  }
 }
 
 /** A row sent to the judge because the graders were uncertain: settled (its `escalated` result), or not (`judgeError`). */

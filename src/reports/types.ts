@@ -72,8 +72,21 @@ export interface RowResult {
   error?: string;
   /** Class name of the error (e.g. `AuthenticationError`), for grouping. */
   errorType?: string;
+  /**
+   * Requests of this row the service failed and the run asked again (`--reask-failed`), oldest first: the request
+   * id (none for a sync chat's 5xx), its session and the service's `error`. The row's own fields are the last ask's.
+   */
+  reasked?: ReaskedRequest[];
   /** ISO time the row finished. */
   finishedAt?: string;
+}
+
+/** A request the service failed, then asked again (`RowResult.reasked`). */
+export interface ReaskedRequest {
+  requestId?: string;
+  sessionId: string;
+  /** The service's `error` (at most 200 characters). */
+  error: string;
 }
 
 /** Who or what settled a row's grade. */
@@ -371,10 +384,22 @@ export interface RunSummary {
    */
   sessions: { opened: number; closed: number | null; closeFailed: number | null };
   /**
-   * Rows whose question may have reached the API twice: a send whose response was lost, then sent again (in the same
-   * session). Up to 50 row ids are listed. Absent when the store has no submission records (runs before they existed).
+   * Rows whose question may have reached the API twice: a send that may have been taken (its response lost, a 5xx,
+   * a time-out), then sent again. Up to 50 row ids are listed. Absent when the store has no submission records (runs
+   * before they existed). Re-asks after the service failed a request are not in it: they are `reasked`.
    */
-  askedTwice?: { count: number; rowIds: string[] };
+  askedTwice?: {
+    count: number;
+    rowIds: string[];
+    /** Sends of those rows beyond the first of each ask: what a server counts as second submissions, at most. @default 0 */
+    extraSends?: number;
+  };
+  /**
+   * Rows asked again because the service failed their request (`--reask-failed`): `rows` of them, `requests` failed
+   * requests re-asked, `answered` rows that got an answer on a re-ask (the others are still `error`). Up to 50 row ids
+   * are listed. Absent when no row was re-asked.
+   */
+  reasked?: { rows: number; requests: number; answered: number; rowIds: string[] };
   /**
    * Sessions the API has (a question in them was accepted) but the run never closed, because none of their turns got
    * an answer recorded: the run was cancelled or failed while they waited. Up to 20 ids are listed; close them with
@@ -393,6 +418,11 @@ export interface RunSummary {
   errorsByType: Record<string, number>;
   /** The run was cancelled (`sitechat cancel`, Ctrl-C): its verdict is CANCELLED, never PASSED. */
   cancelled: boolean;
+  /**
+   * Why the run stopped before asking every row, with what to fix: an error no row can recover from (a bad key, a plan
+   * without API access, an unknown site), or its first questions all refused alike (workflows/stopEarly.ts).
+   */
+  stopped?: string;
   baseline?: BaselineComparison;
   /** Runs with `--repeat N` (N > 1) only: each row's k of N, flaky rows, the clustered interval. */
   repeats?: RepeatSummary;
@@ -433,10 +463,26 @@ export interface SessionCloseFailure {
 export interface Submission {
   rowId: string;
   /**
-   * Sends of the question that may have reached the API: incremented before each send, taken back when the API
-   * refused it with a status. More than 1 means the row may have been asked twice (a response lost on the way back).
+   * Sends of the question (in this ask of the row, see `ask`) that may have reached the API: incremented before each
+   * send, taken back only when the API refused it with a 4xx (src/api/failureRules.ts, `mayHaveBeenTaken`). More than 1
+   * means the row may have been asked twice (a response lost on the way back, a 5xx, a time-out).
    */
   sends: number;
+  /**
+   * Which ask of the row the record is about: absent (0) the first, k its k-th re-ask after the service failed it
+   * (`--reask-failed`). A re-ask counts its own sends, and never polls an earlier ask's request.
+   */
+  ask?: number;
+  /**
+   * Possible second asks among the sends of the row's earlier asks (those a re-ask followed): they keep the row in
+   * `askedTwice` (src/api/failureRules.ts, `extraSends`). @default 0
+   */
+  earlierExtraSends?: number;
+  /**
+   * An earlier ask had a send whose outcome the runner never learned (it was sent again): it may have been answered,
+   * so every later send of the row, a re-ask's first one too, may be a second ask. @default false
+   */
+  earlierUnknown?: boolean;
   /** Set once the API accepted the question. */
   requestId?: string;
   sessionId?: string;

@@ -1,5 +1,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { extraSends } from '../api/failureRules';
+import { NOTIFICATIONS_FILE, notificationsJson } from '../notify/reportNote';
 import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
@@ -35,7 +37,8 @@ export interface WriteReportsOptions {
 /**
  * Renders all five report files of a run from the store into `outDir` (created if needed). Uses the
  * summary stored by `finish`; for a run not finished yet, a summary without baseline or gate.
- * Each file is written atomically and streamed from its own pass over the store.
+ * Each file is written atomically and streamed from its own pass over the store. A run that notified has its
+ * outcomes in report.md's "Notifications" section and in notifications.json.
  */
 export async function writeReports(
   store: ResultsStore,
@@ -45,6 +48,7 @@ export async function writeReports(
 ): Promise<{ paths: ReportPaths }> {
   const summary = (await store.getSummary(runId)) ?? (await summarize(await requireMeta(store, runId), store.read(runId)));
   const context = await collectReportContext(store, runId, summary, options.baseline);
+  const notifications = await store.getNotifications(runId);
   await mkdir(outDir, { recursive: true });
   const paths: ReportPaths = {
     summary: join(outDir, ReportFile.summary),
@@ -55,7 +59,8 @@ export async function writeReports(
   };
   await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeFileAtomic(paths.results, renderResultsJsonl(store.read(runId)));
-  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context }));
+  await writeFileAtomic(paths.markdown, await renderMarkdown(summary, store.read(runId), { context, notifications }));
+  if (notifications) await writeFileAtomic(join(outDir, NOTIFICATIONS_FILE), notificationsJson(notifications));
   await writeFileAtomic(paths.junit, renderJUnit(summary, () => store.read(runId)));
   await writeFileAtomic(paths.html, renderHtml(summary, store.read(runId), { context }));
   return { paths };
@@ -72,6 +77,8 @@ export interface FinalizeOptions extends SummarizeOptions {
   gate?: Partial<GateOptions> & { baseline?: string };
   /** A file the Markdown headline and verdict are appended to (`GITHUB_STEP_SUMMARY`). */
   stepSummaryFile?: string;
+  /** Why the run stopped before asking every row, with what to fix (workflows/stopEarly.ts). @default it did not */
+  stopped?: string;
 }
 
 /**
@@ -85,7 +92,7 @@ export async function finalizeRun(
   options: FinalizeOptions,
 ): Promise<{ summary: RunSummary; gate?: GateResult; paths: ReportPaths }> {
   const meta = await requireMeta(store, runId);
-  const { outDir, baseline: given, baselineChoice, gate: gateOptions = {}, stepSummaryFile, ...rest } = options;
+  const { outDir, baseline: given, baselineChoice, gate: gateOptions = {}, stepSummaryFile, stopped, ...rest } = options;
   const baseline = baselineChoice ? baselineChoice.baseline : given;
   const finishedAt = rest.finishedAt ?? meta.finishedAt ?? new Date().toISOString();
   const summarized = await summarize(meta, store.read(runId), baseline, { ...rest, finishedAt });
@@ -95,7 +102,7 @@ export async function finalizeRun(
   const mayLeaveOpen = meta.options?.closeSessions !== false && summarized.skipped + summarized.error > 0;
   const sessionsLeftOpen = mayLeaveOpen ? await findSessionsLeftOpen(store, runId) : undefined;
   const withSelection: RunSummary = {
-    ...summarized, askedTwice, ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
+    ...summarized, askedTwice, ...(stopped !== undefined && { stopped }), ...(sessionsLeftOpen && { sessionsLeftOpen }), ...(baselineChoice && { baselineSelection: baselineChoice.selection }),
   };
   let summary = withSelection;
   let gate: GateResult | undefined;
@@ -120,12 +127,15 @@ const ASKED_TWICE_LISTED = 50;
 async function countAskedTwice(store: ResultsStore, runId: string): Promise<RunSummary['askedTwice']> {
   const rowIds: string[] = [];
   let count = 0;
+  let extra = 0;
   for await (const s of store.readSubmissions(runId)) {
-    if (s.sends <= 1) continue;
+    const row = extraSends(s);
+    if (row === 0) continue;
     count += 1;
+    extra += row;
     if (rowIds.length < ASKED_TWICE_LISTED) rowIds.push(s.rowId);
   }
-  return { count, rowIds: rowIds.sort() };
+  return { count, rowIds: rowIds.sort(), extraSends: extra };
 }
 
 /** Sessions listed by id in `sessionsLeftOpen`; the count covers all of them. */
@@ -142,6 +152,8 @@ async function findSessionsLeftOpen(store: ResultsStore, runId: string): Promise
   if (accepted.size === 0) return undefined;
   for await (const row of store.read(runId)) {
     if (row.sessionId && row.requestId && row.outcome !== Outcome.skipped) accepted.delete(row.sessionId);
+    // A re-asked turn's failed sessions were closed by the run (a close that failed is recorded as such).
+    for (const r of row.reasked ?? []) accepted.delete(r.sessionId);
   }
   if (accepted.size === 0) return undefined;
   return { count: accepted.size, sessionIds: [...accepted].sort().slice(0, LEFT_OPEN_LISTED) };

@@ -1,16 +1,17 @@
 /**
- * The review page: static HTML, CSS and script served by `sitechat review`. Constants only — no row text is ever
- * interpolated here: the script fetches the queue as JSON and puts every text in the page with `textContent`, so an
- * answer (untrusted text from the site) is shown, never run. The CSP allows this origin's script and style only.
+ * The review page: static HTML, CSS and script served by `sitechat review`. Constants only — no row text and no token
+ * is ever interpolated here: the script takes the token from the URL's fragment (token.ts), fetches the queue as JSON
+ * and puts every text in the page with `textContent`, so an answer (untrusted text from the site) is shown, never run.
+ * The CSP allows this origin's script and style only.
  */
+import { FORBIDDEN_CHARACTER } from '../datasets/encoding';
 
 export const REVIEW_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The page; `__TOKEN__` is the only thing filled in (base64url: no character that needs escaping). */
+/** The page: the same for every request, with nothing of a run or of the token in it. */
 export const REVIEW_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="review-token" content="__TOKEN__">
 <title>sitechat review</title><link rel="stylesheet" href="/review.css"></head>
 <body>
 <header>
@@ -21,7 +22,8 @@ export const REVIEW_HTML = `<!doctype html>
 <div id="errors" hidden><span id="error-text"></span> <button id="retry" type="button">Retry failed saves</button></div>
 <main id="row" aria-live="polite"></main>
 <section id="note-box"><label for="note">Note (optional, saved with the next pass/fail)</label>
-<textarea id="note" rows="2" placeholder="press n to write; Esc to leave the note"></textarea></section>
+<textarea id="note" rows="2" placeholder="press n to write; Esc to leave the note"></textarea>
+<p id="note-error" role="alert" hidden></p></section>
 <details id="agreement"><summary>Grader agreement with the labels (<span id="agreement-count">…</span>)</summary>
 <p id="agreement-supported"></p>
 <table><thead><tr><th>grader</th><th>rows</th><th>decided</th><th>coverage</th><th>agreement</th><th>false fails</th><th>false passes</th></tr></thead><tbody id="agreement-rows"></tbody></table>
@@ -58,6 +60,7 @@ ul { padding-left: 18px; margin: 4px 0; } li.pass b { color: var(--pass); } li.f
 .decision { margin-top: 10px; font-size: 14px; }
 #note-box { margin: 10px 0; } #note-box label { font-size: 13px; color: var(--muted); display: block; }
 #note { width: 100%; box-sizing: border-box; font: inherit; }
+#note-error { color: var(--fail); margin: 4px 0 0; }
 #agreement { margin: 10px 0; font-size: 13px; } #agreement table { border-collapse: collapse; }
 #agreement th, #agreement td { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }
 footer#keys { position: fixed; bottom: 0; left: 0; right: 0; background: #f6f8fa; border-top: 1px solid var(--line); padding: 8px 24px; font-size: 14px; }
@@ -68,7 +71,11 @@ kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4p
 export const REVIEW_JS = `
 'use strict';
 (function () {
-  var token = document.querySelector('meta[name="review-token"]').getAttribute('content');
+  // The token, from the URL's fragment (#token=…): kept in memory and sent as a header, never in a cookie or storage,
+  // which other servers of this host could read. The fragment stays in the address bar, so a reload keeps working.
+  var token = (/(?:^#|&)token=([^&]+)/.exec(location.hash) || [])[1];
+  // The characters a label file's import refuses (datasets/encoding.ts): a note holding one is not sent.
+  var FORBIDDEN = new RegExp(${JSON.stringify(FORBIDDEN_CHARACTER.source)}, 'u');
   var state = { items: [], runs: [], index: 0, runId: '' };
   var failed = [];
   var pending = 0;
@@ -84,7 +91,7 @@ export const REVIEW_JS = `
     parent.appendChild(body);
   }
   function api(method, path, body) {
-    var init = { method: method, headers: { 'X-Review-Token': token }, credentials: 'same-origin' };
+    var init = { method: method, headers: { 'X-Review-Token': token }, credentials: 'omit' };
     if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
     return fetch(path, init).then(function (res) {
       return res.json().catch(function () { return {}; }).then(function (json) {
@@ -214,11 +221,23 @@ export const REVIEW_JS = `
       if (pending === 0) loadAgreement();
     });
   }
+  function noteProblem(note) {
+    var found = FORBIDDEN.exec(note);
+    if (!found) return '';
+    var code = found[0].charCodeAt(0).toString(16).toUpperCase();
+    while (code.length < 4) code = '0' + code;
+    return 'Not saved: the note holds U+' + code + ' at character ' + (Array.from(note.slice(0, found.index)).length + 1) +
+      ', a control character. A note may hold text, tabs and line breaks (as a label file may); edit it and press p or f again.';
+  }
   function label(verdict) {
     var item = state.items[state.index];
     if (!item) return;
     var noteBox = document.getElementById('note');
     var note = noteBox.value.trim();
+    var noteError = document.getElementById('note-error');
+    noteError.textContent = noteProblem(note);
+    noteError.hidden = !noteError.textContent;
+    if (noteError.textContent) return;
     noteBox.value = '';
     // Optimistic: shown settled and the next row at once; the save goes on in the background.
     item.label = { verdict: verdict, note: note || undefined };
@@ -268,6 +287,10 @@ export const REVIEW_JS = `
     e.preventDefault();
     action();
   });
+  if (!token) {
+    document.getElementById('progress').textContent = 'No token in this address: open the URL that sitechat review printed (it ends in #token=…).';
+    return;
+  }
   api('GET', '/api/state').then(function (s) {
     state.items = s.items;
     state.runs = s.runs;

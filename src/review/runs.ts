@@ -56,6 +56,7 @@ export async function refreshMultiSite(store: ResultsStore, target: ReviewTarget
     startedAt: before?.startedAt ?? first?.startedAt ?? new Date().toISOString(),
     sites: target.runs.map((m) => ({ siteId: m.siteId, runId: m.runId, workflowId: m.workflowId, reportDir: reportDirOf(runsDir, m.runId) })),
   });
-  await writeMultiSiteReports(summary, outDir);
+  // The run's notification outcomes are in the store: the rewritten report.md keeps its Notifications section.
+  await writeMultiSiteReports(summary, outDir, undefined, await store.getNotifications(target.runId));
   return summary;
 }

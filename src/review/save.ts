@@ -3,6 +3,7 @@
  * the label first, then the run's row settled by it, then its feedback workflow, then the reports.
  */
 import type { Client } from '@temporalio/client';
+import { forbiddenCharacter } from '../datasets/encoding';
 import { labelForRow } from '../labels/rowSubject';
 import { LabelVerdict } from '../labels/types';
 import type { ResultsStore } from '../reports/store';
@@ -28,6 +29,16 @@ export function reviewSource(runId: string): string {
 }
 
 const verdicts = new Set<string>(Object.values(LabelVerdict));
+
+/**
+ * Why a note cannot be saved, or undefined. A note goes into label files (`sitechat labels export`), so it is held to
+ * the rules of their import: a control character (NUL, an ANSI escape…) would make the export one that does not
+ * import again. The page checks the same pattern before it sends (pageAssets.ts).
+ */
+export function noteProblem(note: string): string | undefined {
+  const bad = forbiddenCharacter(note);
+  return bad && `the note holds ${bad.name} at character ${bad.character}: a note may hold text, tabs and line breaks, as a label file may; nothing was saved`;
+}
 
 /** The row as the label settles it: its outcome, and a decision that keeps the outcome it had before. */
 export function settledByLabel(row: RowResult, label: { key: string; verdict: LabelVerdict; note?: string; by?: string }): RowResult {
@@ -55,10 +66,12 @@ export interface Saved {
  */
 export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRequest, refresh = true): Promise<Saved> {
   if (!verdicts.has(request.verdict)) throw new ReviewRequestError(`verdict must be one of ${[...verdicts].join(', ')}`);
+  const note = request.note?.trim() || undefined;
+  const problem = note === undefined ? undefined : noteProblem(note);
+  if (problem) throw new ReviewRequestError(problem);
   const row = await readRow(deps.store, meta.runId, request.rowId);
   if (!row) throw new ReviewRequestError(`run ${meta.runId} has no row ${request.rowId}`, 404);
   if (row.answer === undefined) throw new ReviewRequestError(`row ${request.rowId} has no answer to label`);
-  const note = request.note?.trim() || undefined;
   const label = labelForRow(meta.siteId, row, {
     verdict: request.verdict, note, by: deps.by, at: (deps.now?.() ?? new Date()).toISOString(), source: reviewSource(meta.runId),
   });

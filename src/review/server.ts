@@ -1,15 +1,17 @@
 /**
- * The review page's HTTP server: 127.0.0.1 by default, every request refused (403) without the token — the page, its
- * assets and the JSON API alike — and no CORS (no `Access-Control-*` header is ever sent, so other origins cannot read
- * a response; a POST must carry the token header, which a form or another origin cannot set without a preflight
- * that is refused).
+ * The review page's HTTP server: 127.0.0.1 by default. Every request whose `Host` is not this server's address (a
+ * loopback name or the bound address, with the bound port) is refused (403) first: a guard against DNS rebinding.
+ * The page, its script and style are constants with no data and no token in them; the JSON API refuses (403) every
+ * request without the token in the `X-Review-Token` header (token.ts: the page keeps it from the URL's fragment; no
+ * cookie, no query). No CORS: no `Access-Control-*` header is ever sent, so other origins cannot read a response, and
+ * the header cannot be set by a form or by another origin without a preflight that is refused.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ReviewRequestError } from './errors';
 import { REVIEW_CSP, REVIEW_CSS, REVIEW_HTML, REVIEW_JS } from './pageAssets';
 import type { ReviewSession } from './session';
-import { TOKEN_COOKIE, TOKEN_HEADER, tokenFromCookie, tokenMatches } from './token';
+import { hostAllowed, TOKEN_HEADER, tokenMatches, urlHost } from './token';
 import type { SaveRequest } from './types';
 
 /** A label request is a few ids and a note. */
@@ -35,13 +37,13 @@ const SECURITY_HEADERS = {
   'Content-Security-Policy': REVIEW_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  // The token is in the page's URL: never sent on to another site.
+  // Nothing of the page's URL is sent on to another site (a browser never sends the fragment, where the token is).
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
 };
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...headers });
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -75,29 +77,29 @@ function saveRequestOf(body: unknown): SaveRequest {
 
 export function startReviewServer(options: ReviewServerOptions): Promise<RunningReviewServer> {
   const { token, session } = options;
+  let bound = { host: options.host, port: options.port };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAllowed(req.headers.host, bound)) {
+      return json(res, 403, { error: `forbidden: the Host header names no address of this server (open http://${urlHost(options.host)}:${bound.port}/ as \`sitechat review\` printed it)` });
+    }
     const url = new URL(req.url ?? '/', 'http://review.invalid');
-    const header = req.headers[TOKEN_HEADER];
-    const fromHeader = typeof header === 'string' ? header : undefined;
-    const fromQuery = url.searchParams.get('token') ?? undefined;
-    const fromCookie = tokenFromCookie(req.headers.cookie);
-    // A POST needs the header: a cookie alone is what a cross-site form would bring along.
-    const authorized = req.method === 'POST'
-      ? tokenMatches(fromHeader, token)
-      : tokenMatches(fromHeader, token) || tokenMatches(fromQuery, token) || tokenMatches(fromCookie, token);
-    if (!authorized) return json(res, 403, { error: 'forbidden: open the URL with the token that `sitechat review` printed' });
-
     const route = `${req.method ?? 'GET'} ${url.pathname}`;
     switch (route) {
-      case 'GET /': {
-        // HttpOnly and SameSite=Strict: a reload without ?token works, and no other site sends it along.
-        const cookie = `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-        return send(res, 200, 'text/html; charset=utf-8', REVIEW_HTML.replace('__TOKEN__', token), { 'Set-Cookie': cookie });
-      }
+      // The page and its assets: constants, nothing of the runs in them (the script fetches that with the token).
+      case 'GET /':
+        return send(res, 200, 'text/html; charset=utf-8', REVIEW_HTML);
       case 'GET /review.js':
         return send(res, 200, 'text/javascript; charset=utf-8', REVIEW_JS);
       case 'GET /review.css':
         return send(res, 200, 'text/css; charset=utf-8', REVIEW_CSS);
+      default:
+        break;
+    }
+    const header = req.headers[TOKEN_HEADER];
+    if (!tokenMatches(typeof header === 'string' ? header : undefined, token)) {
+      return json(res, 403, { error: 'forbidden: open the URL with the token that `sitechat review` printed' });
+    }
+    switch (route) {
       case 'GET /api/state':
         return json(res, 200, session.snapshot());
       case 'GET /api/agreement':
@@ -124,9 +126,10 @@ export function startReviewServer(options: ReviewServerOptions): Promise<Running
     server.listen(options.port, options.host, () => {
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
-      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+      bound = { host: options.host, port };
       resolve({
-        server, port, url: `http://${host}:${port}/?token=${token}`,
+        // The token in the fragment: the browser keeps it, and never sends it to a server.
+        server, port, url: `http://${urlHost(options.host)}:${port}/#token=${token}`,
         close: () => new Promise<void>((done) => {
           server.closeAllConnections();
           server.close(() => done());

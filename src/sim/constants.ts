@@ -82,7 +82,7 @@ export const ENDPOINT_NAMES: readonly EndpointName[] = Object.values(Endpoint);
 export const I_DONT_KNOW =
   "I don't know the answer to that. I couldn't find anything about it in the help center.";
 
-/** Path prefixes. The base URL handed to clients is `http://host:port/api/v1`. */
+/** Path prefixes. The base URL handed to clients is `http://host:port/api/v1` (unless `basePath` says otherwise). */
 export const API_PREFIX = '/api/v1';
 export const M2M_PREFIX = '/api/v1/m2m/';
 export const ADMIN_PREFIX = '/__sim/';

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX, DEMO_API_KEY, JUDGE_PREFIX } from './constants';
+import { DEMO_API_KEY, JUDGE_PREFIX } from './constants';
 import type { FaultConfig } from './faults/config';
 import { createSimServer } from './http/server';
 import type { SimulatorOptions } from './options';
@@ -17,7 +17,7 @@ export { Simulator } from './simulator';
 
 /** A running simulator. */
 export interface SimulatorHandle {
-  /** `http://host:port/api/v1`: the `{base_url}` of the spec. */
+  /** `http://host:port/api/v1` (or the `basePath` given): the `{base_url}` of the spec. */
   baseUrl: string;
   /** `http://host:port` (admin routes live under `/__sim/`). */
   origin: string;
@@ -58,7 +58,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const origin = `http://${host}:${port}`;
   let closed: Promise<void> | undefined;
   return {
-    baseUrl: `${origin}${API_PREFIX}`,
+    baseUrl: `${origin}${sim.options.basePath}`,
     origin,
     judgeBaseUrl: `${origin}${JUDGE_PREFIX}`,
     port,

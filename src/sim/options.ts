@@ -1,4 +1,4 @@
-import { MAX_MESSAGE_LENGTH } from './constants';
+import { API_PREFIX, MAX_MESSAGE_LENGTH } from './constants';
 import { resolveAdminToken } from './adminAuth';
 import type { FaultConfig } from './faults/config';
 import type { FixturesInput } from './fixtures';
@@ -68,6 +68,71 @@ export type UnknownModel = (typeof UnknownModel)[keyof typeof UnknownModel];
 export const FeedbackUuidCheck = { both: 'both', request: 'request', none: 'none' } as const;
 export type FeedbackUuidCheck = (typeof FeedbackUuidCheck)[keyof typeof FeedbackUuidCheck];
 
+/** Order of the session list (spec §4.1: not shown). */
+export const SessionOrder = {
+  /** Reverse creation order: a session created while a client pages shifts the later pages. */
+  newestFirst: 'newest-first',
+  /** Creation order: new sessions go to the end. */
+  oldestFirst: 'oldest-first',
+  /** No order asked of the store: a fixed order by a hash of the id, unrelated to time; a new session lands anywhere. */
+  unsorted: 'unsorted',
+} as const;
+export type SessionOrder = (typeof SessionOrder)[keyof typeof SessionOrder];
+
+/** Form of the ids the simulator hands out (request ids, and the session ids it creates); the spec says only "string". */
+export const IdFormat = {
+  /** Random v4 UUIDs; status and feedback refuse ids that are not UUIDs (see `feedbackUuidCheck`). */
+  uuid: 'uuid',
+  /**
+   * Random strings of 2 to 120 characters: letters, digits, `+/=:._~-`, a space, `%`, `?`, `#` and non-ASCII letters.
+   * Status and feedback check no id format (`feedbackUuidCheck` does not apply).
+   */
+  opaque: 'opaque',
+} as const;
+export type IdFormat = (typeof IdFormat)[keyof typeof IdFormat];
+
+/** Form of the timestamps in responses; the spec says only "ISO 8601 strings". */
+export const TimestampFormat = {
+  /** `2026-05-01T10:00:00.123Z` */
+  utc: 'utc',
+  /** `2026-05-01T15:30:00.123456+05:30`: microseconds, and an offset that differs from one timestamp to the next. */
+  offset: 'offset',
+  /** `2026-05-01T10:00:00.123456`: UTC with no zone designator, as a naive datetime prints. */
+  naive: 'naive',
+} as const;
+export type TimestampFormat = (typeof TimestampFormat)[keyof typeof TimestampFormat];
+
+/** Body of API error responses (§7 shows JSON with `error`; rule 3: the 500 body of most endpoints is not shown). */
+export const ErrorBody = {
+  /** `{ "error": "…" }` (`application/json`). */
+  json: 'json',
+  /** An HTML page that names only the status (`text/html`), as a web framework or gateway renders errors. */
+  html: 'html',
+  /** No body. */
+  empty: 'empty',
+} as const;
+export type ErrorBody = (typeof ErrorBody)[keyof typeof ErrorBody];
+
+/** Body of the tenant limits (spec §4.7: fields not shown). */
+export const LimitsBody = {
+  /** Plan, rate limit, list bounds, chat limits, retention, `models`, sites. */
+  full: 'full',
+  /** The same without `models`. */
+  noModels: 'no-models',
+  /** `{}`. */
+  empty: 'empty',
+} as const;
+export type LimitsBody = (typeof LimitsBody)[keyof typeof LimitsBody];
+
+/** Form of `Retry-After` on a 429 (§7 rule 4: headers not shown). */
+export const RetryAfterFormat = {
+  /** Delay in seconds: `Retry-After: 1`. */
+  seconds: 'seconds',
+  /** An HTTP date that many seconds ahead: `Retry-After: Fri, 01 May 2026 10:00:01 GMT`. */
+  httpDate: 'http-date',
+} as const;
+export type RetryAfterFormat = (typeof RetryAfterFormat)[keyof typeof RetryAfterFormat];
+
 /** Options of {@link startSimulator}. Every field is optional. */
 export interface SimulatorOptions {
   /** TCP port; 0 picks a free one. @default 0 */
@@ -92,6 +157,8 @@ export interface SimulatorOptions {
   rateLimitScope?: RateLimitScope;
   /** `Retry-After` header value (seconds) on 429; null sends no header. @default 1 */
   retryAfterSeconds?: number | null;
+  /** @default 'seconds' */
+  retryAfterFormat?: RetryAfterFormat;
   /** Use the first `X-Forwarded-For` address as the client IP (lets tests act as several clients). @default false */
   trustForwardedFor?: boolean;
   /** Seed of latencies, fault decisions and model noise (request and session ids are random UUIDs). @default 1 */
@@ -126,6 +193,25 @@ export interface SimulatorOptions {
   syncTimeoutMs?: number;
   /** Include `confidence_*` in the status response of a completed request. @default true */
   statusConfidence?: boolean;
+  /** Include `confidence_*` in the sync chat answer ("omitted when unavailable", §2). @default true */
+  syncConfidence?: boolean;
+  /** @default 'newest-first' */
+  sessionOrder?: SessionOrder;
+  /** @default 'uuid' */
+  idFormat?: IdFormat;
+  /** @default 'utc' */
+  timestamps?: TimestampFormat;
+  /** @default 'json' */
+  errorBody?: ErrorBody;
+  /** @default 'full' */
+  limitsBody?: LimitsBody;
+  /** Add fields the spec does not list to every object of every API response body (errors included). @default false */
+  extraFields?: boolean;
+  /**
+   * Path the API is served under, ending in `/api/v1` (§9), e.g. `/proxy/site-chat/api/v1` for a server behind a
+   * path-routing proxy; `baseUrl` of the handle includes it. @default '/api/v1'
+   */
+  basePath?: string;
   /**
    * JSON file that keeps sessions, requests and feedback across restarts (read at start, written
    * debounced and on close). Unset: state lives in memory only. @default undefined
@@ -169,7 +255,27 @@ export function resolveOptions(o: SimulatorOptions): ResolvedOptions {
     maxBodyBytes: o.maxBodyBytes ?? 1_048_576,
     syncTimeoutMs: o.syncTimeoutMs ?? 60_000,
     statusConfidence: o.statusConfidence ?? true,
+    syncConfidence: o.syncConfidence ?? true,
+    retryAfterFormat: o.retryAfterFormat ?? RetryAfterFormat.seconds,
+    sessionOrder: o.sessionOrder ?? SessionOrder.newestFirst,
+    idFormat: o.idFormat ?? IdFormat.uuid,
+    timestamps: o.timestamps ?? TimestampFormat.utc,
+    errorBody: o.errorBody ?? ErrorBody.json,
+    limitsBody: o.limitsBody ?? LimitsBody.full,
+    extraFields: o.extraFields ?? false,
+    basePath: resolveBasePath(o.basePath),
   };
+}
+
+/** `basePath` without a trailing slash; throws unless it is a plain path ending in `/api/v1` outside the admin routes. */
+function resolveBasePath(raw: string | undefined): string {
+  if (raw === undefined) return API_PREFIX;
+  const path = raw.replace(/\/+$/, '');
+  const dots = path.split('/').some((segment) => segment === '.' || segment === '..');
+  if (!/^(\/[A-Za-z0-9._~-]+)*\/api\/v1$/.test(path) || dots || path.startsWith('/__sim/')) {
+    throw new Error(`simulator options: \`basePath\` must be a path such as /proxy/site-chat/api/v1 (segments of letters, digits and ._~-, ending in /api/v1, not under /__sim), got ${JSON.stringify(raw)}`);
+  }
+  return path;
 }
 
 /** `modelNoise` as a per-model table; throws naming the model or value that is wrong. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FaultConfig } from './faults/config';
 import { FaultInjector } from './faults/injector';
 import { loadFixtures, type Fixtures } from './fixtures';
@@ -7,6 +6,7 @@ import { noiseRateOf, resolveOptions, type ResolvedOptions, type SimulatorOption
 import { Prng } from './prng';
 import { RateLimiter } from './ratelimit';
 import { Clock } from './state/clock';
+import { newId } from './state/ids';
 import { Registry } from './state/registry';
 import { RecentAsks } from './state/reasks';
 import { RequestStatus, RequestStore, type ChatRequestRecord } from './state/requests';
@@ -61,12 +61,9 @@ export class Simulator {
     if (saved) this.restore(saved);
   }
 
-  /**
-   * A new request or session id. Random, never derived from the seed: a real service never hands
-   * out an id twice, not across instances and not across restarts.
-   */
-  newId(): string {
-    return randomUUID();
+  /** A new request or session id, in the form of `idFormat` (see {@link newId}). */
+  newId(kind: 'request' | 'session'): string {
+    return newId(this.options.idFormat, kind);
   }
 
   /** State changed (an API call that writes, a reset, a time jump): schedule a write of the state file. */

@@ -17,14 +17,18 @@ export interface SimStats {
   feedbackByValue: { good: number; bad: number };
   sessions: { total: number; closed: number };
   /**
-   * Re-asks: a message identical to an earlier user message of the same session, or to a recent ask of the same
-   * site and asker (email, else session) in any session whose answer the client has not received yet.
+   * Second submissions: a message identical to an earlier user message of the same session that the service did not
+   * fail (a re-ask of a failed request is on purpose), or to a recent ask of the same site and asker (email, else
+   * session) in any session whose response never reached the client.
    */
   duplicateSubmissions: number;
   /** Judge completions served by `POST /v1/chat/completions` (200s), by verdict. Errors are in `requests['judge.chat']`. */
   judge: { calls: number; verdicts: { pass: number; fail: number } };
-  /** Injected faults. `dropped` responses are not counted in `requests`. */
-  faults: { errors: number; asyncFailures: number; dropped: number; bursts: number; delayed: number };
+  /**
+   * Injected faults. `dropped` responses are not counted in `requests`; `badGateway` (HTML 502 pages after the request
+   * was processed) are, as 502. `transientFailures`: requests failed by `transientFailRate`.
+   */
+  faults: { errors: number; asyncFailures: number; transientFailures: number; dropped: number; badGateway: number; bursts: number; delayed: number };
   /** Most requests in flight at once, overall and on one (client IP, path). */
   maxConcurrent: number;
   maxConcurrentPerPath: number;
@@ -43,7 +47,7 @@ function zero(): Counters {
     feedbackByValue: { good: 0, bad: 0 },
     duplicateSubmissions: 0,
     judge: { calls: 0, verdicts: { pass: 0, fail: 0 } },
-    faults: { errors: 0, asyncFailures: 0, dropped: 0, bursts: 0, delayed: 0 },
+    faults: { errors: 0, asyncFailures: 0, transientFailures: 0, dropped: 0, badGateway: 0, bursts: 0, delayed: 0 },
   };
 }
 

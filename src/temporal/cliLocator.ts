@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { childEnv } from './childEnv';
+import { ChildKind, childEnv } from './childEnv';
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -7,9 +7,9 @@ import { promisify } from 'node:util';
 import { projectRoot } from './projectRoot';
 
 const execFileAsync = promisify(execFile);
-/** Every tool run here gets the environment without sitechat's secrets. */
+/** Every tool run here (pip, python, go, the CLI's --version) gets an installer's allow-listed environment. */
 const run = (file: string, args: string[], options: { timeout: number; env?: NodeJS.ProcessEnv }) =>
-  execFileAsync(file, args, { ...options, env: childEnv(options.env) });
+  execFileAsync(file, args, { ...options, env: childEnv(ChildKind.installer, options.env) });
 
 /**
  * Pinned Temporal CLI. 1.5.1 bundles Temporal server 1.29.1 (task-queue config APIs exist) and is the newest

@@ -1,6 +1,8 @@
 import { Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { NativeConnection } from '@temporalio/worker';
+import { payloadDataConverter } from '../codec/dataConverter';
 import { installQuietRuntime } from './sdkRuntime';
 
 export interface TemporalConnections {
@@ -9,6 +11,8 @@ export interface TemporalConnections {
   namespace: string;
   client: Connection;
   worker: NativeConnection;
+  /** The payload codec of SITECHAT_PAYLOAD_KEYS, for the clients and workers on these connections. */
+  dataConverter: DataConverter;
   close(): Promise<void>;
 }
 
@@ -20,6 +24,8 @@ export { temporalConfigured } from './configured';
  * That is how Temporal Cloud is reached too.
  */
 export async function connectTemporal(addressOverride?: string): Promise<TemporalConnections> {
+  // A malformed SITECHAT_PAYLOAD_KEYS is refused before anything is connected.
+  const dataConverter = payloadDataConverter();
   const { connectionOptions, namespace } = loadClientConnectConfig();
   const options = addressOverride ? { ...connectionOptions, address: addressOverride } : connectionOptions;
   const address = options.address ?? 'localhost:7233';
@@ -37,6 +43,7 @@ export async function connectTemporal(addressOverride?: string): Promise<Tempora
     namespace: namespace ?? 'default',
     client,
     worker,
+    dataConverter,
     async close() {
       await client.close();
       await worker.close();

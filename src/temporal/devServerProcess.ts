@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childEnv } from './childEnv';
+import { ChildKind, childEnv } from './childEnv';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
@@ -9,7 +9,10 @@ export interface DevServerProcessOptions {
   cliPath: string;
   dbFilename?: string;
   port?: number;
+  /** Serve the Web UI on this port (127.0.0.1). @default no UI: it answers any Host header (docs/deployment.md) */
   uiPort?: number;
+  /** The HTTP API's port (Host-checked). @default a free port */
+  httpPort?: number;
   /** Serve Prometheus metrics here (the bench reads the server's own counters). @default a port the CLI picks */
   metricsPort?: number;
   namespaces: string[];
@@ -51,13 +54,23 @@ export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM
 }
 
 /**
+ * The dev server's HTTP API (always on, beside gRPC) answers only requests whose `Host` names the loopback address and
+ * its port: a web page that rebinds its own name to 127.0.0.1 (DNS rebinding) sends `Host: evil.example:PORT` and
+ * gets 403 instead of workflow histories. The server's own setting (`frontend.httpAllowedHosts`, exact names).
+ */
+export function httpApiArgs(httpPort: number): string[] {
+  const hosts = ['127.0.0.1', 'localhost', '[::1]'].map((h) => `${h}:${httpPort}`);
+  return ['--http-port', String(httpPort), '--dynamic-config-value', `frontend.httpAllowedHosts=${JSON.stringify(hosts)}`];
+}
+
+/**
  * `temporal server start-dev` as a child process with its output in a log file. Ready when the frontend
  * answers; the child is killed if this process exits first.
  */
 export async function spawnDevServer(options: DevServerProcessOptions): Promise<DevServerProcess> {
   const port = options.port ?? (await freePort());
-  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
-  if (options.uiPort !== undefined) args.push('--ui-port', String(options.uiPort));
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn', ...httpApiArgs(options.httpPort ?? (await freePort()))];
+  if (options.uiPort !== undefined) args.push('--ui-ip', '127.0.0.1', '--ui-port', String(options.uiPort));
   else args.push('--headless');
   if (options.dbFilename) args.push('--db-filename', options.dbFilename);
   if (options.metricsPort !== undefined) args.push('--metrics-port', String(options.metricsPort));
@@ -66,7 +79,7 @@ export async function spawnDevServer(options: DevServerProcessOptions): Promise<
 
   // Its own process group: Ctrl-C in the terminal goes to sitechat, which decides (cancel or detach) and then
   // stops the server itself; the server must not die with the keystroke.
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: childEnv() });
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: childEnv(ChildKind.temporalServer) });
   if (options.logFile) {
     mkdirSync(dirname(options.logFile), { recursive: true });
     const log = createWriteStream(options.logFile, { flags: 'a' });

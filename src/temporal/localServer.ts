@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { locateTemporalCli, type LocatedCli } from './cliLocator';
-import { spawnDevServer } from './devServerProcess';
+import { freePort, httpApiArgs, spawnDevServer } from './devServerProcess';
 import { installQuietRuntime } from './sdkRuntime';
 
 export interface LocalServerOptions {
@@ -8,7 +8,7 @@ export interface LocalServerOptions {
   dbFilename?: string;
   /** gRPC port. @default a free port */
   port?: number;
-  /** Serve the Web UI on this port. @default no UI */
+  /** Serve the Web UI on this port. @default no UI: it answers any Host header (docs/deployment.md) */
   uiPort?: number;
   /** @default "default" */
   namespace?: string;
@@ -73,6 +73,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       namespace: options.namespace,
       log: { format: 'pretty', level: 'error' },
       extraArgs: [
+        ...httpApiArgs(await freePort()),
         ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((kv) => ['--dynamic-config-value', kv]),
         ...(options.extraNamespaces ?? []).flatMap((ns) => ['--namespace', ns]),
       ],

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { payloadDataConverter } from '../codec/dataConverter';
 import { JUDGE_DEFAULTS } from '../grading/judge/settings';
 import { siteInLogs } from '../logging/siteInLogs';
 import { activeTracing } from '../telemetry/state';
@@ -27,6 +29,11 @@ export interface WorkersOptions {
   deps?: Partial<ActivityDeps>;
   /** Which queues to poll. @default all of them */
   queues?: readonly string[];
+  /**
+   * How payloads are encoded (tests and tools give one of `dataConverterFor`). @default the codec of
+   * SITECHAT_PAYLOAD_KEYS (`payloadDataConverter`)
+   */
+  dataConverter?: DataConverter;
 }
 
 export interface RunningWorkers {
@@ -95,6 +102,8 @@ const quietBundlerLogger = { trace: noop, debug: noop, info: noop, warn: noop, e
  */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const { config } = options;
+  // Before anything is asked of the server: a malformed SITECHAT_PAYLOAD_KEYS stops the worker here.
+  const dataConverter = options.dataConverter ?? payloadDataConverter();
   limitHeapGrowth(config.heapGrowthPercent);
   const queues = options.queues ?? Object.values(TaskQueue);
   if (queues.some((q) => (RATE_LIMITED_QUEUES as readonly string[]).includes(q))) {
@@ -118,6 +127,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       namespace: options.namespace,
       taskQueue,
       activities,
+      // One data converter for every queue: activity inputs, results and heartbeats are payloads like workflow ones.
+      dataConverter,
       // The API check first: a task of another API's run is refused before anything else sees it.
       interceptors: { activity: [guard, siteInLogs, ...(tracing?.interceptors?.activity ?? [])] },
       ...(tracing?.sinks ? { sinks: tracing.sinks } : {}),

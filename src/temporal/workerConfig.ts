@@ -27,6 +27,12 @@ export interface WorkerConfig {
   ratePerSecond: number;
   /** SITECHAT_POLL_INTERVAL_MS: status polling interval; the spec recommends 1–2 s. @default 1000 */
   pollIntervalMs: number;
+  /**
+   * SITECHAT_NEW_REQUEST_GRACE_MS: a status lookup that answers 404 `request not found` for a request the API returned
+   * less than this long ago is polled again, not final (an eventually consistent deployment may not know a new id for
+   * a moment); 0 makes every such 404 final. @default 30000
+   */
+  newRequestGraceMs?: number;
   /** SITECHAT_MAX_CONCURRENT_ASKS: questions one worker waits on at once. @default 500 */
   maxConcurrentAsks: number;
   /**
@@ -76,6 +82,9 @@ export interface WorkerConfig {
 
 /** SITECHAT_STORE_OUTAGE_LIMIT's default: the same hour feedback and closes wait out an API outage. */
 export const DEFAULT_STORE_OUTAGE_LIMIT_MS = 3_600_000;
+
+/** SITECHAT_NEW_REQUEST_GRACE_MS's default: a new request id's 404s are polled again for 30 s. */
+export const DEFAULT_NEW_REQUEST_GRACE_MS = 30_000;
 
 /** Keeps a busy worker's heaps near what is alive, at the same speed (BENCHMARKS.md, "Worker memory"). */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
@@ -186,6 +195,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env, overri
     storeUrl: 'storeUrl' in overrides ? overrides.storeUrl : storeUrlOf(env),
     ratePerSecond: overrides.ratePerSecond ?? numberFrom(env, 'SITECHAT_RATE_LIMIT', 5),
     pollIntervalMs: overrides.pollIntervalMs ?? numberFrom(env, 'SITECHAT_POLL_INTERVAL_MS', 1000, 1),
+    newRequestGraceMs: overrides.newRequestGraceMs ?? numberFrom(env, 'SITECHAT_NEW_REQUEST_GRACE_MS', DEFAULT_NEW_REQUEST_GRACE_MS),
     maxConcurrentAsks: overrides.maxConcurrentAsks ?? numberFrom(env, 'SITECHAT_MAX_CONCURRENT_ASKS', 500, 1, true),
     pollScope: overrides.pollScope ?? pollScopeFrom(env),
     egressIps: overrides.egressIps ?? integerFrom(env, 'SITECHAT_EGRESS_IPS', 1, 1),

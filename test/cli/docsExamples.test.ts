@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandsOf, docFiles, fencesOf, SHELL_LANGUAGES } from '../helpers/docExamples';
 import { CLI } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 const ROOT = join(__dirname, '..', '..');
 const fences = docFiles(ROOT).flatMap((file) => fencesOf(ROOT, file));
@@ -24,6 +25,7 @@ const PREAMBLE = `npx() { if [ "$1" = sitechat ]; then shift; node ${JSON.string
 function bash(cwd: string, command: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', `${PREAMBLE}\n${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    failOnWarnings(command, child);
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSameProcess, processIdentity, type ProcessIdentity } from '../../src/temporal/processIdentity';
 import { CLI, sitechat } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 describe('the embedded dev server’s pid file', () => {
   let dir: string;
@@ -78,6 +79,7 @@ describe('the embedded dev server’s pid file', () => {
       writeFileSync(join(runDir, 'many.csv'), ['id,question', ...rows].join('\n') + '\n');
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
       const child = spawn(process.execPath, [CLI, 'run', 'many.csv', '--concurrency', '2'], { cwd: runDir, env: { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.5' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      failOnWarnings('sitechat run', child);
       let stderr = '';
       child.stdout.resume();
       const started = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {

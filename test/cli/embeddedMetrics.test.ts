@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 /**
  * The CLI's in-process worker serves metrics too: `sitechat run` with SITECHAT_METRICS_ADDR (port 0) prints its
@@ -31,6 +32,7 @@ describe('metrics of the in-process worker of `sitechat run` (built CLI, real Te
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    failOnWarnings('sitechat run', child);
     let stderr = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

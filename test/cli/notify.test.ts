@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookPayload } from '../../src/notify/webhook';
 import { CLI, sitechat } from '../helpers/cli';
-import { Receiver } from '../helpers/receiver';
+import { expressNotFound, Receiver } from '../helpers/receiver';
 
 const SECRET = 'cli-notify-signing-secret-3c5d';
 const TOKEN = 'cli-hook-token-81f0';
@@ -81,7 +81,42 @@ describe('sitechat run --notify and sitechat notify test (the CLI, embedded Temp
     const refused = await sitechat(dir, ['notify', 'test', '--notify', 'slack:SLACK_URL'], env);
     receiver.reply = () => ({ status: 200 });
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('slack (SLACK_URL): FAILED: HTTP 404: no_service');
+    expect(refused.stderr).toContain('slack (SLACK_URL): FAILED: HTTP 404 Not Found: no_service');
     expect(refused.stderr + refused.stdout).not.toContain(TOKEN);
+  });
+
+  it('a receiver that quotes the URL\'s path (a 500, then Express\'s 404 page) shows only its status: in stderr, JSON logs and every file', async () => {
+    const out = join(dir, 'echoed');
+    const mark = receiver.received.length;
+    receiver.reply = (r, i) => (i === mark ? { status: 500, headers: { 'Retry-After': '0' }, body: `upstream failed for POST ${r.path}` } : expressNotFound(r));
+    const ran = await sitechat(dir, ['run', dataset, '--fail-under', '90%', '--out', out, '--notify', 'webhook:HOOK_URL:HOOK_SECRET'], { ...env, SITECHAT_LOG_FORMAT: 'json' });
+    receiver.reply = () => ({ status: 200 });
+    expect(ran.code, ran.stderr).toBe(1);
+    // Both answers quoted the path; the 500 was retried, the 404 refused.
+    expect(receiver.received.slice(mark).map((r) => r.path)).toEqual([`/hook/${TOKEN}`, `/hook/${TOKEN}`]);
+    expect(ran.stderr).toContain('FAILED: HTTP 404 Not Found');
+    expect(JSON.parse(readFileSync(join(out, 'notifications.json'), 'utf8'))).toEqual([expect.objectContaining({ status: 'failed', error: 'HTTP 404 Not Found', attempts: 2 })]);
+    receiver.reply = expressNotFound;
+    const notify = await sitechat(dir, ['notify', 'test', '--notify', 'webhook:HOOK_URL:HOOK_SECRET'], env);
+    receiver.reply = () => ({ status: 200 });
+    expect(notify.code).toBe(3);
+    expect(notify.stderr).toContain('webhook (HOOK_URL): FAILED: HTTP 404 Not Found');
+    for (const text of [ran.stdout, ran.stderr, notify.stdout, notify.stderr, ...files(dir).filter((f) => !f.endsWith('.db')).map((f) => readFileSync(f, 'utf8'))]) {
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain('Cannot POST');
+      expect(text).not.toContain('upstream failed');
+    }
+  });
+
+  it('notify test reads a few KiB of a receiver that answers 256 MiB', async () => {
+    const mark = receiver.received.length;
+    const huge = 256 * 1024 * 1024;
+    receiver.reply = () => ({ status: 500, streamBytes: huge });
+    const ran = await sitechat(dir, ['notify', 'test', '--notify', 'webhook:HOOK_URL:HOOK_SECRET'], env);
+    receiver.reply = () => ({ status: 200 });
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toContain('webhook (HOOK_URL): FAILED: HTTP 500 Internal Server Error');
+    await receiver.answered(mark);
+    expect(receiver.received[mark]?.streamed ?? huge).toBeLessThan(16 * 1024 * 1024);
   });
 });

@@ -7,6 +7,7 @@ import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { namespaceForFile } from '../helpers/namespace';
 import { CLI } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -66,6 +67,7 @@ describe('npx sitechat run under SIGTERM to its process group (real npx, Tempora
     const child = spawn('npx', ['sitechat', 'run', 'datasets/demo.csv', '--out', join(dir, 'report')], {
       cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
     });
+    failOnWarnings('npx sitechat run', child);
     const pgid = child.pid as number;
     const ran = new Promise<Ran>((resolve) => {
       let stdout = '';

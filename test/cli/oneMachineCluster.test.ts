@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { freePort } from '../../src/temporal/devServerProcess';
-import { CLI, sitechat, startSitechat as start, until, type SitechatProcess as Proc } from '../helpers/cli';
+import { CLI, sitechat, startSitechat as start, until, type Started as Proc } from '../helpers/cli';
 
 /**
  * The README's one-machine cluster, step by step: `sitechat server`, two `sitechat worker` processes, and a run with

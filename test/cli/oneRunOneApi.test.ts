@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
-import { CLI, sitechat, startSitechat, until, type SitechatProcess } from '../helpers/cli';
+import { CLI, sitechat, startSitechat, until, type Started } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
 
 interface Summary { runId: string; total: number; passed: number; error: number; provenance?: { answers: { from: string; host?: string } } }
@@ -20,16 +20,16 @@ describe('one run, one API (built CLI, shared Temporal dev server, two simulator
   let real: SimulatorHandle;
   let other: SimulatorHandle;
   let shell: Record<string, string>;
-  const workers: SitechatProcess[] = [];
-  const workerOf = async (api: SimulatorHandle): Promise<SitechatProcess> => {
+  const workers: Started[] = [];
+  const workerOf = async (api: SimulatorHandle): Promise<Started> => {
     const w = startSitechat(dir, ['worker'], { ...shell, SITECHAT_BASE_URL: api.baseUrl, SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_POLL_INTERVAL_MS: '100' });
     workers.push(w);
     await until('a polling worker', () => w.stderr().includes('worker polling'));
     return w;
   };
-  let right: Promise<SitechatProcess> | undefined;
+  let right: Promise<Started> | undefined;
   /** The real API's worker: one for the file, started by the first test that needs it. */
-  const rightWorker = (): Promise<SitechatProcess> => (right ??= workerOf(real));
+  const rightWorker = (): Promise<Started> => (right ??= workerOf(real));
   const dataset = (rows: number): string => {
     const file = join(dir, `q${rows}.csv`);
     writeFileSync(file, ['id,question,must_include', ...Array.from({ length: rows }, (_, i) => `q${i},How much does the Personal plan cost?,$9.99`)].join('\n'));

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -13,6 +15,7 @@ import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 import { exited, spawnWorker } from '../helpers/workerProcess';
+import { failOnWarnings } from '../helpers/warnings';
 
 /**
  * Against the demo knowledge base (test/helpers/uncertainRows.ts): `pass` passes, `fail` fails on evidence, the two
@@ -35,6 +38,7 @@ function startReview(stack: Stack, runId: string, extra: string[] = []): Review 
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  failOnWarnings('sitechat review', child);
   let out = '';
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -47,6 +51,11 @@ function startReview(stack: Stack, runId: string, extra: string[] = []): Review 
     child.once('exit', (code) => reject(new Error(`sitechat review exited ${code} before printing its URL:\n${err}`)));
   });
   return { child, url, stderr: () => err };
+}
+
+/** The token of the printed URL: in its fragment, which a browser never sends to a server. */
+function tokenOf(url: URL): string {
+  return new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
 }
 
 async function stop(review: Review | undefined): Promise<void> {
@@ -102,27 +111,51 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     expect(unknown.stderr).toContain('no run no-such-run in the results store');
   });
 
-  it('refuses every request without the right token (page, assets, JSON API), with no CORS header', async () => {
+  it('refuses every API request without the token header (a cookie or a query is not one), and a foreign Host; no CORS header', async () => {
     review = startReview(stack, runId);
     const url = new URL(await review.url);
     // A review starts no worker unless asked, even with an API in its environment.
     expect(review.stderr()).toContain('no in-process worker: the feedback of settled rows goes out on the `npx sitechat worker` processes');
-    const base = `${url.origin}`;
-    const wrong = 'A'.repeat(url.searchParams.get('token')?.length ?? 32);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(url.search).toBe('');
+    const token = tokenOf(url);
+    expect(token).toMatch(/^[\w-]{32}$/u);
+    const base = url.origin;
+    // The page and its assets: constants, without the token, and no cookie set.
+    for (const path of ['/', '/review.js', '/review.css']) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.text()).not.toContain(token);
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    const wrong = 'A'.repeat(token.length);
     for (const [path, init] of [
-      ['/', {}], ['/review.js', {}], ['/api/state', {}], ['/api/agreement', {}], [`/?token=${wrong}`, {}], ['/api/state', { headers: { 'X-Review-Token': wrong } }],
+      ['/api/state', {}], ['/api/agreement', {}], [`/api/state?token=${token}`, {}], ['/api/state', { headers: { 'X-Review-Token': wrong } }],
+      ['/api/state', { headers: { Cookie: `sitechat_review_token=${token}` } }],
       ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, body: JSON.stringify({ runId, rowId: 'unsure1', verdict: 'pass' }) }],
-      // The cookie alone does not make a POST: a cross-site form would bring it along.
-      ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: `sitechat_review_token=${url.searchParams.get('token')}` }, body: '{}' }],
+      ['/api/labels', { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: `sitechat_review_token=${token}` }, body: '{}' }],
     ] as const) {
       const res = await fetch(`${base}${path}`, init as RequestInit);
       expect(res.status, `${(init as RequestInit).method ?? 'GET'} ${path}`).toBe(403);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     }
-    expect(url.hostname).toBe('127.0.0.1');
-    const ok = await fetch(`${base}/api/state`, { headers: { 'X-Review-Token': url.searchParams.get('token') ?? '' } });
+    // A DNS-rebinding page sends its own name as Host: refused before the token is looked at.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      request({ host: url.hostname, port: url.port, path: '/api/state', headers: { Host: `evil.example:${url.port}`, 'X-Review-Token': token } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject).end();
+    });
+    expect(rebound).toBe(403);
+    const ok = await fetch(`${base}/api/state`, { headers: { 'X-Review-Token': token } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBeNull();
+    // A note with a control character is refused, naming it; nothing is saved.
+    const nul = await fetch(`${base}/api/labels`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Review-Token': token }, body: JSON.stringify({ runId, rowId: 'unsure1', verdict: 'pass', note: 'ok\u0000' }),
+    });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: string }).error).toContain('the note holds control character U+0000 (NUL) at character 3');
     const labelled = await storedRow(stack, runId, 'unsure1');
     expect(labelled?.decision?.by).toBe('graders');
   });
@@ -132,7 +165,9 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     const url = await review.url;
     const before = feedbackCalls(stack);
     browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // One context for the review page and the other port's page below: they share the cookie jar, as two tabs do.
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
     // The run's report.html lists both uncertain rows under "Needs review".
     const reportHtml = `file://${join(stack.runsDir, runId, 'report.html')}`;
     await page.goto(reportHtml);
@@ -151,12 +186,24 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     await page.screenshot({ path: shot });
     expect(existsSync(shot)).toBe(true);
 
+    // A note a label file could not hold (an ANSI escape) is refused in the page: the row stays, nothing is sent.
+    await page.fill('#note', 'red \u001b[31m note');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('p');
+    expect(await page.isVisible('#note-error')).toBe(true);
+    expect(await page.textContent('#note-error')).toContain('U+001B at character 5');
+    expect(await page.getAttribute('#row', 'data-row')).toBe(first);
+    expect(await page.textContent('#progress')).toMatch(/^0 of \d+ settled/);
+    await page.fill('#note', '');
+    await page.keyboard.press('Escape');
+
     await page.keyboard.press('n');
     await page.keyboard.type('answer gives the 5 GB');
     await page.keyboard.press('Escape');
     await page.keyboard.press('p');
     // The next row at once; the save in the background, then the verdict of the run as recomputed.
     expect(await page.getAttribute('#row', 'data-row')).not.toBe(first);
+    expect(await page.isVisible('#note-error')).toBe(false);
     await page.waitForSelector('#runs .run.passed');
     expect(await page.textContent('#runs .verdict')).toBe('PASSED');
     expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
@@ -179,13 +226,42 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     const row = await storedRow(stack, runId, first ?? '');
     expect(row).toMatchObject({ outcome: 'passed', decision: { verdict: 'pass', by: 'label', reason: 'label by tester: answer gives the 5 GB', was: 'uncertain' } });
 
-    // Reload without the token in the URL: the cookie carries it; the label is kept.
-    await page.goto(new URL(url).origin);
+    // A reload keeps the fragment, so the token: the label is kept.
+    await page.reload();
     await page.waitForSelector('#row[data-row]');
     expect(await page.textContent('#progress')).toMatch(/^1 of \d+ settled$/);
     await page.keyboard.press('k');
     await page.waitForSelector(`#row[data-row="${first}"]`);
     expect(await page.textContent('#row')).toContain('settled: pass by tester');
+    // Without the fragment there is no token: the page says which URL to open, and shows no row.
+    const bare = await browser.newPage();
+    await bare.goto(new URL(url).origin);
+    await expect.poll(() => bare.textContent('#progress')).toMatch(/^No token in this address/u);
+    expect(await bare.$$('#row[data-row]')).toHaveLength(0);
+    await bare.close();
+
+    // Another server on another port of 127.0.0.1, in the same browser: no cookie of the review page reaches it, and
+    // its page can read none (cookies are not bound to a port, so a token in one would be everyone's on this host).
+    const token = tokenOf(new URL(url));
+    const seen: (string | undefined)[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.cookie);
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>another local page</title><p>hello</p>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (other.address() as AddressInfo).port;
+      expect(String(port)).not.toBe(new URL(url).port);
+      const foreign = await context.newPage();
+      await foreign.goto(`http://127.0.0.1:${port}/`);
+      expect(seen.length).toBeGreaterThan(0);
+      for (const cookie of seen) expect(cookie ?? '').not.toContain(token);
+      expect(await foreign.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).not.toContain(token);
+      expect(JSON.stringify(await context.cookies())).not.toContain(token);
+      await foreign.close();
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
 
     // The feedback workflow (on the stack's workers) sends `good` once and records it on the row.
     await stack.client.workflow.getHandle(labelFeedbackWorkflowId(runId, first ?? '')).result();
@@ -230,7 +306,7 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
       const before = feedbackCalls(stack);
       const killed = startReview(stack, runId);
       const url = new URL(await killed.url);
-      const token = url.searchParams.get('token') ?? '';
+      const token = tokenOf(url);
       const save = (origin: string, verdict: string, key = token): Promise<Response> => fetch(`${origin}/api/labels`, {
         method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Review-Token': key }, body: JSON.stringify({ runId, rowId: 'unsure2', verdict }),
       });
@@ -251,7 +327,7 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
       const again = startReview(stack, runId);
       review = again;
       const url2 = new URL(await again.url);
-      const token2 = url2.searchParams.get('token') ?? '';
+      const token2 = tokenOf(url2);
       const second = await save(url2.origin, 'pass', token2);
       expect(second.status).toBe(200);
       const changed = (await (await save(url2.origin, 'fail', token2)).json()) as { feedback: { state: string } };

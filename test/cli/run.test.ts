@@ -51,6 +51,12 @@ describe('sitechat run (the CLI, embedded Temporal dev server and simulator)', (
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-error-rate: must be a fraction from 0 to 1 (0.9) or a percentage with % (90%), got "lots"');
   });
+  it('runs the demo as the README shows it without a Node warning on stderr (the helper rejects one)', async () => {
+    const ran = await sitechat(dir, ['run', join(__dirname, '..', '..', 'datasets', 'demo.csv'), '--out', join(dir, 'demo')]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/feedback\s+good \d+, bad \d+, failed 0/);
+  });
+
   it('--config applies default assertions and runs a custom grader module in an activity', async () => {
     writeFileSync(join(dir, 'short.js'), 'exports.grade = (row, answer) => ({ pass: answer.answer.length < 5, reason: `length ${answer.answer.length}` });\n');
     writeFileSync(join(dir, 'sitechat.config.yaml'), 'failUnder: 0.5\nassertions:\n  - { type: custom, module: ./short.js }\n');

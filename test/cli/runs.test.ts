@@ -61,6 +61,23 @@ describe('sitechat runs (a runs directory with several finished runs)', () => {
     expect(page).not.toContain('20260101-0200-aaaaaa');
   });
 
+  it('a corrupt summary.json: its run left out with a warning naming the file, the others listed, exit 0 (also --html)', async () => {
+    const runs = join(dir, 'corrupt');
+    await seedRuns(runs, [
+      { runId: 'ok-1', startedAt: '2026-02-01T02:00:00Z', outcomes: ['passed'] },
+      { runId: 'bad-2', startedAt: '2026-02-02T02:00:00Z', outcomes: ['passed'] },
+    ]);
+    const file = join(runs, 'bad-2', 'summary.json');
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
+    const ran = await sitechat(dir, ['runs', '--html'], { SITECHAT_RUNS_DIR: runs });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^ok-1 /mu);
+    expect(ran.stdout).not.toContain('bad-2');
+    const warnings = ran.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^warning: ${file} is not valid JSON \\(.+\\): run bad-2 is left out$`, 'u'))]);
+    expect(readFileSync(join(runs, 'history.html'), 'utf8')).toContain('ok-1/report.html');
+  });
+
   it('an empty runs directory is not an error', async () => {
     const ran = await sitechat(dir, ['runs'], { SITECHAT_RUNS_DIR: join(dir, 'none') });
     expect(ran.code).toBe(0);

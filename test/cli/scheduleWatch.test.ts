@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
-import { CLI, sitechat, startSitechat, until, type SitechatProcess } from '../helpers/cli';
+import { CLI, sitechat, startSitechat, until, type Started } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
 
 /**
@@ -17,7 +17,7 @@ describe('following a scheduled run (built CLI, real Temporal dev server, a work
   let dir: string;
   let env: Record<string, string>;
   let api: SimulatorHandle;
-  let worker: SitechatProcess;
+  let worker: Started;
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-schedwatch-'));

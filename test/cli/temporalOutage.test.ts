@@ -12,6 +12,7 @@ import { freePort, spawnDevServer, type DevServerProcess } from '../../src/tempo
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal/localServer';
 import { CLI, sitechat } from '../helpers/cli';
 import { exited } from '../helpers/workerProcess';
+import { failOnWarnings } from '../helpers/warnings';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +46,8 @@ describe('the CLI outlives a Temporal outage', () => {
       TEMPORAL_ADDRESS: `127.0.0.1:${port}`, SITECHAT_BASE_URL: sim.baseUrl, SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_SITE_ID: DEMO.siteId,
       SITECHAT_EMAIL: 'qa@example.com', SITECHAT_RUNS_DIR: join(dir, 'runs'), SITECHAT_POLL_INTERVAL_MS: '200',
     };
-    worker = spawn(process.execPath, [CLI, 'worker'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'ignore'] });
+    worker = spawn(process.execPath, [CLI, 'worker'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    failOnWarnings('sitechat worker', worker);
   });
   afterAll(async () => {
     worker?.kill('SIGTERM');

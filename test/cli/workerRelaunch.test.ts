@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/devServerProcess';
 import { runsOnGlibc } from '../../src/temporal/memoryRelaunch';
 import { CLI } from '../helpers/cli';
+import { failOnWarnings } from '../helpers/warnings';
 
 /** Where Node can restart a process in place (22.15 and later) and the C library reads MALLOC_ARENA_MAX. */
 const canExec = typeof (process as unknown as { execve?: unknown }).execve === 'function';
@@ -49,6 +50,7 @@ describe.runIf(canExec && runsOnGlibc())('sitechat worker: settings only a proce
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    failOnWarnings('sitechat worker', child);
     children.push(child);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -8,6 +8,7 @@ import { historyText } from '../helpers/history';
 import { OtlpCollector, spansIn, type CollectorPost, type OtlpRequest, type OtlpSpan } from '../helpers/otlpCollector';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
+import { failOnWarnings } from '../helpers/warnings';
 
 const spansOf = (posts: readonly CollectorPost[]): OtlpSpan[] => posts.flatMap(spansIn);
 
@@ -42,6 +43,7 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    failOnWarnings('sitechat worker', child);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout?.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -9,6 +9,7 @@ import { CLI } from '../helpers/cli';
 import { DEMO_QUESTIONS, printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
 import { OtlpCollector, spansIn, type CollectorMode } from '../helpers/otlpCollector';
 import { exited } from '../helpers/workerProcess';
+import { failOnWarnings } from '../helpers/warnings';
 
 /**
  * A `sitechat worker` exporting its spans over OTLP/HTTP while its collector goes away (port closed for 30 s, then
@@ -53,6 +54,7 @@ interface Child {
 
 function spawnCollected(args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  failOnWarnings(`sitechat ${args.join(' ')}`, child);
   let stderr = '';
   const chunks: { at: number; text: string }[] = [];
   child.stderr?.on('data', (d: Buffer) => {

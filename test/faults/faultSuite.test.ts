@@ -8,8 +8,8 @@ import { exited } from '../helpers/workerProcess';
 
 /**
  * Everything at once, with real processes (issue "exactly once at scale and under faults"): two `sitechat worker`
- * processes on one host, the simulator enforcing 5 requests/s per path with 10% 500s, 5% failed answers and 1%
- * dropped responses, one worker SIGKILLed mid-run, and the Temporal server down for 30 s and restarted on its
+ * processes on one host, the simulator enforcing 5 requests/s per path with 10% 500s, 5% failed answers (re-asked) and
+ * 1% dropped responses, one worker SIGKILLed mid-run, and the Temporal server down for 30 s and restarted on its
  * database. `sitechat run --no-worker` follows the run throughout and must exit with the run's own verdict.
  */
 
@@ -68,11 +68,16 @@ describe('fault suite: 2 workers, API faults, a worker SIGKILL and a Temporal re
     // Every session the run opened was closed.
     expect(stats.sessions.total - stats.sessions.closed).toBe(0);
     expect(summary.sessions.closeFailed).toBe(0);
-    // A question is asked again only after a lost response, and then in the same session.
+    // A question is asked again only after a lost response (in the same session), or as a re-ask of a request the
+    // service failed (a first turn in a fresh session).
+    const reasked = summary.reasked?.requests ?? 0;
     const extraAsks = stats.submitted - new Set(results.filter((r) => r.requestId).map((r) => r.id)).size;
-    expect(extraAsks).toBeLessThanOrEqual(stats.faults.dropped);
+    expect(extraAsks).toBeLessThanOrEqual(stats.faults.dropped + reasked);
     expect(stats.duplicateSubmissions).toBeLessThanOrEqual(stats.faults.dropped);
-    expect(stats.sessions.total).toBeLessThanOrEqual(ROWS);
-    expect(summary.askedTwice?.count ?? 0).toBeLessThanOrEqual(stats.faults.dropped);
+    expect(stats.sessions.total).toBeLessThanOrEqual(ROWS + reasked);
+    // Every second submission the simulator saw is counted; a row is counted only after a lost response or a 500 on
+    // its submit (the runner cannot tell whether the question was taken before the 500).
+    expect(stats.duplicateSubmissions).toBeLessThanOrEqual(summary.askedTwice?.extraSends ?? 0);
+    expect(summary.askedTwice?.count ?? 0).toBeLessThanOrEqual(stats.faults.dropped + (stats.requests['chat.async']?.['500'] ?? 0));
   }, 600_000);
 });

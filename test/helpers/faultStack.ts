@@ -9,8 +9,8 @@ import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '../../src/temporal/localServer';
 import { CLI } from './cli';
 import { exited } from './workerProcess';
+import { failOnWarnings } from './warnings';
 
-/** A `sitechat` command running in its own process, its output collected. */
 /** Questions the demo knowledge base answers, each with a word its answer must include ([question, must_include]). */
 export const DEMO_QUESTIONS: readonly (readonly [string, string])[] = [
   ['How much does the Personal plan cost?', '$9.99'],
@@ -19,6 +19,7 @@ export const DEMO_QUESTIONS: readonly (readonly [string, string])[] = [
   ['How do I reset my password?', 'reset'],
 ];
 
+/** A `sitechat` command running in its own process, its output collected. */
 export interface CliProcess {
   exit: Promise<number | null>;
   stdout(): string;
@@ -40,8 +41,12 @@ export interface FaultStack {
   spawnWorker(extra?: Record<string, string>): ChildProcess;
   /** `sitechat <args>` with stdout and stderr collected, in `env(extra)`. */
   cli(args: string[], extra?: Record<string, string>): CliProcess;
-  /** A dataset of `rows` numbered questions cycling through `questions` ([question, must_include]). */
-  writeDataset(name: string, rows: number, questions: readonly (readonly [string, string])[]): string;
+  /**
+   * A dataset of `rows` numbered questions cycling through `questions` ([question, must_include]); with `turns` > 1,
+   * conversations of that many turns (`c1` turns 1…turns, then `c2` …), the last one possibly shorter.
+   * @default turns 1 (no conversation columns)
+   */
+  writeDataset(name: string, rows: number, questions: readonly (readonly [string, string])[], turns?: number): string;
   /** Polls `done` every 200 ms; fails after `ms` naming `what` and what the CLI said. */
   waitFor(done: () => boolean, what: string, said: () => string, ms?: number): Promise<void>;
   close(): Promise<void>;
@@ -82,25 +87,29 @@ export async function startFaultStack(prefix: string, simOptions: SimulatorOptio
       server = undefined;
     },
     spawnWorker(extra = {}) {
-      const child = spawn(process.execPath, [CLI, 'worker'], { env: stack.env(extra), stdio: ['ignore', 'ignore', 'ignore'] });
+      const child = spawn(process.execPath, [CLI, 'worker'], { env: stack.env(extra), stdio: ['ignore', 'ignore', 'pipe'] });
+      failOnWarnings('sitechat worker', child);
       workers.push(child);
       return child;
     },
     cli(args, extra = {}) {
       const child = spawn(process.execPath, [CLI, ...args], { env: stack.env(extra), stdio: ['ignore', 'pipe', 'pipe'] });
+      failOnWarnings(`sitechat ${args.join(' ')}`, child);
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
       return { exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))), stdout: () => stdout, stderr: () => stderr };
     },
-    writeDataset(name, rows, questions) {
+    writeDataset(name, rows, questions, turns = 1) {
       const path = join(dir, name);
       const lines = Array.from({ length: rows }, (_, i) => {
         const [q, must] = questions[i % questions.length] as readonly [string, string];
-        return `r${i + 1},"${q} (${i + 1})",${must}`;
+        const conversation = turns > 1 ? `c${Math.floor(i / turns) + 1},${(i % turns) + 1},` : '';
+        return `r${i + 1},${conversation}"${q} (${i + 1})",${must}`;
       });
-      writeFileSync(path, ['id,question,must_include', ...lines].join('\n') + '\n');
+      const header = turns > 1 ? 'id,conversation,turn,question,must_include' : 'id,question,must_include';
+      writeFileSync(path, [header, ...lines].join('\n') + '\n');
       return path;
     },
     async waitFor(done, what, said, ms = 180_000) {
@@ -120,6 +129,13 @@ export async function startFaultStack(prefix: string, simOptions: SimulatorOptio
   };
   await stack.startServer();
   return stack;
+}
+
+/** The id of the row of a `writeDataset` dataset that asks `question` (row `rN` asks `… (N)`). */
+export function rowOf(question: string): string {
+  const n = /\((\d+)\)$/.exec(question)?.[1];
+  if (!n) throw new Error(`not a question of a writeDataset dataset: ${question}`);
+  return `r${n}`;
 }
 
 /** The JSON summary `sitechat run --json` printed, or an error with what the CLI said. */

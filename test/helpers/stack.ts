@@ -1,17 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { startSimulator, type SimulatorOptions } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
-import { tracedClientOptions } from '../../src/telemetry/client';
+import { payloadDataConverter } from '../../src/codec/dataConverter';
+import { createTemporalClient } from '../../src/temporal/client';
 import { activeTracing } from '../../src/telemetry/state';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';
+import { watchOwnWarnings } from './warnings';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
@@ -31,16 +34,22 @@ export interface Stack {
   runsDir: string;
   config: WorkerConfig;
   workers?: RunningWorkers;
-  startWorkers(overrides?: Partial<WorkerConfig>): Promise<RunningWorkers>;
+  /** The payload codec of the stack's client and workers. */
+  dataConverter: DataConverter;
+  /** Workers on the stack's namespace; `dataConverter` gives them other payload keys than the stack's client has. */
+  startWorkers(overrides?: Partial<WorkerConfig>, dataConverter?: DataConverter): Promise<RunningWorkers>;
   close(): Promise<void>;
 }
 
 /**
  * The real pieces, wired as a user would run them: the simulator over HTTP, the test file's namespace on the
- * shared Temporal dev server, and in-process workers with a fresh results directory.
+ * shared Temporal dev server, and in-process workers with a fresh results directory. `dataConverter` (of
+ * `dataConverterFor`) gives client and workers payload keys; by default they have this process's (none in tests).
+ * `close()` fails when this process emitted a Node warning meanwhile (the workers run here: theirs are its).
  */
-export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}): Promise<Stack> {
+export async function startStack(testFile: string, sim: SimulatorOptions = {}, worker: Partial<WorkerConfig> = {}, dataConverter: DataConverter = payloadDataConverter()): Promise<Stack> {
   const namespace = namespaceForFile(testFile);
+  const warnings = watchOwnWarnings(`the stack of ${testFile}`);
   const address = inject('temporalAddress');
   const simulator = await startSimulator({ port: 0, latencyScale: 0.01, rateLimit: 0, ...sim });
   const runsDir = mkdtempSync(join(tmpdir(), 'sitechat-runs-'));
@@ -55,13 +64,14 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
   const workerConnection = await NativeConnection.connect({ address });
   const stack: Stack = {
     sim: simulator,
-    client: new Client({ connection: clientConnection, namespace, ...tracedClientOptions() }),
+    client: createTemporalClient(clientConnection, { namespace, dataConverter }),
     namespace,
+    dataConverter,
     runsDir,
     config,
-    async startWorkers(overrides = {}) {
+    async startWorkers(overrides = {}, workerDataConverter = dataConverter) {
       stack.workers = await startWorkers({
-        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(),
+        connection: workerConnection, namespace, config: { ...config, ...overrides }, workflowBundle: await sharedBundle(), dataConverter: workerDataConverter,
       });
       return stack.workers;
     },
@@ -71,6 +81,7 @@ export async function startStack(testFile: string, sim: SimulatorOptions = {}, w
       await clientConnection.close();
       await simulator.close();
       rmSync(runsDir, { recursive: true, force: true });
+      warnings.check();
     },
   };
   return stack;

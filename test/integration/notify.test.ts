@@ -10,6 +10,8 @@ import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { sha256File } from '../../src/datasets';
 import type { WebhookPayload } from '../../src/notify/webhook';
 import type { SlackMessage } from '../../src/notify/slack';
+import { FileResultsStore } from '../../src/reports/fileStore';
+import { refreshRun } from '../../src/review/refresh';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { startWorkflow } from '../../src/temporal/workflowTypes';
@@ -18,7 +20,7 @@ import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
 import type { RunResult } from '../../workflows/types';
 import { historyText } from '../helpers/history';
-import { Receiver } from '../helpers/receiver';
+import { expressNotFound, Receiver } from '../helpers/receiver';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
@@ -96,7 +98,7 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const hook = sent.find((r) => r.path.startsWith('/hook'));
     expect(hook?.verified).toBe(true);
     const payload = hook?.json as WebhookPayload;
-    expect(payload).toMatchObject({ version: 1, event: 'run', trigger: 'failed', verdict: 'failed', runId: failed.runId, sites: [DEMO.siteId], passRate: 2 / 3, test: false });
+    expect(payload).toMatchObject({ version: 2, event: 'run', trigger: 'failed', verdict: 'failed', runId: failed.runId, sites: [DEMO.siteId], passRate: 2 / 3, test: false });
     expect(payload.deliveryId).toBe(hook?.deliveryId);
     expect(payload.reasons.length).toBeGreaterThan(0);
     expect(payload.reasons.join(' ')).toMatch(/below/u);
@@ -108,6 +110,12 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(JSON.stringify(slack)).toContain('FAILED');
     // Shown in the report; a failed gate stays failed, a delivered notification changes nothing.
     expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\)/u);
+    expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
+    // A review save renders the run's reports again from the store (refreshRun): the section stays.
+    const section = /## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\), delivery [0-9a-f]{32}\n- slack/u;
+    expect(join(stack.runsDir, failed.runId)).toBe(failed.reportDir);
+    await refreshRun(new FileResultsStore(stack.runsDir), failed.runId, { runsDir: stack.runsDir });
+    expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(section);
     expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
 
     const mark = receiver.received.length;
@@ -126,8 +134,8 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     const result = await run(0.9);
     expect(result.summary.gate?.verdict).toBe('failed');
     const slack = result.notifications?.find((n) => n.kind === 'slack');
-    expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403: invalid_token' });
-    expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403: invalid_token');
+    expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403 Forbidden: invalid_token' });
+    expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403 Forbidden: invalid_token');
   });
 
   it('429 and 5xx are retried after the Retry-After until delivered, or recorded as failed after the last attempt', async () => {
@@ -145,11 +153,25 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(result.summary.gate?.verdict).toBe('failed');
     expect(result.notifications?.[0]).toMatchObject({ kind: 'teams', status: 'delivered', attempts: 3 });
     expect(result.notifications?.[1]).toMatchObject({ kind: 'slack', status: 'failed', attempts: 8 });
-    expect(result.notifications?.[1]?.error).toBe('HTTP 429: rate_limited (gave up after 8 attempts)');
+    expect(result.notifications?.[1]?.error).toBe('HTTP 429 Too Many Requests: rate_limited (gave up after 8 attempts)');
     expect(teamsCalls() - before).toBe(3);
     const card = receiver.received.filter((r) => r.path.startsWith('/teams')).at(-1)?.json as { type: string; attachments: { contentType: string }[] };
     expect(card.type).toBe('message');
     expect(card.attachments[0]?.contentType).toBe('application/vnd.microsoft.card.adaptive');
+  });
+
+  it('a receiver that quotes the URL\'s path leaves only its status in the outcome, the report and the history', async () => {
+    // A 500 that quotes the request line (retried), then Express's 404 page (refused): both hold the secret path.
+    let calls = 0;
+    receiver.reply = (r) => (r.path.startsWith('/hook') && calls++ === 0 ? { status: 500, headers: { 'Retry-After': '0' }, body: `POST ${r.path} failed` } : expressNotFound(r));
+    const handle = await startRun(stack, dataset, { failUnder: 0.9, notify: { destinations: [HOOK], on: ['failed'] } });
+    workflowIds.push(handle.workflowId);
+    const result = (await handle.result()) as RunResult;
+    expect(calls).toBe(2);
+    expect(result.notifications).toEqual([expect.objectContaining({ status: 'failed', error: 'HTTP 404 Not Found', attempts: 2 })]);
+    const text = [await historyText(stack.client, handle.workflowId), readFileSync(join(result.reportDir, 'report.md'), 'utf8'), readFileSync(join(result.reportDir, 'notifications.json'), 'utf8')].join('\n');
+    expect(text).toContain('HTTP 404 Not Found');
+    for (const part of [TOKEN, 'Cannot POST', 'POST /hook']) expect(text).not.toContain(part);
   });
 
   it('a run that stops on a fatal error (an unknown site) still notifies, and its failure carries the outcomes', async () => {

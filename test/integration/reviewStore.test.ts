@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/reports/openStore';
 import { finalizeRun } from '../../src/reports/writeReports';
@@ -50,9 +51,11 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
   });
 
   it('queues both sites, saves a label into the store, recomputes that site and rewrites the combined report', async () => {
+    // The parent run notified a webhook: the combined report rewritten by the save keeps that section.
+    await opened.store.recordNotifications(PARENT, [{ destination: 'HOOK_URL', kind: 'webhook', status: 'delivered', trigger: 'failed', deliveryId: 'ab'.repeat(16) }]);
     const target = await resolveReviewTarget(opened.store, PARENT);
     expect(target).toMatchObject({ multiSite: true, runs: [{ siteId: 'site-a' }, { siteId: 'site-b' }] });
-    const client = new Client({ connection, namespace: 'default' });
+    const client = createTemporalClient(connection, { namespace: 'default' });
     const session = new ReviewSession({ store: opened.store, client, runsDir, by: 'ana' }, target, { sample: 1 });
     await session.open();
     const state = session.snapshot();
@@ -79,6 +82,7 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
     // The combined report of the parent, and each site's own reports on this host.
     const combined = JSON.parse(readFileSync(join(runsDir, PARENT, 'summary.json'), 'utf8')) as MultiSiteSummary;
     expect(combined.sites.map((s) => [s.siteId, s.verdict])).toEqual([['site-a', 'failed'], ['site-b', 'passed']]);
+    expect(readFileSync(join(runsDir, PARENT, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- HOOK_URL: delivered \(trigger failed\)/u);
     expect(readFileSync(join(runsDir, `${PARENT}-site-b`, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(existsSync(join(runsDir, 'history.html'))).toBe(true);
 

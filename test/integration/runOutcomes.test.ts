@@ -13,18 +13,19 @@ describe('run outcomes, faults and failures (real Temporal + simulator)', () => 
   let stack: Stack;
   useStack(__filename, (s) => (stack = s));
 
-  it('records a failed async request as `error` with the API\'s error string, and still closes its session', async () => {
+  it('records a request that keeps failing as `error` with the API\'s error string after its re-asks, and still closes every session', async () => {
     stack.sim.setFaults({ 'chat.async': { asyncFailRate: 1 } });
     const handle = await startRun(stack, writeDataset(stack, DEMO_HEADER, rows(3)));
     const { summary, reportDir } = (await handle.result()) as RunResult;
     expect(summary.error).toBe(3);
     for (const r of readResults(reportDir)) {
       expect(r.outcome).toBe('error');
-      expect(r.error).toContain('failed to call rag service');
+      expect(r.error).toBe('request failed: failed to call rag service (still failing after 2 re-asks)');
+      expect(r.reasked).toHaveLength(2);
       expect(r.feedback).toBeUndefined();
     }
-    expect(stack.sim.stats().feedback).toBe(0);
-    expect(stack.sim.stats().sessions.closed).toBe(3);
+    // Each row's first ask and its two re-asks (--reask-failed 2), each in a session of its own, each closed.
+    expect(stack.sim.stats()).toMatchObject({ submitted: 9, feedback: 0, sessions: { total: 9, closed: 9 } });
   });
 
   it('retries injected 500s and 429s to success, without asking any question twice', async () => {

@@ -4,6 +4,7 @@ import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, beforeAll, type TestContext } from 'vitest';
 import type { RunActivities } from '../../activities';
 import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult, SettleRowsInput } from '../../activities/types';
+import { payloadDataConverter } from '../../src/codec/dataConverter';
 import { summarize } from '../../src/reports/summary';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/reports/types';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
@@ -178,7 +179,8 @@ export class WorkflowTestEnv {
   static async start(path: string): Promise<WorkflowTestEnv> {
     installQuietRuntime();
     const [env, bundle] = await Promise.all([
-      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } }),
+      // The payload codec every sitechat client and worker has (none without SITECHAT_PAYLOAD_KEYS).
+      TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } }, client: { dataConverter: payloadDataConverter() } }),
       bundleWorkflows(),
     ]);
     return new WorkflowTestEnv(env, bundle);
@@ -192,6 +194,7 @@ export class WorkflowTestEnv {
   async withWorkers<T>(activities: RunActivityMocks, fn: () => Promise<T>): Promise<T> {
     const workers = await Promise.all(Object.values(TaskQueue).map((taskQueue) => Worker.create({
       connection: this.env.nativeConnection,
+      dataConverter: payloadDataConverter(),
       taskQueue,
       activities,
       ...(taskQueue === TaskQueue.main ? { workflowBundle: this.bundle } : {}),

@@ -1,5 +1,6 @@
 import { SiteChatClient } from '../../api';
 import { ConfigurationError } from '../../api/errors';
+import { shownUrl } from '../../api/shownUrl';
 import { configReport, formatCheckReport, runChecks, type CheckReport } from '../../check';
 import { DurationError, parseDuration } from '../../config/duration';
 import type { CheckFlags } from '../commands/check';
@@ -11,18 +12,6 @@ import { isSiteList, parseSiteList } from '../siteList';
 export interface CheckIo {
   env?: NodeJS.ProcessEnv;
   log?: Logger;
-}
-
-/** The URL without credentials, for display; never the raw text of an invalid one. */
-function shownUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    url.username = '';
-    url.password = '';
-    return url.toString().replace(/\/$/, '');
-  } catch {
-    return '(not a valid URL)';
-  }
 }
 
 async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, given: string[] | undefined, timeoutMs: number, log: Logger): Promise<CheckReport> {

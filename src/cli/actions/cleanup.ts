@@ -1,5 +1,5 @@
-import { Client, WorkflowFailedError } from '@temporalio/client';
-import { tracedClientOptions } from '../../telemetry/client';
+import { type Client, WorkflowFailedError } from '@temporalio/client';
+import { clientFor } from '../../temporal/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupInputFromFlags, CleanupOptionError, cleanupProgressQuery,
@@ -53,7 +53,7 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
   };
   try {
     runtime = await openRuntime({ log, worker: flags.worker });
-    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
+    const client = clientFor(runtime.temporal);
     process.once('SIGINT', onSigint);
     const runId = newRunId();
     const several = sites.length > 1;

@@ -1,6 +1,5 @@
 import { userInfo } from 'node:os';
-import { Client } from '@temporalio/client';
-import { tracedClientOptions } from '../../telemetry/client';
+import { clientFor } from '../../temporal/client';
 import { ReviewRunError } from '../../review/errors';
 import { DEFAULT_LIMIT, DEFAULT_SAMPLE } from '../../review/queue';
 import { resolveReviewTarget } from '../../review/runs';
@@ -92,7 +91,7 @@ export async function reviewAction(run: string, flags: ReviewFlags): Promise<num
     } else if (!worker) {
       log.info('no in-process worker: the feedback of settled rows goes out on the `npx sitechat worker` processes of this Temporal server (--worker adds one here)');
     }
-    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
+    const client = clientFor(runtime.temporal);
     const session = new ReviewSession({ store, client, runsDir: runsDir(), by: flags.by ?? defaultBy() }, target, { sample: settings.sample, seed: flags.seed, limit: settings.limit });
     const resumed = await session.open();
     if (resumed.applied > 0) log.info(`finished ${resumed.applied} save(s) an earlier review left undone`);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { Client } from '@temporalio/client';
-import { tracedClientOptions } from '../../telemetry/client';
+import { clientFor } from '../../temporal/client';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkflow } from '../../temporal/workflowTypes';
 import type { RunInput, RunKind } from '../../../workflows/types';
@@ -126,7 +125,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       kind, runId, dataset: { path: datasetPath, sha256: scan.sha256 }, resume: Boolean(flags.resume),
       options: opened.remote ? { ...placed, outDir: undefined, outFile: undefined } : placed,
     };
-    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
+    const client = clientFor(runtime.temporal);
     await startWorkflow(client, kind === 'evaluation' ? 'evaluationRun' : 'backfillRun', { taskQueue: TaskQueue.main, workflowId, args: [input] });
     if (flags.resume) log.info(`resuming ${runId}: rows that already have an answer are not sent again`);
     log.info(`started ${kind} run ${runId} (${planLine(scan, options.repeat ?? 1)}) on site ${options.siteId} — workflow ${workflowId}`);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../reports/openStore';
-import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryFilter } from '../../reports/history';
+import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryOptions } from '../../reports/history';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';
@@ -53,7 +53,7 @@ export function formatRuns(entries: readonly HistoryEntry[]): string[] {
     : `${(r[0] ?? '').padEnd(widths[0] ?? 0)}  ${r[2] ?? ''}`));
 }
 
-/** `sitechat runs`: list finished runs; `--html` writes history.html. Exit 0, 2 for bad flags. */
+/** `sitechat runs`: list finished runs; `--html` writes history.html. Exit 0 (a run with a corrupt file left out, with a warning), 2 for bad flags. */
 export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
   const log = io.log ?? createLogger();
   let limit = DEFAULT_LIMIT;
@@ -91,7 +91,13 @@ export async function runsAction(flags: RunsFlags, io: { log?: Logger; env?: Nod
 
 async function listRuns(opened: OpenedStore, dir: string, flags: RunsFlags, limit: number, log: Logger): Promise<number> {
   const { store } = opened;
-  const filter: HistoryFilter = { dataset: flags.dataset, siteId: flags.site };
+  // A corrupt run file is named once (the runs are read up to three times) and its run left out: exit 0 all the same.
+  const warned = new Set<string>();
+  const onSkip = (warning: string): void => {
+    if (!warned.has(warning)) log.warn(warning);
+    warned.add(warning);
+  };
+  const filter: HistoryOptions = { dataset: flags.dataset, siteId: flags.site, onSkip };
   let entries = await collectHistory(store, dir, filter);
   // Workers elsewhere wrote the report files on their hosts: the runs listed get theirs here, linked from the page.
   if (opened.remote && (await renderMissingReports(opened, dir, entries.slice(0, limit).map((e) => e.runId), log)) > 0) {

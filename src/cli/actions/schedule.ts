@@ -1,6 +1,6 @@
 import { basename, extname, resolve } from 'node:path';
-import { Client, type ScheduleOptions } from '@temporalio/client';
-import { tracedClientOptions } from '../../telemetry/client';
+import type { ScheduleOptions } from '@temporalio/client';
+import { clientFor } from '../../temporal/client';
 import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options';
 import { isSiteList } from '../siteList';
 import {
@@ -108,7 +108,7 @@ export async function scheduleAction(request: ScheduleOp, io: { log?: Logger } =
       log.warn('no TEMPORAL_ADDRESS: using the embedded dev server (.sitechat/temporal.db); its schedules fire only while a sitechat process keeps it running');
     }
     runtime = await openRuntime({ log, worker: false, embeddedSimulator: false });
-    const client = new Client({ connection: runtime.temporal.client, namespace: runtime.temporal.namespace, ...tracedClientOptions() });
+    const client = clientFor(runtime.temporal);
     return await perform(request, new Schedules(client), created, log);
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));

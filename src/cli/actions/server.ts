@@ -8,6 +8,8 @@ import { createLogger } from '../logger';
 import { parsePositiveInt, UsageError } from '../runOptions';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** The Temporal CLI's own default: the gRPC port's default plus 1000. */
+const DEFAULT_UI_PORT = '8233';
 
 function port(raw: string, flag: string): number {
   const n = parsePositiveInt(raw, flag);
@@ -37,7 +39,8 @@ function alive(pid: number | undefined): boolean {
 /**
  * `sitechat server`: the dev server `run` embeds, but on a fixed port with its state in a file, for workers and runs
  * in other processes (a one-machine cluster). The export line goes to stdout; everything else to stderr. Stops the
- * server and exits 0 on Ctrl-C, SIGTERM or SIGHUP.
+ * server and exits 0 on Ctrl-C, SIGTERM or SIGHUP. The Web UI only with --ui: the Temporal CLI offers no way to make
+ * it check the Host header, so any web page could reach it by DNS rebinding.
  */
 export async function serverAction(flags: ServerFlags): Promise<number> {
   const log = createLogger();
@@ -45,7 +48,9 @@ export async function serverAction(flags: ServerFlags): Promise<number> {
   let uiPort: number | undefined;
   try {
     grpcPort = port(flags.port, '--port');
-    uiPort = flags.headless ? undefined : port(flags.uiPort, '--ui-port');
+    if (flags.ui && flags.headless) throw new UsageError('--ui and --headless contradict each other: pick one (no Web UI is the default)');
+    if (!flags.ui && flags.uiPort !== undefined) throw new UsageError('--ui-port needs --ui: the Web UI is off by default');
+    uiPort = flags.ui ? port(flags.uiPort ?? DEFAULT_UI_PORT, '--ui-port') : undefined;
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     return ExitCode.usage;
@@ -70,6 +75,9 @@ export async function serverAction(flags: ServerFlags): Promise<number> {
   }
   log.info(`Temporal dev server on ${server.address} with sitechat's settings (one partition per task queue, per-site fairness); namespace ${flags.namespace}`);
   log.info(`state in ${dbFilename}, log in ${logFile}${uiPort ? `; Web UI at http://127.0.0.1:${uiPort}` : ''}`);
+  if (uiPort) {
+    log.warn('the Web UI answers any Host header: while it runs, a web page you open could read workflow histories through DNS rebinding; start it only while you use it (docs/deployment.md)');
+  }
   log.info('in the shells of your workers and runs:');
   log.out(`export TEMPORAL_ADDRESS=${server.address}${flags.namespace === 'default' ? '' : ` TEMPORAL_NAMESPACE=${flags.namespace}`}`);
   log.info('Ctrl-C stops the server (its state stays in the file)');

@@ -1,19 +1,30 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { childEnv } from '../../temporal/childEnv';
+import { ChildKind, childEnv } from '../../temporal/childEnv';
 import { locateTemporalCli } from '../../temporal/cliLocator';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
+import { PayloadKeysError } from '../../codec/errors';
+import { codecForTemporalCli, type TemporalCliCodec } from '../temporalCodec';
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
  * Runs the Temporal CLI with `args`, the terminal inherited, and returns its exit code (128 + the signal's number when
- * a signal ended it, as a shell reports it). Its environment is this one without sitechat's secrets (API and judge
- * keys, the store URL): TEMPORAL_* settings pass, so it talks to the server sitechat talks to.
+ * a signal ended it, as a shell reports it). Its environment is allow-listed (childEnv): TEMPORAL_* settings pass, so
+ * it talks to the server sitechat talks to; sitechat's keys, the store URL and webhook variables do not. With
+ * SITECHAT_PAYLOAD_KEYS set it decodes and encodes payloads through a codec server of this process (`temporalCodec`).
  */
 export async function temporalAction(args: string[]): Promise<number> {
   const log = createLogger();
+  // First: malformed payload keys are a usage error, before a CLI is looked for (or downloaded).
+  let codec: TemporalCliCodec | undefined;
+  try {
+    codec = await codecForTemporalCli(args);
+  } catch (err) {
+    log.error(err instanceof Error ? err.message : String(err));
+    return err instanceof PayloadKeysError ? ExitCode.usage : ExitCode.runFailed;
+  }
   let path: string | undefined;
   try {
     const cli = await locateTemporalCli({ log: (line) => log.info(line) });
@@ -22,8 +33,12 @@ export async function temporalAction(args: string[]): Promise<number> {
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
   }
-  if (!path) return ExitCode.runFailed;
-  const child = spawn(path, args, { stdio: 'inherit', env: childEnv() });
+  if (!path) {
+    await codec?.close();
+    return ExitCode.runFailed;
+  }
+  // The codec's endpoint and token are added by name: the keys themselves never reach the child.
+  const child = spawn(path, args, { stdio: 'inherit', env: { ...childEnv(ChildKind.temporalCli), ...codec?.env } });
   // Ctrl-C reaches the CLI by itself (same process group); a signal sent to sitechat alone is passed on, and
   // either way sitechat stays until the CLI has exited, to hand on its code.
   const forward = (signal: NodeJS.Signals): void => void child.kill(signal);
@@ -38,5 +53,6 @@ export async function temporalAction(args: string[]): Promise<number> {
     });
   } finally {
     for (const signal of FORWARDED) process.off(signal, forward);
+    await codec?.close();
   }
 }

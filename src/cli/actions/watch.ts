@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { Client, WorkflowNotFoundError } from '@temporalio/client';
-import { tracedClientOptions } from '../../telemetry/client';
+import { type Client, WorkflowNotFoundError } from '@temporalio/client';
+import { clientFor } from '../../temporal/client';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery } from '../../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
@@ -43,7 +43,7 @@ async function findWorkflowId(client: Client, run: string): Promise<string> {
 async function withClient<T>(log: Logger, worker: boolean, fn: (client: Client, rt: Runtime) => Promise<T>): Promise<T> {
   const rt = await openRuntime({ log, worker, embeddedSimulator: worker });
   try {
-    return await fn(new Client({ connection: rt.temporal.client, namespace: rt.temporal.namespace, ...tracedClientOptions() }), rt);
+    return await fn(clientFor(rt.temporal), rt);
   } finally {
     await rt.close();
   }

@@ -6,12 +6,19 @@ import { startWorkers } from '../../temporal/worker';
 import { relaunchWithMemorySettings } from '../../temporal/memoryRelaunch';
 import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
 import { JudgeConfigError } from '../../grading/judge/errors';
+import { PAYLOAD_KEYS_ENV, PayloadKeysError } from '../../codec/errors';
+import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
 import { PgDatabase } from '../../reports/pgDatabase';
 import { tracingDestination } from '../../telemetry/settings';
 import { startTracingFromEnv } from '../../telemetry/start';
 import type { Tracing } from '../../telemetry/tracing';
+
+/** What the worker does with payloads, for its start line: ids only, never a key. */
+function payloadsLine(keys: PayloadKeys | undefined): string {
+  return keys ? `payloads encrypted with key id "${keys.encrypting.id}"${keys.byId.size > 1 ? ` (${keys.byId.size - 1} older key(s) decrypt)` : ''}` : `payloads in clear (no ${PAYLOAD_KEYS_ENV})`;
+}
 
 /** `sitechat worker`: polls every task queue until SIGINT/SIGTERM, then drains in-flight activities. */
 export async function workerAction(flags: { queues?: string }): Promise<number> {
@@ -21,6 +28,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
   try {
     const config = workerConfigFromEnv();
     const metricsAddress = metricsAddressFromEnv();
+    const keys = parsePayloadKeys(process.env[PAYLOAD_KEYS_ENV]);
     const known = Object.values(TaskQueue) as string[];
     const queues = flags.queues?.split(',').map((q) => q.trim()).filter(Boolean);
     const unknown = queues?.filter((q) => !known.includes(q)) ?? [];
@@ -45,8 +53,8 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
       await db.ready().finally(() => db.close());
     }
     const temporal = await connectTemporal();
-    const workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, queues });
-    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path; ${config.judge ? `judge ${config.judge.model} at ${new URL(config.judge.baseUrl).origin}, ${config.judge.rpm || 'no limit of'} calls/min` : 'no judge configured'}; results in ${store}`);
+    const workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, queues, dataConverter: temporal.dataConverter });
+    log.info(`worker polling ${(queues ?? known).join(', ')} on ${temporal.address} (namespace ${temporal.namespace}); API at ${new URL(config.baseUrl).origin}, ${config.ratePerSecond || 'no'} requests/s per path; ${config.judge ? `judge ${config.judge.model} at ${new URL(config.judge.baseUrl).origin}, ${config.judge.rpm || 'no limit of'} calls/min` : 'no judge configured'}; results in ${store}; ${payloadsLine(keys)}`);
     const stop = (): void => {
       log.info('shutting down: finishing in-flight activities …');
       void workers.shutdown();
@@ -59,7 +67,7 @@ export async function workerAction(flags: { queues?: string }): Promise<number> 
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));
     // A setting the worker cannot run with is a usage error: it stops at once, before polling anything.
-    return err instanceof ConfigError || err instanceof JudgeConfigError ? ExitCode.usage : ExitCode.runFailed;
+    return err instanceof ConfigError || err instanceof JudgeConfigError || err instanceof PayloadKeysError ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     // A listening endpoint would keep the process alive after the workers stopped.
     await metrics?.close();

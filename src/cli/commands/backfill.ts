@@ -24,6 +24,7 @@ export function register(program: Command): void {
     .option('--out <file>', 'answers file, .csv or .jsonl (default: runs/<runId>/answers.csv)')
     .option('--concurrency <n>', 'conversations in flight at once (default 50)')
     .option('--answer-timeout <duration>', 'give up waiting for an answer after this long (default 5m)')
+    .option('--reask-failed <n>', 'ask a question again, up to n times, when the service fails it (a `failed` request, a sync 5xx); a first turn in a fresh session (default 2, 0: off)')
     .option('--email <addr>', 'email for rows without one (default: SITECHAT_EMAIL)')
     .option('--model <id>', "model for rows without one (default: the site's default)")
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')

@@ -15,8 +15,9 @@ import { register as review } from './review';
 import { register as compare } from './compare';
 import { register as notify } from './notify';
 import { register as labels } from './labels';
+import { register as codecServer } from './codecServer';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, compare, labels, watch, worker, sim, check, cleanup, schedule, notify, server, temporal];
+export const commands: RegisterCommand[] = [run, backfill, grade, review, runs, compare, labels, watch, worker, sim, check, cleanup, schedule, notify, server, codecServer, temporal];

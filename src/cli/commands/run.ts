@@ -15,6 +15,7 @@ export interface RunFlags extends NotifyFlags {
   maxErrorRate?: string;
   maxUncertainRate?: string;
   allowSideEffectFailures?: boolean;
+  reaskFailed?: string;
   out?: string;
   delimiter?: string;
   detach?: boolean;
@@ -53,6 +54,7 @@ export function register(program: Command): void {
     .option('--baseline <dir|latest>', 'compare with a previous run directory, or the latest finished run of this dataset and site')
     .option('--fail-under <rate>', 'fail (exit 1) when the pass rate is below this, e.g. 0.9 or 90%')
     .option('--max-error-rate <rate>', 'fail (exit 1) when more rows than this end in error or time-out, e.g. 0.05 or 5% (default 0)')
+    .option('--reask-failed <n>', 'ask a question again, up to n times, when the service fails it (a `failed` request, a sync 5xx); a first turn in a fresh session (default 2, 0: off)')
     .option('--max-uncertain-rate <rate>', 'fail (exit 1) when more graded rows than this stay uncertain (needs review), e.g. 0.05 or 5% (default 10%)')
     .option('--repeat <n>', 'ask every conversation n times in fresh sessions and grade each answer: reports give each row k of n, flaky rows, and an interval (default 1)')
     .option('--confirm <k>', 'when the baseline comparison would fail the gate, ask the regressed rows k more times in fresh sessions; only regressions most of them reproduce count (default 0: off)')

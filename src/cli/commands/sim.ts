@@ -18,6 +18,18 @@ export interface SimFlags {
   listLimitPolicy: string;
   unknownModel: string;
   feedbackResubmit: string;
+  feedbackUuidCheck: string;
+  sessionOrder: string;
+  idFormat: string;
+  timestamps: string;
+  errorBody: string;
+  limitsBody: string;
+  extraFields?: boolean;
+  basePath?: string;
+  retryAfter: string;
+  retryAfterFormat: string;
+  syncConfidence: boolean;
+  statusConfidence: boolean;
   failRate?: string;
   asyncFailRate?: string;
   dropRate?: string;
@@ -55,6 +67,18 @@ export function register(program: Command): void {
     .addOption(new Option('--list-limit-policy <mode>', 'session list limit outside 1..500').choices(['reject', 'clamp']).default('reject'))
     .addOption(new Option('--unknown-model <mode>', 'chat with an unknown model').choices(['reject', 'fallback']).default('reject'))
     .addOption(new Option('--feedback-resubmit <mode>', 'timestamp on same-value feedback').choices(['original', 'omit']).default('original'))
+    .addOption(new Option('--feedback-uuid-check <ids>', 'feedback ids that must be UUIDs').choices(['both', 'request', 'none']).default('both'))
+    .addOption(new Option('--session-order <order>', 'order of the session list').choices(['newest-first', 'oldest-first', 'unsorted']).default('newest-first'))
+    .addOption(new Option('--id-format <form>', 'request and generated session ids').choices(['uuid', 'opaque']).default('uuid'))
+    .addOption(new Option('--timestamps <form>', 'timestamps in responses: …Z, microseconds with offsets, or no zone').choices(['utc', 'offset', 'naive']).default('utc'))
+    .addOption(new Option('--error-body <form>', 'body of error responses').choices(['json', 'html', 'empty']).default('json'))
+    .addOption(new Option('--limits-body <form>', 'tenant limits body').choices(['full', 'no-models', 'empty']).default('full'))
+    .option('--extra-fields', 'add fields the spec does not list to every response object')
+    .option('--base-path <path>', 'serve the API under this path, ending in /api/v1 (default /api/v1)')
+    .option('--retry-after <s>', 'Retry-After of a 429 in seconds, or `none`', '1')
+    .addOption(new Option('--retry-after-format <form>', 'Retry-After as seconds or an HTTP date').choices(['seconds', 'http-date']).default('seconds'))
+    .option('--no-sync-confidence', 'leave confidence_* out of sync answers')
+    .option('--no-status-confidence', 'leave confidence_* out of completed status responses')
     .option('--fail-rate <p>', 'probability of 500 `failed to call rag service` (all endpoints)')
     .option('--async-fail-rate <p>', 'probability that a chat request ends `failed`')
     .option('--drop-rate <p>', 'probability that a processed request gets no response (connection reset)')

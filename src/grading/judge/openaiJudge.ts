@@ -7,6 +7,7 @@
 import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { Secret } from '../../api/secret';
+import { shownUrl } from '../../api/shownUrl';
 import { metrics } from '../../metrics/registry';
 import { readCompletion, type ReplyOrigin } from './completion';
 import { toJudgeError } from './openaiErrors';
@@ -91,9 +92,9 @@ export class OpenAIJudge implements Judge {
     }
   }
 
-  /** The client inside holds the key in a plain field: logging or serializing the judge shows only this. */
+  /** The client inside holds the key in a plain field: logging or serializing the judge shows only this (the URL as shownUrl gives it). */
   toJSON(): { model: string; baseUrl: string } {
-    return { model: this.model, baseUrl: this.settings.baseUrl };
+    return { model: this.model, baseUrl: shownUrl(this.settings.baseUrl) };
   }
 
   [inspect.custom](): string {

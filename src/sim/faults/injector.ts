@@ -2,7 +2,8 @@ import type { EndpointName } from '../constants';
 import type { Prng } from '../prng';
 import { parseFaultConfig, type EndpointFaults, type FaultConfig, type FaultKey } from './config';
 
-type Probability = 'failRate' | 'rejectRate' | 'asyncFailRate' | 'dropRate';
+type Probability = 'failRate' | 'rejectRate' | 'asyncFailRate' | 'transientFailRate' | 'dropRate' | 'badGatewayAfterAcceptRate';
+type Amount = Probability | 'extraLatencyMs' | 'processingDelayMs' | 'newRequestNotFoundMs';
 
 /**
  * Decides, per request, whether a fault is injected. Probabilities draw from a dedicated seeded
@@ -12,12 +13,15 @@ export class FaultInjector {
   private config: FaultConfig = {};
   /** Remaining forced 429s per config key. */
   private readonly bursts = new Map<FaultKey, number>();
+  /** Questions (`transientFailRate`) that had their one failure. */
+  private readonly failedOnce = new Set<string>();
 
   constructor(private rng: Prng) {}
 
-  /** Restarts the random stream (on reset), keeping the configuration. */
+  /** Restarts the random stream (on reset), keeping the configuration; questions may fail once again. */
   reseed(rng: Prng): void {
     this.rng = rng;
+    this.failedOnce.clear();
   }
 
   /** Replaces the whole configuration (validated; throws on bad input). */
@@ -40,7 +44,7 @@ export class FaultInjector {
     return out;
   }
 
-  private value(endpoint: EndpointName, field: keyof EndpointFaults): number {
+  private value(endpoint: EndpointName, field: Amount): number {
     return this.config[endpoint]?.[field] ?? this.config['*']?.[field] ?? 0;
   }
 
@@ -61,11 +65,30 @@ export class FaultInjector {
     return p > 0 && this.rng.next() < p;
   }
 
+  /**
+   * `roll`, at most once true per `key` (a question on its site): a key that had its failure draws nothing, so the
+   * same question asked again is never failed this way again.
+   */
+  rollOnce(endpoint: EndpointName, field: Probability, key: string): boolean {
+    if (this.failedOnce.has(key) || !this.roll(endpoint, field)) return false;
+    this.failedOnce.add(key);
+    return true;
+  }
+
+  /** The `error` of a request `asyncFailRate` fails, when configured. */
+  asyncFailError(endpoint: EndpointName): string | undefined {
+    return this.config[endpoint]?.asyncFailError ?? this.config['*']?.asyncFailError;
+  }
+
   extraLatencyMs(endpoint: EndpointName): number {
     return this.value(endpoint, 'extraLatencyMs');
   }
 
   processingDelayMs(endpoint: EndpointName): number {
     return this.value(endpoint, 'processingDelayMs');
+  }
+
+  newRequestNotFoundMs(endpoint: EndpointName): number {
+    return this.value(endpoint, 'newRequestNotFoundMs');
   }
 }

@@ -22,7 +22,7 @@ export function confidenceFields(r: ChatRequestRecord): Record<string, unknown> 
 /** Finds or creates the session of a chat body; a Reply when the session is closed and such chats are rejected. */
 function sessionFor(sim: Simulator, siteId: string, body: ChatBody, now: number): SessionRecord | Reply {
   const existing = body.sessionId ? sim.sessions.get(siteId, body.sessionId) : undefined;
-  if (!existing) return sim.sessions.create(siteId, body.sessionId ?? sim.newId(), body.email ?? '', now);
+  if (!existing) return sim.sessions.create(siteId, body.sessionId ?? sim.newId('session'), body.email ?? '', now);
   if (existing.closedAt !== null && sim.options.closedSessionChat === ClosedSessionChat.reject) {
     return errorReply(409, ApiError.sessionClosed);
   }
@@ -52,13 +52,16 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
   const result = composeAnswer(site.knowledge, {
     message: body.message, previousMessages: session.recentUserMessages, model: answering, seed: sim.options.seed, ...(variation ? { variation } : {}),
   });
-  const id = sim.newId();
-  const sameSession = sim.sessions.addUserMessage(session, body.message, now);
+  const id = sim.newId('request');
+  const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
+  if (fails) sim.stats.counters.faults.asyncFailures++;
+  const hiccup = !fails && sim.faults.rollOnce(ctx.endpoint, 'transientFailRate', `${site.id}\n${body.message}`);
+  if (hiccup) sim.stats.counters.faults.transientFailures++;
+  const error = fails ? (sim.faults.asyncFailError(ctx.endpoint) ?? ApiError.ragFailure) : hiccup ? ApiError.ragFailure : undefined;
+  const sameSession = sim.sessions.addUserMessage(session, body.message, now, error !== undefined);
   const reask = sim.asks.record({ siteId: site.id, email: body.email ?? session.email, sessionId: session.id, message: body.message, requestId: id }, now);
   if (sameSession || reask) sim.stats.counters.duplicateSubmissions++;
 
-  const fails = sim.faults.roll(ctx.endpoint, 'asyncFailRate');
-  if (fails) sim.stats.counters.faults.asyncFailures++;
   const delay = sampleCompletionMs(sim.latency, sim.options.latencyScale) + sim.faults.processingDelayMs(ctx.endpoint);
   const record: ChatRequestRecord = {
     id, siteId: site.id, sessionId: session.id, mode, message: body.message, model: model.name,
@@ -66,8 +69,8 @@ function submit(sim: Simulator, ctx: RequestContext, mode: 'sync' | 'async'): Ch
     ...(body.responseLanguage ? { responseLanguage: body.responseLanguage } : {}),
     ...(body.uiLocale ? { uiLocale: body.uiLocale } : {}),
     createdAt: now, readyAt: now + delay, status: RequestStatus.pending,
-    outcome: fails ? RequestStatus.failed : RequestStatus.completed, result,
-    ...(fails ? { error: ApiError.ragFailure } : {}),
+    outcome: error !== undefined ? RequestStatus.failed : RequestStatus.completed, result,
+    ...(error !== undefined ? { error } : {}),
   };
   sim.requests.add(record);
   sim.stats.counters.submitted++;
@@ -98,5 +101,6 @@ export async function chatSync(sim: Simulator, ctx: RequestContext): Promise<Rep
   const settled = await sim.waiters.wait(r, sim.options.syncTimeoutMs * sim.options.latencyScale);
   if (!settled) return { ...errorReply(504, ApiError.syncTimeout, { session_id: r.sessionId, request_id: r.id }), onLost: lost(sim, r) };
   if (r.status === RequestStatus.failed) return { ...errorReply(500, r.error ?? ApiError.ragFailure), onLost: lost(sim, r) };
-  return { ...reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidenceFields(r) }), onLost: lost(sim, r) };
+  const confidence = sim.options.syncConfidence ? confidenceFields(r) : {};
+  return { ...reply(200, { session_id: r.sessionId, request_id: r.id, answer: r.result.answer, ...confidence }), onLost: lost(sim, r) };
 }

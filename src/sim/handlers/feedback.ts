@@ -1,10 +1,10 @@
 import { isReply, resolveSite } from '../auth';
 import { ApiError } from '../constants';
 import { bodyObject, errorReply, reply, type Reply, type RequestContext } from '../http/types';
-import { FeedbackResubmit, FeedbackUuidCheck } from '../options';
+import { FeedbackResubmit, FeedbackUuidCheck, IdFormat } from '../options';
 import { isUuid } from '../prng';
 import type { Simulator } from '../simulator';
-import { iso } from '../state/clock';
+import { stamp } from '../state/clock';
 import { RequestStatus, type FeedbackValue } from '../state/requests';
 
 interface FeedbackBody {
@@ -31,7 +31,8 @@ function parse(raw: unknown, uuidCheck: FeedbackUuidCheck): FeedbackBody | undef
  * `feedbackResubmit` is 'omit'; a different value replaces it with the current time.
  */
 export function submitFeedback(sim: Simulator, ctx: RequestContext): Reply {
-  const body = parse(ctx.body, sim.options.feedbackUuidCheck);
+  // A server that hands out ids of another form cannot ask for UUIDs.
+  const body = parse(ctx.body, sim.options.idFormat === IdFormat.uuid ? sim.options.feedbackUuidCheck : FeedbackUuidCheck.none);
   if (!body) return errorReply(400, ApiError.invalidFeedback);
   const site = resolveSite(sim.registry, ctx.tenant, ctx.params.site, ApiError.requestNotFound);
   if (isReply(site)) return site;
@@ -44,6 +45,6 @@ export function submitFeedback(sim: Simulator, ctx: RequestContext): Reply {
   sim.stats.counters.feedback++;
   sim.stats.counters.feedbackByValue[body.value]++;
   const out: Record<string, unknown> = { status: 'ok', request_id: r.id, feedback: r.feedback.value };
-  if (!(resubmitted && sim.options.feedbackResubmit === FeedbackResubmit.omit)) out.feedback_submitted_at = iso(r.feedback.submittedAt);
+  if (!(resubmitted && sim.options.feedbackResubmit === FeedbackResubmit.omit)) out.feedback_submitted_at = stamp(r.feedback.submittedAt, sim.options.timestamps);
   return reply(200, out);
 }

@@ -29,7 +29,7 @@ export function pageParams(query: URLSearchParams, policy: LimitPolicy): { limit
 }
 
 /**
- * `GET .../sessions` (spec §4.1): newest first (reverse creation order), optional case-insensitive
+ * `GET .../sessions` (spec §4.1): in `sessionOrder` (default newest first), optional case-insensitive
  * `email` filter, `limit` 1..500 (default 50), `offset` >= 0 (default 0).
  */
 export function listSessions(sim: Simulator, ctx: RequestContext): Reply {
@@ -40,8 +40,8 @@ export function listSessions(sim: Simulator, ctx: RequestContext): Reply {
   if (!page) return errorReply(400, ApiError.invalidLimitOrOffset);
   sim.tick();
   const email = query.get('email') || undefined;
-  const { sessions, total } = sim.sessions.list(site.id, email, page.limit, page.offset);
-  return reply(200, { sessions: sessions.map(sessionJson), pagination: { limit: page.limit, offset: page.offset, total } });
+  const { sessions, total } = sim.sessions.list(site.id, email, page.limit, page.offset, sim.options.sessionOrder);
+  return reply(200, { sessions: sessions.map((s) => sessionJson(s, sim.options.timestamps)), pagination: { limit: page.limit, offset: page.offset, total } });
 }
 
 /**

@@ -10,6 +10,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** What a proxy in front of the API answers when the API's response does not reach it: not JSON, not the API's words. */
+export const BAD_GATEWAY_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
+
+export function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
+  res.end(html);
+}
+
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too-large' | 'aborted' };
 
 /**

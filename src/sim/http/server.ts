@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ADMIN_TOKEN_REQUIRED, adminAllowed } from '../adminAuth';
 import { authenticate } from '../auth';
-import { ADMIN_PREFIX, API_PREFIX, ApiError, Endpoint, JUDGE_PREFIX, type EndpointName } from '../constants';
+import { ADMIN_PREFIX, ApiError, Endpoint, JUDGE_PREFIX, type EndpointName } from '../constants';
 import { checkBearer, openAiError } from '../handlers/judge';
 import { adminRouter } from '../handlers/admin';
 import { limitPath } from '../ratelimit';
 import type { Simulator } from '../simulator';
-import { clientIp, parseJson, readBody, sendJson, sleep } from './io';
+import { BAD_GATEWAY_PAGE, clientIp, parseJson, readBody, sendHtml, sendJson, sleep } from './io';
 import { apiRouter, judgeRouter } from './routes';
 import { errorReply, INVALID_JSON, type Reply } from './types';
+import { retryAfterHeader, sendApiReply } from './wire';
 
 /** The 400 an endpoint gives for a body it refuses (spec §7), used by the `rejectRate` fault. */
 const REJECTION: Partial<Record<EndpointName, string>> = {
@@ -38,7 +39,10 @@ async function handleAdmin(sim: Simulator, req: IncomingMessage, res: ServerResp
  * Counts a request in the stats under its rate-limit `path` (per client IP) and returns how to answer it; API and
  * judge routes share this, they differ only in their error bodies.
  */
-function track(sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoint: EndpointName | 'unknown', path: string): { key: string; now: number; send: (r: Reply) => void } {
+function track(
+  sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoint: EndpointName | 'unknown', path: string,
+  write: (r: Reply) => void = (r) => sendJson(res, r.status, r.body, r.headers),
+): { key: string; now: number; send: (r: Reply) => void } {
   const key = `${clientIp(req, sim.options.trustForwardedFor)} ${path}`;
   const now = Date.now();
   res.once('close', sim.stats.begin(key, endpoint, now));
@@ -47,7 +51,7 @@ function track(sim: Simulator, req: IncomingMessage, res: ServerResponse, endpoi
     now,
     send: (r) => {
       sim.stats.response(endpoint, r.status);
-      sendJson(res, r.status, r.body, r.headers);
+      write(r);
     },
   };
 }
@@ -68,19 +72,27 @@ async function injectedDelay(sim: Simulator, name: EndpointName): Promise<void> 
 }
 
 /**
+ * A processed request's response lost on the way back (injected), or undefined: the socket destroyed (`dropRate`, a
+ * reset), or a proxy's HTML 502 page in its place (`badGatewayAfterAcceptRate`). Either way the request's effect stays.
+ */
+function lostResponse(sim: Simulator, name: EndpointName, r: Reply): 'dropped' | 'badGateway' | undefined {
+  if (r.status >= 300) return undefined;
+  if (sim.faults.roll(name, 'dropRate')) return 'dropped';
+  return sim.faults.roll(name, 'badGatewayAfterAcceptRate') ? 'badGateway' : undefined;
+}
+
+/**
  * One API request, in this order: rate limit (per client IP and path, before anything else) →
  * unknown route 404 / 405 → injected 429 burst → body (413 past maxBodyBytes) → injected extra
- * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop.
+ * latency → API key (401/403) → injected 500 → handler (400/404/409/…) → injected response drop or 502 page.
  */
 async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerResponse, pathname: string, search: string): Promise<void> {
-  const match = apiRouter.match(req.method ?? 'GET', pathname.slice(API_PREFIX.length + 1));
+  const { basePath } = sim.options;
+  const match = apiRouter.match(req.method ?? 'GET', pathname.slice(basePath.length + 1));
   const endpoint: EndpointName | 'unknown' = match.kind === 'found' ? match.value.endpoint : 'unknown';
-  const limited = match.kind === 'found' ? limitPath(sim.options.rateLimitScope, pathname, API_PREFIX, match.pattern, match.params) : pathname;
-  const { key, now, send } = track(sim, req, res, endpoint, limited);
-  const tooMany = (): Reply => {
-    const retry = sim.options.retryAfterSeconds;
-    return errorReply(429, ApiError.tooManyRequests, undefined, retry === null ? undefined : { 'retry-after': String(retry) });
-  };
+  const limited = match.kind === 'found' ? limitPath(sim.options.rateLimitScope, pathname, basePath, match.pattern, match.params) : pathname;
+  const { key, now, send } = track(sim, req, res, endpoint, limited, (r) => sendApiReply(res, r, sim.options));
+  const tooMany = (): Reply => errorReply(429, ApiError.tooManyRequests, undefined, retryAfterHeader(sim.options));
   if (!sim.limiter.allow(key, now)) return send(tooMany());
   if (match.kind === 'not-found') return send(errorReply(404, ApiError.notFound));
   if (match.kind === 'method-not-allowed') return send(errorReply(405, ApiError.methodNotAllowed, undefined, { allow: match.allow.join(', ') }));
@@ -106,11 +118,13 @@ async function handleApi(sim: Simulator, req: IncomingMessage, res: ServerRespon
   }
   const r = await handler(sim, { endpoint: name, params: match.params, search, body, tenant: auth.tenant });
   if (req.method !== 'GET') sim.changed();
-  if (r.status < 300 && sim.faults.roll(name, 'dropRate')) {
-    sim.stats.counters.faults.dropped++;
-    res.destroy();
+  const lost = lostResponse(sim, name, r);
+  if (lost) {
+    sim.stats.counters.faults[lost]++;
     r.onLost?.();
-    return;
+    if (lost === 'dropped') return void res.destroy();
+    sim.stats.response(name, 502);
+    return sendHtml(res, 502, BAD_GATEWAY_PAGE);
   }
   send(r);
 }
@@ -156,7 +170,7 @@ async function handle(sim: Simulator, req: IncomingMessage, res: ServerResponse)
   const q = url.indexOf('?');
   const pathname = q < 0 ? url : url.slice(0, q);
   if (pathname.startsWith(ADMIN_PREFIX)) return handleAdmin(sim, req, res, pathname.slice(ADMIN_PREFIX.length));
-  if (pathname.startsWith(`${API_PREFIX}/`)) return handleApi(sim, req, res, pathname, q < 0 ? '' : url.slice(q + 1));
+  if (pathname.startsWith(`${sim.options.basePath}/`)) return handleApi(sim, req, res, pathname, q < 0 ? '' : url.slice(q + 1));
   if (pathname.startsWith(`${JUDGE_PREFIX}/`)) return handleJudge(sim, req, res, pathname);
   sendJson(res, 404, { error: ApiError.notFound });
 }

@@ -1,4 +1,6 @@
-import { iso } from './clock';
+import { SessionOrder, type TimestampFormat } from '../options';
+import { hash32 } from '../prng';
+import { stamp } from './clock';
 
 /** How many earlier user messages a session keeps as conversation context. */
 export const CONTEXT_MESSAGES = 2;
@@ -17,7 +19,7 @@ export interface SessionRecord {
   messageCount: number;
   /** The last user messages, most recent first (at most {@link CONTEXT_MESSAGES}): context for the next turn. */
   recentUserMessages: string[];
-  /** Every user message so far, to count duplicate submissions. */
+  /** Every user message so far that the service did not fail, to count duplicate submissions. */
   userMessages: Set<string>;
 }
 
@@ -40,16 +42,21 @@ interface SiteSessions {
   byEmail: Map<string, SessionRecord[]>;
 }
 
-export function sessionJson(s: SessionRecord): SessionJson {
+export function sessionJson(s: SessionRecord, timestamps: TimestampFormat): SessionJson {
   return {
     id: s.id,
     email: s.email,
     visitor_id: '',
     message_count: s.messageCount,
-    created_at: iso(s.createdAt),
-    updated_at: iso(s.updatedAt),
-    closed_at: s.closedAt === null ? null : iso(s.closedAt),
+    created_at: stamp(s.createdAt, timestamps),
+    updated_at: stamp(s.updatedAt, timestamps),
+    closed_at: s.closedAt === null ? null : stamp(s.closedAt, timestamps),
   };
+}
+
+/** The "unsorted" order: by a hash of the id (ties by creation), the same on every call, unrelated to time. */
+function byIdHash(a: SessionRecord, b: SessionRecord): number {
+  return hash32(a.id) - hash32(b.id) || a.seq - b.seq;
 }
 
 /** Sessions per site. Session ids are scoped to their site. */
@@ -100,10 +107,14 @@ export class SessionStore {
     } else site.byEmail.set(key, [session]);
   }
 
-  /** Records a user message: count, time, context and duplicate detection. Returns true for a duplicate. */
-  addUserMessage(session: SessionRecord, message: string, now: number): boolean {
+  /**
+   * Records a user message: count, time, context and duplicate detection. Returns true for a duplicate: a message the
+   * session already had in a request the service did not fail. `failing`: this request will end `failed`, so sending
+   * its message again is a re-ask, not a duplicate.
+   */
+  addUserMessage(session: SessionRecord, message: string, now: number, failing = false): boolean {
     const duplicate = session.userMessages.has(message);
-    session.userMessages.add(message);
+    if (!failing) session.userMessages.add(message);
     session.recentUserMessages.unshift(message);
     session.recentUserMessages.length = Math.min(session.recentUserMessages.length, CONTEXT_MESSAGES);
     session.messageCount++;
@@ -118,10 +129,12 @@ export class SessionStore {
     this.closed++;
   }
 
-  /** Newest first (reverse creation order). `email` matches case-insensitively. */
-  list(siteId: string, email: string | undefined, limit: number, offset: number): { sessions: SessionRecord[]; total: number } {
+  /** One page in the given order (default newest first: reverse creation order). `email` matches case-insensitively. */
+  list(siteId: string, email: string | undefined, limit: number, offset: number, order: SessionOrder = SessionOrder.newestFirst): { sessions: SessionRecord[]; total: number } {
     const site = this.sites.get(siteId);
     const source = !site ? [] : email === undefined ? site.order : (site.byEmail.get(email.toLowerCase()) ?? []);
+    if (order === SessionOrder.oldestFirst) return { sessions: source.slice(offset, offset + limit), total: source.length };
+    if (order === SessionOrder.unsorted) return { sessions: [...source].sort(byIdHash).slice(offset, offset + limit), total: source.length };
     const out: SessionRecord[] = [];
     for (let i = source.length - 1 - offset; i >= 0 && out.length < limit; i--) out.push(source[i] as SessionRecord);
     return { sessions: out, total: source.length };

@@ -135,6 +135,47 @@ describe('settleRows: a batch of rows settled and recorded in one activity', () 
     }
   });
 
+  it('a full batch, its feedback and closes side by side on the activity\'s one signal, makes Node warn of nothing', async () => {
+    const s = await setUp('run-full', 10);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const res = await s.settle({ runId: 'run-full', page: 0, siteId: DEMO.siteId, items: s.items }, 1);
+      expect(res.items.every((i) => i.feedback?.ok && i.close?.ok)).toBe(true);
+      // Node emits its warnings on a later tick.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await s.close();
+    }
+  });
+
+  it('a feedback the API refuses with 400 is recorded with its likely cause: a session id that is not a UUID', async () => {
+    const store = new FileResultsStore(mkdtempSync(join(h.dir(), 'store-')));
+    const runId = 'run-not-uuid';
+    await store.init(runId, { runId, workflowId: 'w', kind: 'evaluation', dataset: 'd.csv', datasetSha256: 'abc', siteId: DEMO.siteId, startedAt: new Date().toISOString(), options: {} });
+    const planMetadata = new PlanMetadata({ readPage: async () => [] } as unknown as PlanStore);
+    const built = createActivities(h.config(), { store, planMetadata });
+    try {
+      const answer: AskResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.ask, { ...h.input('a', 'thread-a'), runId });
+      const item: SettleItem = {
+        result: { id: 'a', index: 0, line: 2, question: 'q', outcome: Outcome.passed, requestId: answer.requestId, sessionId: 'thread-a' },
+        feedback: { sessionId: 'thread-a', requestId: answer.requestId as string, value: 'good' },
+      };
+      const res: SettleRowsResult = await new MockActivityEnvironment({ scheduledTimestampMs: Date.now(), attempt: 1 }).run(built.activities.settleRows, { runId, page: 0, siteId: DEMO.siteId, items: [item] });
+      const error = '400 feedback must be \'good\' or \'bad\' (likely cause: the session id "thread-a" is not a UUID (use UUIDs as session ids, or --feedback none); ' +
+        'the API may refuse feedback for ids that are not UUIDs)';
+      expect(res.items).toEqual([{ feedback: { ok: false, error } }]);
+      const rows: RowResult[] = [];
+      for await (const row of store.read(runId)) rows.push(row);
+      expect(rows.map((r) => [r.feedback, r.feedbackError])).toEqual([['failed', error]]);
+    } finally {
+      await built.close();
+    }
+  });
+
   it('rows with no call are recorded as they are, with no lookup and no mark', async () => {
     const s = await setUp('run-plain', 0);
     try {

@@ -32,7 +32,7 @@ describe('StatusPoller', () => {
     sim.reset();
   });
 
-  function poller(opts: { intervalMs?: number; routePaced?: Set<string>; beatAfterMs?: number; beatEveryMs?: number } = {}): StatusPoller {
+  function poller(opts: { intervalMs?: number; routePaced?: Set<string>; beatAfterMs?: number; beatEveryMs?: number; newRequestGraceMs?: number } = {}): StatusPoller {
     paced = [];
     rateLimited = [];
     const routePaced = opts.routePaced ?? new Set<string>();
@@ -43,7 +43,7 @@ describe('StatusPoller', () => {
         rateLimited.push(site);
         routePaced.add(site);
       },
-      beatAfterMs: opts.beatAfterMs, beatEveryMs: opts.beatEveryMs,
+      beatAfterMs: opts.beatAfterMs, beatEveryMs: opts.beatEveryMs, newRequestGraceMs: opts.newRequestGraceMs,
     });
   }
 
@@ -54,7 +54,7 @@ describe('StatusPoller', () => {
 
   function watch(p: StatusPoller, requestId: string, over: Partial<WatchOptions> = {}): Promise<PollOutcome> {
     return p.watch({
-      siteId: DEMO.siteId, requestId, firstPollAt: Date.now() + 20, deadline: Date.now() + 10_000,
+      siteId: DEMO.siteId, requestId, acceptedAt: Date.now(), firstPollAt: Date.now() + 20, deadline: Date.now() + 10_000,
       signal: new AbortController().signal, heartbeat: () => undefined, ...over,
     });
   }
@@ -103,9 +103,27 @@ describe('StatusPoller', () => {
     expect(paced.length).toBeGreaterThan(0);
   });
 
-  it('ends a request the API no longer knows (404) as gone', async () => {
-    const outcome = await watch(poller(), randomUUID());
+  it('ends a request the API no longer knows (404) as gone, once the id is older than the grace for new ones', async () => {
+    const outcome = await watch(poller(), randomUUID(), { acceptedAt: Date.now() - 30_000 });
     expect(outcome).toMatchObject({ kind: 'gone', error: expect.stringMatching(/^status lookup: 404 /) });
+    const shortGrace = await watch(poller({ newRequestGraceMs: 100 }), randomUUID());
+    expect(shortGrace).toMatchObject({ kind: 'gone', error: 'status lookup: 404 request not found' });
+  });
+
+  it('polls a new id again while the API does not know it yet (404 within the grace), until it answers', async () => {
+    // An eventually consistent deployment: for 300 ms after the submit its status lookup answers 404.
+    sim.setFaults({ 'requests.status': { newRequestNotFoundMs: 300 } });
+    const ids = await Promise.all(Array.from({ length: 5 }, () => submit()));
+    const outcomes = await Promise.all(ids.map((id) => watch(poller({ intervalMs: 50 }), id, { firstPollAt: Date.now() })));
+    expect(outcomes.map((o) => o.kind === 'finished' && o.status.status)).toEqual(ids.map(() => 'completed'));
+    expect(sim.stats().requests['requests.status']?.['404']).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a new id still unknown at the deadline times out with the 404 as its last error', async () => {
+    sim.setFaults({ 'requests.status': { newRequestNotFoundMs: 10_000 } });
+    const id = await submit();
+    const outcome = await watch(poller(), id, { firstPollAt: Date.now(), deadline: Date.now() + 300 });
+    expect(outcome).toEqual({ kind: 'timed_out', lastError: '404 request not found' });
   });
 
   it('times out after the deadline, having polled at least once, with the last retryable error', async () => {

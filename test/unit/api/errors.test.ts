@@ -117,13 +117,34 @@ describe('spec §7 error rows', () => {
 });
 
 describe('other error bodies and statuses', () => {
-  it('a non-JSON body still yields the right class, error = first 200 chars', async () => {
+  it('a non-JSON body still yields the right class, error = first 200 chars of its text', async () => {
     const html = `<html>${'x'.repeat(300)}</html>`;
     next = { status: 502, body: html, headers: { 'content-type': 'text/html' } };
     const err = await failure(CALLS.feedback.call);
     expect(err).toBeInstanceOf(InternalServerError);
     expect(err.retryable).toBe(true);
-    expect(err.error).toBe(html.slice(0, 200));
+    expect(err.error).toBe('x'.repeat(200));
+    next = { status: 503, body: `Service Unavailable${' '.repeat(10)}${'y'.repeat(300)}`, headers: { 'content-type': 'text/plain' } };
+    expect((await failure(CALLS.feedback.call)).error).toBe(next.body.slice(0, 200));
+  });
+
+  it('an HTML error page (a proxy\'s or a framework\'s) gives its title without the status, not its markup', async () => {
+    const nginx = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+    next = { status: 502, body: nginx, headers: { 'content-type': 'text/html' } };
+    const err = await failure(CALLS['chat async'].call);
+    expect(err).toMatchObject({ name: 'InternalServerError', status: 502, error: 'Bad Gateway', retryable: true });
+    expect(err.message).toMatch(/^502 Bad Gateway from POST \/m2m\/sites\/\{site_id\}\/chat\/async: the service or one of its dependencies failed/);
+    next = { status: 404, body: '<!DOCTYPE html>\n<html><body><h1>Not&nbsp;Found &amp; gone</h1><script>var x = "<p>";</script></body></html>' };
+    expect(await failure(CALLS.status.call)).toMatchObject({ name: 'NotFoundError', error: 'Not Found & gone' });
+  });
+
+  it('a 409 on chat (a server that refuses chat in a closed session) says so, not the feedback hint', async () => {
+    next = { status: 409, body: '{"error":"session is closed"}' };
+    const chat = await failure(CALLS['chat async'].call);
+    expect(chat).toMatchObject({ name: 'ConflictError', error: 'session is closed', retryable: false });
+    expect(chat.message).toContain('a closed session takes no new messages');
+    expect(chat.message).not.toContain('feedback');
+    expect((await failure(CALLS['chat sync'].call)).message).toContain('ask in a new session_id');
   });
 
   it('an error body that names its request (sync chat at its ceiling) keeps the ids for a status lookup', async () => {

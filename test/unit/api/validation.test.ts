@@ -80,8 +80,11 @@ describe('response validation names the field and the endpoint', () => {
     expect((await reject({ status: 'closed' }, (c) => c.chat.closeSession('x', 's'))).fieldPath).toBe('status');
   });
 
-  it('limits must be a JSON object; non-JSON bodies are rejected', async () => {
-    expect((await reject([1, 2], (c) => c.tenants.limits('t'))).fieldPath).toBe('(body)');
+  it('limits may be any JSON (§4.7: "a 2xx response with a JSON body"), a value other than an object read as {}; non-JSON bodies are rejected', async () => {
+    for (const body of ['[1,2]', '"ok"', 'null', '7']) {
+      next = body;
+      expect(await env.client.tenants.limits('t'), body).toEqual({});
+    }
     const err = await reject('<html>proxy</html>', (c) => c.tenants.limits('t'));
     expect(err.message).toContain('is not JSON');
     expect(err.message).toContain('SITECHAT_BASE_URL');

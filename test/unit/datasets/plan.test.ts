@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -33,6 +33,18 @@ describe('buildWorkPlan', () => {
     const index = await readWorkPlanIndex(planDir);
     expect(index).toMatchObject({ version: 1, dataset: file, units: 5, pages: 3 });
     expect(index.offsets[0]).toBe(0);
+  });
+
+  it('rows that share a session_id without a conversation are one unit, in file order, in that session', async () => {
+    const file = join(dir, 'shared.csv');
+    await writeFile(file, 'id,question,session_id\na,First?,thread-a\nx,Alone?,\nb,Second?,thread-a\nc,Third?,thread-a\n');
+    const planDir = join(dir, 'plan');
+    expect(await buildWorkPlan(file, planDir, { pageSize: 10 })).toMatchObject({ rows: 4, units: 2 });
+    const units = await readWorkPage(planDir, 0);
+    expect(units.map((u) => [u.key, u.rows.map((r) => [r.id, r.session_id])])).toEqual([
+      ['row:x', [['x', undefined]]],
+      ['session:thread-a', [['a', 'thread-a'], ['b', 'thread-a'], ['c', 'thread-a']]],
+    ]);
   });
 
   it('rejects out-of-range pages', async () => {

@@ -113,6 +113,37 @@ describe('validation', () => {
   });
 });
 
+describe('session ids', () => {
+  const uuid = '0b9f4c1e-6a51-4d2e-9c37-5d1f8a2b7e90';
+
+  it('with feedback on, a session_id that is not a UUID is refused on each of its rows, naming the two ways out', async () => {
+    const file = await tempFile('ids.csv', `id,question,session_id\na,One?,thread-a\nb,Two?,${uuid}\nc,Three?,thread-a\nd,Four?,\n`);
+    const scan = await scanDataset(file, { uuidSessionIds: true });
+    expect(scan.issues.map((i) => [i.line, i.column])).toEqual([[2, 'session_id'], [4, 'session_id']]);
+    expect(formatIssue(scan.issues[0] as DatasetIssue)).toBe(`${file}:2: \`session_id\` "thread-a" is not a UUID, and the API may refuse feedback for a ` +
+      'session id that is not one (it answers 400 `feedback must be \'good\' or \'bad\'`): use UUIDs as session ids, or send no feedback (--feedback none)');
+    // Without feedback, any id the API takes for a session will do.
+    expect((await scanDataset(file)).issueCount).toBe(0);
+  });
+
+  it('rows sharing a session_id without a conversation are one conversation: counted once, their turns checked', async () => {
+    const file = await tempFile('shared.csv', 'id,question,session_id,turn\na,One?,s1,1\nb,Two?,s2,\nc,Three?,s1,1\n');
+    const scan = await scanDataset(file);
+    expect(scan.conversations).toBe(2);
+    expect(scan.issues.map((i) => formatIssue({ ...i, file: 'shared.csv' }))).toEqual(['shared.csv:4: `turn` 1 of the conversation of `session_id` "s1" is also on line 2']);
+  });
+
+  it('refuses one session for two conversations, and conversation names the runner keeps for itself', async () => {
+    const file = await tempFile('two.csv', 'id,question,conversation,session_id\na,One?,c1,s1\nb,Two?,,s1\nc,Three?,c2,s1\nd,Four?,session:x,\n');
+    const scan = await scanDataset(file);
+    expect(scan.issues.map((i) => formatIssue({ ...i, file: 'two.csv' }))).toEqual([
+      'two.csv:3: `session_id` "s1" is also the session of conversation "c1" (line 2); an API session holds one conversation: give these rows the same `conversation`, or another session id',
+      'two.csv:4: `session_id` "s1" is also the session of conversation "c1" (line 2); an API session holds one conversation: give these rows the same `conversation`, or another session id',
+      'two.csv:5: `conversation` must not start with "session:" (reserved for the runner\'s own keys)',
+    ]);
+  });
+});
+
 describe('errors', () => {
   it('formats whole-file issues without a line', () => {
     expect(formatIssue({ file: 'a.csv', line: 0, message: 'the dataset has no rows' })).toBe('a.csv: the dataset has no rows');

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { delay, SlidingWindowLimiter } from '../../../src/ratelimit/slidingWindow';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { delay, SlidingWindowLimiter, wakeableDelay } from '../../../src/ratelimit/slidingWindow';
 
 describe('SlidingWindowLimiter', () => {
   it('never lets a request start until `limit` earlier requests have been answered for a full window', async () => {
@@ -43,5 +44,54 @@ describe('SlidingWindowLimiter', () => {
     const limiter = new SlidingWindowLimiter(1, 50);
     await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+  });
+});
+
+describe('SlidingWindowLimiter waits', () => {
+  it('leave no abort listener and no timer behind when a request ends before the window would have let them go', async () => {
+    vi.useFakeTimers();
+    try {
+      let clock = 0;
+      const limiter = new SlidingWindowLimiter(1, 60_000, () => clock);
+      const signal = new AbortController().signal;
+      const releases: (() => void)[] = [];
+      const hold = (): Promise<void> => new Promise<void>((resolve) => releases.push(resolve));
+      const first = limiter.run(hold, signal);
+      // Twelve callers on one signal (more than Node's 10 before it warns), each woken early by the request before it.
+      const waiting = Array.from({ length: 12 }, () => limiter.run(hold, signal));
+      for (let i = 0; i < 12; i++) {
+        await vi.advanceTimersByTimeAsync(0);
+        expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+        expect(vi.getTimerCount()).toBe(1);
+        // The request in flight ends: the waiter wakes, finds the window full, and waits again, once.
+        releases.shift()?.();
+        await vi.advanceTimersByTimeAsync(0);
+        expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+        expect(vi.getTimerCount()).toBe(1);
+        clock += 60_001;
+        await vi.advanceTimersByTimeAsync(60_001);
+      }
+      releases.shift()?.();
+      await Promise.all([first, ...waiting]);
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('end with their delay when woken: the timer and the abort listener go too', async () => {
+    vi.useFakeTimers();
+    try {
+      const signal = new AbortController().signal;
+      const wait = wakeableDelay(60_000, signal);
+      expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+      wait.wake();
+      await wait.done;
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -36,6 +36,22 @@ describe('collectHistory', () => {
     expect((await collectHistory(store, ctx.dir, { dataset: 'questions.csv' })).map((r) => r.runId)).toEqual(['r3', 'r2', 'r1']);
     expect((await collectHistory(store, ctx.dir, { dataset: '/data/questions.csv', siteId: 'site-a' })).map((r) => r.runId)).toEqual(['r2', 'r1']);
   });
+
+  it('leaves out a run whose summary.json is corrupt (not JSON, or not a summary), naming the file; the page is written', async () => {
+    const store = await seed(ctx.dir);
+    await writeFile(join(ctx.dir, 'r2', 'summary.json'), '{"runId": "r2", "total": 4, "pass');
+    await writeFile(join(ctx.dir, 'r3', 'summary.json'), JSON.stringify({ runId: 'r3', total: '4', error: 0, timedOut: 0, passRate: 1 }));
+    const warnings: string[] = [];
+    const entries = await collectHistory(store, ctx.dir, { onSkip: (w) => warnings.push(w) });
+    expect(entries.map((r) => r.runId)).toEqual(['r4', 'r1']);
+    expect(warnings.sort()).toEqual([
+      expect.stringMatching(new RegExp(`^${join(ctx.dir, 'r2', 'summary.json')} is not valid JSON \\(.+\\): run r2 is left out$`, 'u')),
+      `${join(ctx.dir, 'r3', 'summary.json')} is not a run summary: \`total\` is not a number: run r3 is left out`,
+    ]);
+    const html = await readFile(await writeHistory(store, ctx.dir), 'utf8');
+    expect(html).toContain('<a href="r1/report.html">');
+    expect(html).not.toContain('<a href="r2/report.html">');
+  });
 });
 
 describe('verdictOf', () => {

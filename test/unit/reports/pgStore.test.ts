@@ -52,7 +52,7 @@ describeWithPostgres('PgResultsStore', (pg) => {
   it('never shows the password of the store URL: not in errors, not in its location', async () => {
     const wrong = 'Wr0ng-pass/word';
     const url = pg.server().url('postgres', wrong);
-    expect(redactStoreUrl(url)).toBe(`postgres://postgres:${REDACTED}@127.0.0.1:${pg.server().port}/postgres`);
+    expect(redactStoreUrl(url)).toBe(`postgres://${REDACTED}@127.0.0.1:${pg.server().port}/postgres`);
     const db = new PgDatabase(url);
     try {
       const error: unknown = await db.query('SELECT 1').catch((e: unknown) => e);

@@ -61,6 +61,18 @@ describe('fault injection', () => {
     expect(api().sim.stats()).toMatchObject({ chatRequests: { pending: 0, completed: 0, failed: 1 }, faults: { asyncFailures: 1 } });
   });
 
+  it('newRequestNotFoundMs → a new request\'s status is 404 request not found for that long after submit, then it is known', async () => {
+    api().sim.setFaults({ 'requests.status': { newRequestNotFoundMs: 5_000 } });
+    const { body } = await api().chatAsync({ message: 'How much does the Personal plan cost?', email: EMAIL });
+    const id = body.request_id as string;
+    expect(await api().status(id)).toMatchObject({ status: 404, body: { error: ApiError.requestNotFound } });
+    api().sim.advanceTime(4_000);
+    expect((await api().status(id)).status).toBe(404);
+    api().sim.advanceTime(1_000);
+    expect(await api().status(id)).toMatchObject({ status: 200, body: { request_id: id } });
+    expect(api().sim.stats()).toMatchObject({ faults: { errors: 2 } });
+  });
+
   it('PUT /__sim/faults replaces the configuration and validates it', async () => {
     const put = await api().call('PUT', '/__sim/faults', { 'chat.async': { dropRate: 0.5 } });
     expect(put).toMatchObject({ status: 200, body: { 'chat.async': { dropRate: 0.5 } } });

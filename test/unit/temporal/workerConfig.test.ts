@@ -21,6 +21,12 @@ describe('workerConfigFromEnv', () => {
     expect(() => workerConfigFromEnv({ ...base, SITECHAT_POLL_SCOPE: 'site' })).toThrow(/SITECHAT_POLL_SCOPE must be "path" or "route", got "site"/);
   });
 
+  it('reads the grace for new request ids: 30 s by default, 0 to turn it off, never negative', () => {
+    expect(workerConfigFromEnv(base).newRequestGraceMs).toBe(30_000);
+    expect(workerConfigFromEnv({ ...base, SITECHAT_NEW_REQUEST_GRACE_MS: '0' }).newRequestGraceMs).toBe(0);
+    expect(() => workerConfigFromEnv({ ...base, SITECHAT_NEW_REQUEST_GRACE_MS: '-1' })).toThrow(/SITECHAT_NEW_REQUEST_GRACE_MS must be a number >= 0, got "-1"/);
+  });
+
   it('holds SITECHAT_STORE_URL as a secret, and refuses one that is not PostgreSQL without echoing it', () => {
     expect(workerConfigFromEnv(base).storeUrl).toBeUndefined();
     expect(workerConfigFromEnv({ ...base, SITECHAT_STORE_URL: ' ' }).storeUrl).toBeUndefined();

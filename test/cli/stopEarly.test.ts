@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, startSimulator, type SimulatorHandle } from '../../src/sim';
+import type { RowResult, RunSummary } from '../../src/reports/types';
+import { FIRST_ASKS } from '../../workflows/stopEarly';
+import { CLI, sitechat } from '../helpers/cli';
+import { namespaceForFile } from '../helpers/namespace';
+
+const CONCURRENCY = 4;
+
+/**
+ * The issue's case: SITECHAT_BASE_URL set (a simulator started on its own), no SITECHAT_TENANT_ID (so no model check
+ * before the run), a mistyped `--model`. Every question would get 400 `invalid payload`; the run stops after the first
+ * ones instead of sending them all.
+ */
+describe('a run whose first questions are all refused alike (built CLI, real Temporal dev server, a separately started simulator)', () => {
+  let dir: string;
+  let sim: SimulatorHandle;
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
+    dir = mkdtempSync(join(tmpdir(), 'sitechat-stop-early-'));
+    sim = await startSimulator({ port: 0, latencyScale: 0.02, rateLimit: 0 });
+    const rows = Array.from({ length: 60 }, (_, i) => `r${i + 1},How much does the Personal plan cost? (${i + 1}),$9.99`);
+    writeFileSync(join(dir, 'q.csv'), ['id,question,must_include', ...rows].join('\n') + '\n');
+  });
+  afterAll(async () => {
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`stops after the first ${FIRST_ASKS} 400s: the rest skipped with the reason, the summary says what to fix, exit 2`, async () => {
+    const ran = await sitechat(dir, ['run', 'q.csv', '--model', 'gpt-4o-mni', '--concurrency', String(CONCURRENCY), '--out', join(dir, 'report')], {
+      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_BASE_URL: sim.baseUrl,
+      SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_SITE_ID: DEMO.siteId, SITECHAT_RATE_LIMIT: '0', SITECHAT_RUNS_DIR: join(dir, 'runs'),
+    });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain(`the first ${FIRST_ASKS} questions all got 400 invalid payload and none was answered, so the rest were not asked`);
+    expect(ran.stderr).toContain('check --model');
+    // The first questions, and at most the others a lane had out when they ended.
+    const asked = Object.values(sim.stats().requests['chat.async'] ?? {}).reduce((a, b) => a + b, 0);
+    expect(asked).toBeGreaterThanOrEqual(FIRST_ASKS);
+    expect(asked).toBeLessThanOrEqual(FIRST_ASKS + CONCURRENCY);
+
+    const rows = readFileSync(join(dir, 'report', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowResult);
+    expect(rows).toHaveLength(60);
+    const errors = rows.filter((r) => r.outcome === 'error');
+    expect(errors.length).toBeGreaterThanOrEqual(FIRST_ASKS);
+    expect(errors.every((r) => r.error?.startsWith('400 invalid payload'))).toBe(true);
+    const skipped = rows.filter((r) => r.outcome === 'skipped');
+    expect(errors.length + skipped.length).toBe(60);
+    expect(skipped.filter((r) => r.error?.startsWith(`not sent: the first ${FIRST_ASKS} questions all got 400 invalid payload`)).length).toBeGreaterThanOrEqual(60 - FIRST_ASKS - CONCURRENCY);
+    const summary = JSON.parse(readFileSync(join(dir, 'report', 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.stopped).toMatch(/^the first 10 questions all got 400 invalid payload .*check --model/);
+    expect(summary.gate?.verdict).toBe('failed');
+    expect(summary.gate?.reasons[0]).toBe(`the run stopped before asking every question: ${summary.stopped}`);
+  });
+});

@@ -1,0 +1,44 @@
+/** What Linux's /proc says about processes a test started (their children, environment, command line). */
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Direct children of `pid`, from /proc/<n>/stat (the parent pid is the field after the command's closing paren). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((n) => /^\d+$/u.test(n)).flatMap((n) => {
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(n)] : [];
+    } catch {
+      return []; // gone meanwhile
+    }
+  });
+}
+
+/** Every process below `pid`: its children, theirs, and so on. */
+export function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/** A NUL-separated /proc file (`environ`, `cmdline`) as its entries. */
+export function nulSeparated(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\0').filter(Boolean);
+}
+
+export interface RecordingCli {
+  /** For TEMPORAL_CLI_PATH. */
+  path: string;
+  /** The environment of each start so far, in no particular order. */
+  saved(): string[][];
+}
+
+/**
+ * A stand-in Temporal CLI for TEMPORAL_CLI_PATH: each start saves its own /proc/$$/environ in `dir`, then execs the
+ * real CLI (same pid, same environment), so even a child that lives for a moment shows what it was given.
+ */
+export function recordingCli(dir: string, name: string, realCli: string): RecordingCli {
+  const path = join(dir, `temporal-${name}`);
+  const prefix = `${name}.environ.`;
+  writeFileSync(path, `#!/bin/sh\ncat /proc/$$/environ > '${join(dir, prefix)}'$$\nexec '${realCli}' "$@"\n`);
+  chmodSync(path, 0o755);
+  return { path, saved: () => readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => nulSeparated(join(dir, f))) };
+}
