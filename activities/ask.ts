@@ -9,6 +9,7 @@ import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
 import { withStoreRetry } from './storeOutage';
 import { StoreUnavailableError } from '../src/reports/storeErrors';
+import { personLabelOf } from '../src/labels/apply';
 import { labelKey } from '../src/labels/key';
 
 /**
@@ -62,7 +63,7 @@ async function withLabel(input: AskInput, result: AskResult, stored: Stored, get
     return { ...result, labelKey: key };
   }
   if (!found) return { ...result, labelKey: key };
-  return { ...result, labelKey: key, label: { key, verdict: found.verdict, ...(found.note ? { note: found.note } : {}), ...(found.by ? { by: found.by } : {}) } };
+  return { ...result, labelKey: key, label: { key, verdict: found.verdict, ...personLabelOf(found) } };
 }
 
 type ResultsStoreLabels = (keys: readonly string[]) => Promise<Map<string, Label>>;

@@ -2,7 +2,7 @@
  * Settling a row by a person's label: a run, `sitechat grade` and the review page write the same decision. Pure: no
  * Node APIs (workflow code uses it).
  */
-import { DecidedBy, Outcome, type GradeDecision, type RowResult } from '../reports/types';
+import { DecidedBy, Outcome, type GradeDecision, type PersonLabel, type RowResult } from '../reports/types';
 import { LabelVerdict, type LabelMatch } from './types';
 
 /** "label by ana: not in the source", "label by ana", "label: not in the source" or "label". */
@@ -10,9 +10,14 @@ export function labelReason(label: Pick<LabelMatch, 'by' | 'note'>): string {
   return `label${label.by ? ` by ${label.by}` : ''}${label.note ? `: ${label.note}` : ''}`;
 }
 
+/** Who gave the label, when and why: the fields the reports show (only those the label has). */
+export function personLabelOf(label: Pick<LabelMatch, 'by' | 'at' | 'note'>): PersonLabel {
+  return { ...(label.by ? { by: label.by } : {}), ...(label.at ? { at: label.at } : {}), ...(label.note ? { note: label.note } : {}) };
+}
+
 /** The decision of a row settled by `label`. */
 export function labelDecision(label: LabelMatch): GradeDecision {
-  return { verdict: label.verdict, by: DecidedBy.label, reason: labelReason(label) };
+  return { verdict: label.verdict, by: DecidedBy.label, reason: labelReason(label), label: personLabelOf(label) };
 }
 
 /**

@@ -46,5 +46,8 @@ export interface LabelStore {
   readLabels(filter?: LabelFilter): AsyncIterable<Label>;
 }
 
-/** What a run needs of a matching label to settle a row with it (the ask activity returns it with the answer). */
-export type LabelMatch = Pick<Label, 'key' | 'verdict' | 'note' | 'by'>;
+/**
+ * What a run needs of a matching label to settle a row with it (the ask activity returns it with the answer). `at` is
+ * optional: ask results recorded in histories before it was passed on have none.
+ */
+export type LabelMatch = Pick<Label, 'key' | 'verdict' | 'note' | 'by'> & Partial<Pick<Label, 'at'>>;

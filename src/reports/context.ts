@@ -1,7 +1,7 @@
 import { baseIdOf } from '../datasets/repeat';
 import { baselineRowsFor, type BaselineInput } from './baseline';
 import type { ResultsStore } from './store';
-import { Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from './types';
+import { DecidedBy, Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from './types';
 
 /** An earlier turn of a conversation, shown above a follow-up row. */
 export interface PriorTurn {
@@ -29,7 +29,7 @@ export interface ReportContext {
 function emptyDetails(): ReportContext['details'] {
   return {
     regressed: { rows: [], total: 0 }, fixed: { rows: [], total: 0 }, failed: { rows: [], total: 0 }, uncertain: { rows: [], total: 0 },
-    errored: { rows: [], total: 0 },
+    errored: { rows: [], total: 0 }, 'passed-by-person': { rows: [], total: 0 },
   };
 }
 
@@ -45,6 +45,8 @@ export const DetailSection = {
   /** Needs review: the graders could not decide and nothing settled the grade. */
   uncertain: 'uncertain',
   errored: 'errored',
+  /** Passed by a person's label (a row a label failed is under `failed` or `regressed`): shown with what the graders said. */
+  passedByPerson: 'passed-by-person',
 } as const;
 export type DetailSection = (typeof DetailSection)[keyof typeof DetailSection];
 
@@ -56,6 +58,7 @@ export function detailSectionOf(row: RowResult, regressed: ReadonlySet<string>, 
   if (row.outcome === Outcome.failed) return DetailSection.failed;
   if (row.outcome === Outcome.uncertain) return DetailSection.uncertain;
   if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) return DetailSection.errored;
+  if (row.decision?.by === DecidedBy.label) return DetailSection.passedByPerson;
   return undefined;
 }
 

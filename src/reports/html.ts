@@ -8,6 +8,7 @@ import { reviewSections, sideEffectSections } from './htmlReview';
 import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
 import { askedTwiceText, escapeHtml as h, escapeHtmlAttr as a, formatMs, reaskedLine, reviewedLine, truncate } from './escape';
+import { DECIDED_BY_A_PERSON, gradersHead, gradersView, personLine, personView } from './labelView';
 import { Outcome, type RowResult, type RunSummary } from './types';
 
 export interface HtmlOptions {
@@ -173,10 +174,14 @@ function latencyCell(row: RowResult): string {
 function tableRow(row: RowResult, regressed: boolean, maxText: number): string {
   const cell = (text: string | undefined, cls = 'text'): string => `<td class="${cls}">${h(truncate(text ?? '', maxText))}</td>`;
   const num = (v: number | undefined): string => `<td data-v="${a(String(v ?? ''))}">${v === undefined ? '' : h(String(Math.round(v)))}</td>`;
-  const reasons = (row.assertions ?? []).map((x) => `${x.pass ? '✓' : x.uncertain ? '?' : '✗'} ${x.type}${x.rule ? ` [${x.rule}]` : ''}: ${x.reason}`);
+  const person = personView(row);
+  const reasons = [
+    ...(person ? [personLine(person), gradersHead(gradersView(row))] : []),
+    ...(row.assertions ?? []).map((x) => `${x.pass ? '✓' : x.uncertain ? '?' : '✗'} ${x.type}${x.rule ? ` [${x.rule}]` : ''}: ${x.reason}`),
+  ];
   if (row.error !== undefined) reasons.push(`${row.errorType ?? 'Error'}: ${row.error}`);
   if (row.feedbackError !== undefined) reasons.push(`feedback not recorded: ${row.feedbackError}`);
   const flags = `data-outcome="${a(row.outcome)}"${regressed ? ' data-regressed class="regressed"' : ''}`;
-  const outcome = `${row.outcome}${regressed ? ' (regressed)' : ''}`;
+  const outcome = `${row.outcome}${person ? ` (${DECIDED_BY_A_PERSON})` : ''}${regressed ? ' (regressed)' : ''}`;
   return `<tr ${flags}>${num(row.line)}${cell(row.id, 'id')}<td class="o-${a(row.outcome)}">${h(outcome)}</td>${cell(row.tags?.join(', '), 'tags')}${cell(row.question)}${cell(row.answer)}${cell(row.expected)}${num(row.confidenceScore)}${latencyCell(row)}${cell(reasons.join('\n'))}</tr>\n`;
 }

@@ -32,6 +32,9 @@ article.review h3 { font-size: 15px; margin: 4px 0; } .id { font-family: ui-mono
 .side pre, .expected { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: 6px 8px; border-radius: 4px; font: 13px/1.4 system-ui, sans-serif; margin: 0; }
 ul.grades { padding-left: 18px; margin: 6px 0; } ul.grades li.ok b { color: var(--pass); } ul.grades li.ko b { color: var(--fail); } ul.grades li.unsure b { color: var(--unsure); }
 .rule { color: var(--muted); font-size: 12px; }
+.person { border-left: 4px solid var(--ink); background: #f6f8fa; padding: 4px 10px; margin: 6px 0; border-radius: 4px; }
+.person.pass b { color: var(--pass); } .person.fail b { color: var(--fail); } .person .who { color: var(--muted); }
+.person-note { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0 0; } .graders-said { margin: 8px 0 0; font-weight: 600; color: var(--muted); }
 .turns { margin: 4px 0 8px; color: #424a53; } .turns ol { margin: 4px 0; }
 td.down { color: var(--fail); font-weight: 600; } td.up { color: var(--pass); font-weight: 600; }
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }

@@ -2,6 +2,7 @@ import { baseIdOf } from '../datasets/repeat';
 import type { AssertionResult } from '../grading/types';
 import { DetailSection, type PriorTurn, type ReportContext } from './context';
 import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
+import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personFacts, personView, type PersonView } from './labelView';
 import type { RowResult } from './types';
 
 /** Sections of "Rows to review", in reading order. */
@@ -11,6 +12,7 @@ const REVIEW: { section: DetailSection; title: string; note: string }[] = [
   { section: DetailSection.failed, title: 'Failures', note: 'with the rules they were graded by' },
   { section: DetailSection.uncertain, title: 'Needs review', note: 'uncertain: the graders could not decide and nothing settled the grade' },
   { section: DetailSection.errored, title: 'Errors and time-outs', note: 'no answer to grade' },
+  { section: DetailSection.passedByPerson, title: 'Passed by a person', note: 'a label settled them; what the graders said is beside each' },
 ];
 
 function grades(assertions: readonly AssertionResult[] | undefined): string {
@@ -27,7 +29,24 @@ function answerBlock(title: string, row: RowResult | undefined, maxText: number)
   if (!row) return `<div class="side"><h4>${h(title)}</h4><p class="note">not in the baseline</p></div>`;
   const answer = row.answer === undefined ? '<p class="note">(no answer)</p>' : `<pre>${h(truncate(row.answer, maxText))}</pre>`;
   const error = row.error === undefined ? '' : `<p class="o-error">${h(row.errorType ?? 'Error')}: ${h(truncate(row.error, 600))}</p>`;
-  return `<div class="side"><h4>${h(title)} · <span class="o-${a(row.outcome)}">${h(row.outcome)}</span></h4>${answer}${error}${grades(row.assertions)}</div>`;
+  const person = personView(row);
+  const by = person ? ` · ${h(DECIDED_BY_A_PERSON)}` : '';
+  const graded = person ? `${personBlock(person)}${gradersBlock(row)}` : grades(row.assertions);
+  return `<div class="side"><h4>${h(title)} · <span class="o-${a(row.outcome)}">${h(row.outcome)}</span>${by}</h4>${answer}${error}${graded}</div>`;
+}
+
+/** The person's decision of a labelled row: who, when, the note. */
+function personBlock(p: PersonView): string {
+  const facts = personFacts(p);
+  const note = p.reason !== undefined ? '' : p.note === undefined ? '<p class="note">no note</p>' : `<p class="person-note">${h(truncate(p.note, 2000))}</p>`;
+  return `<div class="person ${a(p.verdict)}"><b>${h(capitalized(DECIDED_BY_A_PERSON))}: ${h(p.verdict)}</b> <span class="who">${h(facts)}</span>${note}</div>`;
+}
+
+/** What the graders of a labelled row said, named as theirs, with their assertions; or that none ran. */
+function gradersBlock(row: RowResult): string {
+  const g = gradersView(row);
+  const head = `<p class="graders-said">${h(capitalized(gradersHead(g)))}</p>`;
+  return g.verdict === undefined ? head : `${head}${grades(g.assertions)}`;
 }
 
 function priorTurns(turns: readonly PriorTurn[] | undefined, maxText: number): string {

@@ -3,7 +3,8 @@ import { baseIdOf } from '../datasets/repeat';
 import { describeGateSettings, verdictLabel } from './gate';
 import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
-import { GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
+import { gradersLine, gradersView, labelFailureMessage, personLine, personView, type PersonView } from './labelView';
+import { DecidedBy, GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
 
 export interface JUnitOptions {
   /** Characters of an answer or reason text kept per test case. @default 2000 */
@@ -34,7 +35,9 @@ export type JUnitRows = AsyncIterable<RowResult> | (() => AsyncIterable<RowResul
 /**
  * JUnit XML, streamed one test case per dataset row: a single `<testsuite>` (inside `<testsuites>`) named
  * after the dataset; classname = the row's first tag, else the dataset file name. `failed` rows carry a
- * `<failure>` with the failing assertions (type `regression` for rows that passed in the baseline),
+ * `<failure>` with the failing assertions (type `regression` for rows that passed in the baseline), or, for a row a
+ * person's label failed, "failed by a label: <note> (by <who>, <when>)" (type `label`); every row a label settled has
+ * test case `<properties>` naming the label and what the graders said, and says both in `<system-out>` above the answer;
  * `error`/`timed_out` rows an `<error>` with the API error, `skipped` and `uncertain` rows `<skipped/>` (an uncertain
  * one with why: it needs a person, it is neither a pass nor a failure); answered (ungraded)
  * rows pass. The answer goes to `<system-out>`. Evaluation runs get one more test case, the quality gate itself
@@ -151,10 +154,7 @@ function repeatedCase(answers: readonly RowResult[], suite: string, maxText: num
   const kOfN = `${passed} of ${graded} graded answers passed (${answers.length} asked)`;
   const time = answers.reduce((sum, a) => sum + (typeof a.latencyMs === 'number' ? a.latencyMs : 0), 0);
   const head = `    <testcase${attrs({ classname: first.tags?.[0] ?? suite, name: `${baseIdOf(first)}: ${oneLine(first.question, 120)}`, time: seconds(time) })}`;
-  const failures = answers.filter((a) => a.outcome === Outcome.failed).map((a) => {
-    const failing = (a.assertions ?? []).filter((x) => !x.pass);
-    return { a, first: failing[0] ? `${failing[0].type}: ${failing[0].reason}` : 'assertions failed', type: failing[0]?.type ?? 'assertion', reasons: failing.map((x) => `${x.type}: ${x.reason}${x.rule ? ` (rule: ${x.rule})` : ''}`) };
-  });
+  const failures = answers.filter((a) => a.outcome === Outcome.failed).map((a) => ({ a, ...failureOf(a) }));
   const body: string[] = [];
   if (kind === 'failed') {
     const f = failures[0];
@@ -197,12 +197,10 @@ function testCase(row: RowResult, suite: string, maxText: number, regressedFrom?
   const body: string[] = [];
   switch (row.outcome) {
     case Outcome.failed: {
-      const failing = (row.assertions ?? []).filter((a) => !a.pass);
-      const reasons = failing.map((a) => `${a.type}: ${a.reason}${a.rule ? ` (rule: ${a.rule})` : ''}`);
-      const first = failing[0] ? `${failing[0].type}: ${failing[0].reason}` : 'assertions failed';
-      const message = regressedFrom === undefined ? first : `regressed (passed in ${regressedFrom}): ${first}`;
-      const type = regressedFrom === undefined ? (failing[0]?.type ?? 'assertion') : 'regression';
-      body.push(`<failure${attrs({ message: oneLine(message, 300), type })}>${escapeXml(truncate(reasons.join('\n'), maxText))}</failure>`);
+      const failure = failureOf(row);
+      const message = regressedFrom === undefined ? failure.first : `regressed (passed in ${regressedFrom}): ${failure.first}`;
+      const type = regressedFrom === undefined ? failure.type : 'regression';
+      body.push(`<failure${attrs({ message: oneLine(message, 300), type })}>${escapeXml(truncate(failure.reasons.join('\n'), maxText))}</failure>`);
       break;
     }
     case Outcome.error:
@@ -221,7 +219,33 @@ function testCase(row: RowResult, suite: string, maxText: number, regressedFrom?
     default:
       break;
   }
-  if (row.answer !== undefined) body.push(`<system-out>${escapeXml(truncate(row.answer, maxText))}</system-out>`);
+  const person = personView(row);
+  if (person) body.unshift(...personProperties(row, person));
+  const out = [...(person ? [personLine(person), gradersLine(gradersView(row)), ''] : []), ...(row.answer === undefined ? [] : [row.answer])].join('\n');
+  if (out !== '') body.push(`<system-out>${escapeXml(truncate(out, maxText))}</system-out>`);
   if (body.length === 0) return `${head}/>\n`;
   return `${head}>\n${body.map((line) => `      ${line}\n`).join('')}    </testcase>\n`;
+}
+
+/** Why a failed answer failed: the person's label that failed it, else its failing assertions. */
+function failureOf(row: RowResult): { first: string; type: string; reasons: string[] } {
+  const failing = (row.assertions ?? []).filter((x) => !x.pass);
+  const reasons = failing.map((x) => `${x.type}: ${x.reason}${x.rule ? ` (rule: ${x.rule})` : ''}`);
+  const person = personView(row);
+  if (person) return { first: labelFailureMessage(person), type: 'label', reasons: [personLine(person), gradersLine(gradersView(row)), ...reasons] };
+  return { first: failing[0] ? `${failing[0].type}: ${failing[0].reason}` : 'assertions failed', type: failing[0]?.type ?? 'assertion', reasons };
+}
+
+/**
+ * A labelled row's test case properties (as pytest's `record_property` writes them): that a person decided it, who,
+ * when, the note, and what the graders said. CI viewers that show a case's properties name the label there.
+ */
+function personProperties(row: RowResult, person: PersonView): string[] {
+  const label = row.decision?.label;
+  const values = {
+    decidedBy: DecidedBy.label, 'label.verdict': person.verdict, 'label.by': label?.by, 'label.at': label?.at, 'label.note': label?.note,
+    'label.reason': person.reason, graders: gradersLine(gradersView(row)),
+  };
+  const items = Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined).map(([name, value]) => `  <property${attrs({ name, value: oneLine(value, 500) })}/>`);
+  return ['<properties>', ...items, '</properties>'];
 }

@@ -37,6 +37,7 @@ const SECTION_TITLES: Record<DetailSection, string> = {
   failed: 'Failures',
   uncertain: 'Needs review (uncertain: the graders could not decide, nothing settled the grade)',
   errored: 'Errors and time-outs',
+  'passed-by-person': 'Passed by a person (a label settled them; what the graders said is beside each)',
 };
 
 /**

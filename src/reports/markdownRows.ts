@@ -1,6 +1,7 @@
 import type { AssertionResult } from '../grading/types';
 import type { PriorTurn } from './context';
 import { mdFence, mdInline } from './escape';
+import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personText, personView, type PersonView } from './labelView';
 import { Outcome, type RowResult } from './types';
 
 /** Every assertion a row was graded by, passed or not, with the rule it checks and the grader's reason. */
@@ -26,6 +27,14 @@ function errorLine(row: RowResult): string | undefined {
   return `**Error:** ${mdInline(type)}: ${mdInline(row.error ?? 'no answer before the time-out', 500)}`;
 }
 
+/** A row a label settled: the person's decision (who, when, the note), then what the graders said, with their assertions. */
+function mdPersonDecision(row: RowResult, person: PersonView): string[] {
+  const graders = gradersView(row);
+  const head = `**${capitalized(DECIDED_BY_A_PERSON)}:** ${mdInline(personText(person), 1500)}`;
+  const said = `**${mdInline(capitalized(gradersHead(graders)))}**`;
+  return [head, graders.verdict === undefined ? said : `${said}\n\n${mdAssertions(graders.assertions)}`];
+}
+
 export interface RowDetailOptions {
   maxText: number;
   priorTurns?: readonly PriorTurn[];
@@ -38,14 +47,16 @@ export function mdRowDetail(row: RowResult, options: RowDetailOptions): string {
   const { maxText, baseline } = options;
   const tags = row.tags?.length ? ` · tags ${mdInline(row.tags.join(', '))}` : '';
   const was = baseline?.row ? ` (was ${baseline.row.outcome} in ${mdInline(baseline.runId)})` : '';
+  const person = personView(row);
   const parts = [
-    `### Row ${mdInline(row.id)} · ${row.outcome}${was} · line ${row.line}${tags}`,
+    `### Row ${mdInline(row.id)} · ${row.outcome}${person ? ` · ${DECIDED_BY_A_PERSON}` : ''}${was} · line ${row.line}${tags}`,
     `**Question:** ${mdInline(row.question, 500)}`,
   ];
   const prior = mdPriorTurns(options.priorTurns, maxText);
   if (prior) parts.push(prior);
   if (row.answer !== undefined) parts.push(`**Answer${baseline ? ' now' : ''}:**\n\n${mdFence(row.answer, maxText)}`);
-  if (row.outcome === Outcome.passed || row.outcome === Outcome.failed || row.assertions) {
+  if (person) parts.push(...mdPersonDecision(row, person));
+  else if (row.outcome === Outcome.passed || row.outcome === Outcome.failed || row.assertions) {
     parts.push(`**Graded${baseline ? ' now' : ''} by:**\n\n${mdAssertions(row.assertions)}`);
   }
   if (baseline) {

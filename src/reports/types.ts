@@ -110,7 +110,29 @@ export interface GradeDecision {
   judgeError?: string;
   /** Set when a label settled the row afterwards (`sitechat review`): the outcome it had before, for its place in the review queue. */
   was?: Outcome;
+  /**
+   * With `by: 'label'`: the person's label as given (who, when, the note), which every report shows as "decided by a
+   * person". Absent in rows settled before it was kept (their `reason` still names who and the note).
+   */
+  label?: PersonLabel;
+  /**
+   * With `by: 'label'`, when a label settled the row after its graders (`sitechat review`): what the graders (or the
+   * judge) had decided, kept so the reports show it beside the person's decision. Absent when no grader ran (a run
+   * or `sitechat grade` that found the label first) and in rows settled before it was kept.
+   */
+  graders?: GraderDecision;
 }
+
+/** Who labelled a row, when, and why (`GradeDecision.label`): the label's own fields. */
+export interface PersonLabel {
+  by?: string;
+  /** ISO time the label was given. */
+  at?: string;
+  note?: string;
+}
+
+/** A decision of the graders or the judge, as kept beside a person's (`GradeDecision.graders`). */
+export type GraderDecision = Pick<GradeDecision, 'verdict' | 'by' | 'reason' | 'judgeError'>;
 
 /** Which workflow produced a run. */
 export const RunKind = {

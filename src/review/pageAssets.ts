@@ -58,6 +58,10 @@ h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: v
 ul { padding-left: 18px; margin: 4px 0; } li.pass b { color: var(--pass); } li.fail b { color: var(--fail); } li.uncertain b { color: var(--unsure); }
 .turn { color: var(--muted); font-size: 14px; margin: 2px 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .decision { margin-top: 10px; font-size: 14px; }
+.person { border-left: 4px solid var(--ink); background: #f6f8fa; padding: 6px 12px; margin: 10px 0; border-radius: 4px; }
+.person.pass b { color: var(--pass); } .person.fail b { color: var(--fail); } .person .who { color: var(--muted); }
+.person-note { white-space: pre-wrap; overflow-wrap: anywhere; margin: 4px 0 0; } .no-note { color: var(--muted); margin: 4px 0 0; }
+.graders-said { font-weight: 600; margin: 2px 0; }
 #note-box { margin: 10px 0; } #note-box label { font-size: 13px; color: var(--muted); display: block; }
 #note { width: 100%; box-sizing: border-box; font: inherit; }
 #note-error { color: var(--fail); margin: 4px 0 0; }
@@ -139,6 +143,15 @@ export const REVIEW_JS = `
     if (!list.childNodes.length) list.appendChild(el('li', '', 'no assertions'));
     return list;
   }
+  // A row a person settled: "Decided by a person: pass", who and when, the note (the server writes the words).
+  function personBox(person) {
+    var box = el('div', 'person ' + person.verdict);
+    box.id = 'person';
+    box.appendChild(el('b', '', person.head));
+    box.appendChild(el('span', 'who', ' ' + person.facts));
+    box.appendChild(person.note === undefined ? el('p', 'no-note', 'no note') : el('p', 'person-note', person.note));
+    return box;
+  }
   function render() {
     renderProgress();
     renderRuns();
@@ -181,13 +194,20 @@ export const REVIEW_JS = `
     section(base, 'Baseline answer' + (item.baseline ? ' (' + item.baseline.outcome + ', ' + item.baseline.runId + ')' : ''), el('pre', 'text', baseText));
     compare.appendChild(base);
     main.appendChild(compare);
-    section(main, 'Graders', gradeList(row));
+    var person = item.person;
+    if (person) main.appendChild(personBox(person));
+    if (person && person.graders) {
+      main.appendChild(el('h2', '', 'What the graders said'));
+      var said = el('p', 'graders-said', person.graders);
+      said.id = 'graders-said';
+      main.appendChild(said);
+      if (person.gradersRan) main.appendChild(gradeList(row));
+    } else section(main, 'Graders', gradeList(row));
     var d = row.decision;
     var decision = el('p', 'decision', 'Outcome: ' + row.outcome + (d ? ' · decided by ' + d.by + ' (' + d.verdict + '): ' + d.reason : '') +
       (row.feedback ? ' · feedback: ' + row.feedback : ''));
     decision.id = 'decision';
     main.appendChild(decision);
-    if (item.label && item.label.note) main.appendChild(el('p', 'decision', 'Note: ' + item.label.note));
     if (item.feedbackMessage) main.appendChild(el('p', 'decision', item.feedbackMessage));
   }
   function nextUnsettled(from) {
@@ -209,7 +229,13 @@ export const REVIEW_JS = `
       req.item.row = res.item.row;
       req.item.feedbackMessage = feedbackText(res.feedback);
       state.runs = state.runs.map(function (r) { return r.runId === res.run.runId ? res.run : r; });
-      state.items.forEach(function (other) { if (other.labelKey === req.item.labelKey && other.siteId === req.item.siteId) other.label = res.item.label; });
+      req.item.person = res.item.person;
+      state.items.forEach(function (other) {
+        if (other === req.item || other.labelKey !== req.item.labelKey || other.siteId !== req.item.siteId) return;
+        other.label = res.item.label;
+        // Its graders' view is its own: shown under "Graders" until the page loads again.
+        other.person = Object.assign({}, res.item.person, { graders: '' });
+      });
     }, function (err) {
       req.item.saving = false;
       req.error = err.message;

@@ -8,6 +8,7 @@ import { loadBaselineFromStore, baselineRowsFor } from '../reports/baseline';
 import type { PriorTurn } from '../reports/context';
 import type { ResultsStore } from '../reports/store';
 import { DecidedBy, Outcome, type RowResult, type RunSummary } from '../reports/types';
+import { personItem } from './person';
 import { Reservoir } from './sample';
 import { ReviewReason, type ReviewItem } from './types';
 
@@ -85,6 +86,7 @@ export async function buildRunQueue(store: ResultsStore, runId: string, summary:
   for (const item of items) {
     const label = labels.get(item.labelKey);
     if (label) item.label = { verdict: label.verdict, note: label.note, by: label.by, at: label.at, source: label.source };
+    item.person = personItem(item.row, item.label);
   }
   return { items, omitted };
 }

@@ -4,10 +4,11 @@
  */
 import type { Client } from '@temporalio/client';
 import { forbiddenCharacter } from '../datasets/encoding';
+import { labelDecision, labelledResult } from '../labels/apply';
 import { labelForRow } from '../labels/rowSubject';
-import { LabelVerdict } from '../labels/types';
+import { LabelVerdict, type LabelMatch } from '../labels/types';
 import type { ResultsStore } from '../reports/store';
-import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary } from '../reports/types';
+import { DecidedBy, type GradeDecision, type GraderDecision, type RowResult, type RunMeta, type RunSummary } from '../reports/types';
 import { readRow } from '../../activities/labelFeedback';
 import { ReviewRequestError } from './errors';
 import { startLabelFeedback } from './feedback';
@@ -40,17 +41,20 @@ export function noteProblem(note: string): string | undefined {
   return bad && `the note holds ${bad.name} at character ${bad.character}: a note may hold text, tabs and line breaks, as a label file may; nothing was saved`;
 }
 
-/** The row as the label settles it: its outcome, and a decision that keeps the outcome it had before. */
-export function settledByLabel(row: RowResult, label: { key: string; verdict: LabelVerdict; note?: string; by?: string }): RowResult {
-  const was = row.decision?.by === DecidedBy.label ? (row.decision.was ?? row.outcome) : row.outcome;
-  // The wording of labels a run applies ("label by ana: not in the source").
-  const reason = `label${label.by ? ` by ${label.by}` : ''}${label.note ? `: ${label.note}` : ''}`;
-  return {
-    ...row,
-    outcome: label.verdict === LabelVerdict.pass ? Outcome.passed : Outcome.failed,
-    decision: { verdict: label.verdict, by: DecidedBy.label, reason, was },
-    labelKey: label.key,
-  };
+/**
+ * The row as the label settles it: its outcome, and the label's decision (the same as a run writes), which keeps the
+ * outcome the row had before and what its graders (or the judge) had decided, for the reports to show beside it.
+ */
+export function settledByLabel(row: RowResult, label: LabelMatch): RowResult {
+  const before = row.decision;
+  const relabelled = before?.by === DecidedBy.label;
+  const was = relabelled ? (before.was ?? row.outcome) : row.outcome;
+  const graders = relabelled ? before.graders : before && graderDecisionOf(before);
+  return { ...labelledResult(row, label), decision: { ...labelDecision(label), was, ...(graders && { graders }) } };
+}
+
+function graderDecisionOf({ verdict, by, reason, judgeError }: GradeDecision): GraderDecision {
+  return { verdict, by, reason, ...(judgeError !== undefined && { judgeError }) };
 }
 
 export interface Saved {

@@ -4,9 +4,10 @@
  */
 import { buildRunQueue, type QueueOptions } from './queue';
 import { reconcileRun, type Reconciled } from './reconcile';
+import { personItem } from './person';
 import { refreshRun } from './refresh';
 import { refreshMultiSite, type ReviewTarget } from './runs';
-import { saveLabel, type ReviewDeps } from './save';
+import { reviewSource, saveLabel, type ReviewDeps } from './save';
 import { ReviewRequestError } from './errors';
 import type { ReviewItem, ReviewRun, ReviewState, SaveRequest, SaveResult } from './types';
 import type { RunMeta, RunSummary } from '../reports/types';
@@ -106,9 +107,14 @@ export class ReviewSession {
     } else this.deferred.add(meta.runId);
     const { decision, outcome, feedback, feedbackError } = saved.row;
     Object.assign(item.row, { decision, outcome, feedback, feedbackError });
-    item.label = { verdict: request.verdict, note: request.note?.trim() || undefined, by: this.deps.by, at: new Date().toISOString(), source: `review ${meta.runId}` };
+    // The label as saved: its time is the one the row's decision and the store hold.
+    item.label = { verdict: request.verdict, note: request.note?.trim() || undefined, by: this.deps.by, at: decision?.label?.at ?? new Date().toISOString(), source: reviewSource(meta.runId) };
     // Other rows with the same key (the same answer to the same question) are settled by this label too.
-    for (const other of state.items) if (other.labelKey === item.labelKey && other.siteId === item.siteId) other.label = item.label;
+    for (const other of state.items) {
+      if (other.labelKey !== item.labelKey || other.siteId !== item.siteId) continue;
+      other.label = item.label;
+      other.person = personItem(other.row, other.label);
+    }
     // Deferred: the verdict as last computed; the last waiting save's answer brings the new one.
     const run = saved.summary ? runLine(meta, saved.summary) : (state.runs.find((r) => r.runId === meta.runId) ?? runLine(meta, undefined));
     state.runs = state.runs.map((r) => (r.runId === run.runId ? run : r));

@@ -25,6 +25,22 @@ export interface ReviewItem {
   labelKey: string;
   /** The label already given for this row's key (here or anywhere): the row is settled. */
   label?: Pick<Label, 'verdict' | 'note' | 'by' | 'at' | 'source'>;
+  /** A row a person settled (its own label, else a label of its key), in the words of the reports (person.ts). */
+  person?: PersonItem;
+}
+
+/** What the page shows of a row a person settled: "Decided by a person" with who, when and the note, and what the graders said. */
+export interface PersonItem {
+  verdict: LabelVerdict;
+  /** "Decided by a person: pass". */
+  head: string;
+  /** "by ana · 2026-11-28 10:04 UTC" (a row settled before these were kept: its reason). */
+  facts: string;
+  note?: string;
+  /** "Graders said uncertain (overruled by the person)", or that no grader ran. */
+  graders: string;
+  /** False when no grader ran (a run found the label before grading): there is no assertion to list. */
+  gradersRan: boolean;
 }
 
 /** A run under review: one for a single-site run, one per site of a multi-site run. */

@@ -218,13 +218,35 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     expect(readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8')).toContain('reviewed: 1 row settled by labels');
     expect(existsSync(join(stack.runsDir, 'history.html'))).toBe(true);
-    const report = await browser.newPage();
+    const report = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await report.goto(reportHtml);
     expect(await report.textContent('h2#uncertain')).toMatch(/^Needs review \(1\)/);
     expect(await report.textContent('body')).toContain('reviewed: 1 row settled by labels');
+    // The person's decision, who, when and the note, beside what the graders said (their own verdict, named as theirs).
+    const card = `article#row-${first}`;
+    expect(await report.textContent('h2#passed-by-person')).toMatch(/^Passed by a person \(1\)/);
+    expect(await report.textContent(`${card} .person`)).toMatch(/^Decided by a person: pass by tester · \d{4}-\d\d-\d\d \d\d:\d\d UTCanswer gives the 5 GB$/u);
+    expect(await report.textContent(`${card} .graders-said`)).toBe('Graders said uncertain (overruled by the person)');
+    expect(await report.textContent(`${card} ul.grades`)).toContain('reference');
+    expect(await report.textContent(`#rows tr:has(td.id:text-is("${first}"))`)).toMatch(/passed \(decided by a person\)[^]*decided by a person: pass · by tester · [^]* · note: answer gives the 5 GB/u);
+    // docs/img/report-labelled.png is this card, rewritten only when asked.
+    const reportShot = process.env.SITECHAT_WRITE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'img', 'report-labelled.png') : join(stack.runsDir, 'report-labelled.png');
+    await report.locator(card).screenshot({ path: reportShot });
     await report.close();
+    const md = readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8');
+    expect(md).toMatch(/\*\*Decided by a person:\*\* pass · by tester · [^\n]+ · note: answer gives the 5 GB/u);
+    expect(md).toContain('**Graders said uncertain (overruled by the person)**');
+    const junit = readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="label.by" value="tester"/>');
+    expect(junit).toContain('<property name="label.note" value="answer gives the 5 GB"/>');
     const row = await storedRow(stack, runId, first ?? '');
-    expect(row).toMatchObject({ outcome: 'passed', decision: { verdict: 'pass', by: 'label', reason: 'label by tester: answer gives the 5 GB', was: 'uncertain' } });
+    expect(row).toMatchObject({
+      outcome: 'passed',
+      decision: {
+        verdict: 'pass', by: 'label', reason: 'label by tester: answer gives the 5 GB', was: 'uncertain',
+        label: { by: 'tester', at: expect.any(String), note: 'answer gives the 5 GB' }, graders: { verdict: 'uncertain', by: 'graders' },
+      },
+    });
 
     // A reload keeps the fragment, so the token: the label is kept.
     await page.reload();
@@ -233,6 +255,14 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
     await page.keyboard.press('k');
     await page.waitForSelector(`#row[data-row="${first}"]`);
     expect(await page.textContent('#row')).toContain('settled: pass by tester');
+    // Decided by a person: who, when, the note; the graders' view under its own heading.
+    expect(await page.textContent('#person b')).toBe('Decided by a person: pass');
+    expect(await page.textContent('#person .who')).toMatch(/^ by tester · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/u);
+    expect(await page.textContent('#person .person-note')).toBe('answer gives the 5 GB');
+    expect(await page.textContent('#graders-said')).toBe('Graders said uncertain (overruled by the person)');
+    // docs/img/review-labelled.png is this screenshot, rewritten only when asked.
+    const labelledShot = process.env.SITECHAT_WRITE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'img', 'review-labelled.png') : join(stack.runsDir, 'review-labelled.png');
+    await page.screenshot({ path: labelledShot });
     // Without the fragment there is no token: the page says which URL to open, and shows no row.
     const bare = await browser.newPage();
     await bare.goto(new URL(url).origin);

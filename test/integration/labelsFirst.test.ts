@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/api/secret';
@@ -42,9 +42,10 @@ describe('labels first: a later run and `sitechat grade` settle a labelled row b
 
     // A person fails it (the judge passed or failed it: the label wins either way).
     const store = new FileResultsStore(stack.runsDir);
+    const at = new Date().toISOString();
     await store.putLabels([{
       key, siteId: DEMO.siteId, question: unsure1?.question ?? '', references: ['Five gigabytes, shared with your whole household'],
-      answer: normalizeAnswerForLabel(unsure1?.answer ?? ''), verdict: 'fail', note: 'the household is not mentioned', by: 'ana', at: new Date().toISOString(),
+      answer: normalizeAnswerForLabel(unsure1?.answer ?? ''), verdict: 'fail', note: 'the household is not mentioned', by: 'ana', at,
     }]);
     // Without the cached verdicts, a judge call per row escalated: only unsure2 may cost one now.
     rmSync(join(stack.runsDir, JUDGE_CACHE_DIR), { recursive: true, force: true });
@@ -57,10 +58,14 @@ describe('labels first: a later run and `sitechat grade` settle a labelled row b
     const labelled = rows.find((r) => r.id === 'unsure1');
     expect(labelled).toMatchObject({
       outcome: 'failed', feedback: 'bad', labelKey: key,
-      decision: { verdict: 'fail', by: 'label', reason: 'label by ana: the household is not mentioned' },
+      decision: { verdict: 'fail', by: 'label', reason: 'label by ana: the household is not mentioned', label: { by: 'ana', at, note: 'the household is not mentioned' } },
     });
     // No grader ran for it: a label is a settled grade.
     expect(labelled?.assertions).toBeUndefined();
+    // The run's reports say who decided it, when and why; junit fails it by the label, not by assertions.
+    const junit = readFileSync(join(second.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<failure message="failed by a label: the household is not mentioned \(by ana · [^"]+ UTC\)" type="label">/u);
+    expect(readFileSync(join(second.reportDir, 'report.md'), 'utf8')).toContain('**Graders not run: the label settled the row before them**');
     expect(rows.find((r) => r.id === 'unsure2')?.decision?.by).toBe('judge');
     expect(rows.find((r) => r.id === 'pass')).toMatchObject({ outcome: 'passed', decision: { by: 'graders' } });
     expect(second.summary).toMatchObject({ total: 3, failed: expect.any(Number), uncertain: 0 });

@@ -53,11 +53,12 @@ describe('ask: label lookup', () => {
     expect(first.labelKey).toBe(labelKey(subject));
     expect(first.label).toBeUndefined();
 
-    await store.putLabels([{ key: first.labelKey as string, ...subject, answer: normalizeAnswerForLabel(subject.answer), verdict: 'fail', note: 'too vague', by: 'ana', at: new Date().toISOString() }]);
+    const at = new Date().toISOString();
+    await store.putLabels([{ key: first.labelKey as string, ...subject, answer: normalizeAnswerForLabel(subject.answer), verdict: 'fail', note: 'too vague', by: 'ana', at }]);
     const second = await ask(store, 'r2');
-    // The simulator answers the same question the same way: the same key, now labelled.
+    // The simulator answers the same question the same way: the same key, now labelled; who, when and why go with it.
     expect(second.labelKey).toBe(first.labelKey);
-    expect(second.label).toEqual({ key: first.labelKey, verdict: 'fail', note: 'too vague', by: 'ana' });
+    expect(second.label).toEqual({ key: first.labelKey, verdict: 'fail', note: 'too vague', by: 'ana', at });
   });
 
   it('a lookup that fails only loses the label (the question is never asked again); an outage is waited out', async () => {
@@ -70,13 +71,14 @@ describe('ask: label lookup', () => {
     expect(h.sim().stats().submitted - before).toBe(1);
 
     const subject = { siteId: DEMO.siteId, question: input('r3').message, ...lookup, answer: normalizeAnswerForLabel(lost.answer ?? '') };
-    await store.putLabels([{ key: lost.labelKey as string, ...subject, verdict: 'pass', at: new Date().toISOString() }]);
+    const at = new Date().toISOString();
+    await store.putLabels([{ key: lost.labelKey as string, ...subject, verdict: 'pass', at }]);
     store.error = new StoreUnavailableError('results store (postgres://x@db/runs): connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED');
     store.failures = 1;
     store.lookups = 0;
     const waited = await ask(store, 'r4');
     expect(store.lookups).toBe(2);
-    expect(waited.label).toEqual({ key: lost.labelKey, verdict: 'pass' });
+    expect(waited.label).toEqual({ key: lost.labelKey, verdict: 'pass', at });
     expect(h.sim().stats().submitted - before).toBe(2);
   });
 
