@@ -6,6 +6,7 @@ import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { WorkerProvenance } from '../src/reports/provenance';
+import type { ApiIdentity } from '../src/api/identity';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { PlanMetadata } from './planRows';
@@ -78,4 +79,6 @@ export interface ActivityDeps {
   judgeMaxRetryAfterMs: number;
   /** Which API and judge this worker uses (hosts only) and its build: recorded with each run it starts. */
   provenance: WorkerProvenance;
+  /** The API this worker asks (src/api/identity.ts): what a run it prepares without one asks (`RunOptions.api`). */
+  apiIdentity: ApiIdentity;
 }

@@ -11,6 +11,7 @@ import { DEFAULT_NEW_REQUEST_GRACE_MS, DEFAULT_STORE_OUTAGE_LIMIT_MS, type Worke
 import { measuredAsk } from '../src/metrics/activityMetrics';
 import { buildInfo } from '../src/buildInfo';
 import { AnswerSource, hostOf, type WorkerProvenance } from '../src/reports/provenance';
+import { workerApi } from '../src/api/identity';
 import { askActivity, statusPollerFor } from './ask';
 import { cleanupActivities } from './cleanup';
 import { confirmActivities } from './confirm';
@@ -106,6 +107,7 @@ export function createActivities(config: WorkerConfig, overrides: Partial<Activi
     scrub: overrides.scrub ?? ((text) => secrets.reduce((out, secret) => secret.scrub(out), text)),
     storeOutageLimitMs: overrides.storeOutageLimitMs ?? config.storeOutageLimitMs ?? DEFAULT_STORE_OUTAGE_LIMIT_MS,
     provenance: overrides.provenance ?? workerProvenance(config),
+    apiIdentity: overrides.apiIdentity ?? workerApi(config),
   } satisfies Omit<ActivityDeps, 'statusPoller'>;
   const deps: ActivityDeps = { ...settings, statusPoller: overrides.statusPoller ?? statusPollerFor(settings, workerLog) };
   const close = async (): Promise<void> => {

@@ -1,7 +1,7 @@
 import { countRows } from '../src/metrics/activityMetrics';
 import { unansweredResult } from '../src/reports/rowResult';
 import { slimRow } from '../src/datasets/limits';
-import { gradingOf } from '../src/reports/provenance';
+import { gradingOf, runAnswers } from '../src/reports/provenance';
 import type { RowResult } from '../src/reports/types';
 import { sendsFeedback, type OutcomeCounts, type RunInput } from '../workflows/types';
 import type { ActivityDeps } from './deps';
@@ -25,6 +25,8 @@ export function planActivities(deps: ActivityDeps) {
      */
     async prepareRun({ input, workflowId }: { input: RunInput; workflowId: string }): Promise<PlanInfo> {
       await checkCustomGraders(deps, input.options.assertions);
+      // The API the run asks from now on: the one it was started with, else this worker's.
+      const api = input.options.api ?? deps.apiIdentity;
       const plan = await deps.plans.build(input.runId, input.dataset.path, {
         pageSize: PAGE_SIZE,
         delimiter: input.options.delimiter,
@@ -51,10 +53,14 @@ export function planActivities(deps: ActivityDeps) {
         model: input.options.model,
         startedAt: new Date().toISOString(),
         rowCount: plan.rows,
-        options: { ...options },
-        provenance: { ...deps.provenance, grading: gradingOf(input.options.assertions, input.options.thresholds) },
+        options: { ...options, api },
+        provenance: {
+          ...deps.provenance,
+          answers: runAnswers(api, { api: deps.apiIdentity, answers: deps.provenance.answers }),
+          grading: gradingOf(input.options.assertions, input.options.thresholds),
+        },
       });
-      return { rows: plan.rows, units: plan.units, pages: plan.pages };
+      return { rows: plan.rows, units: plan.units, pages: plan.pages, api };
     },
 
     /** A page of the plan; when resuming, rows that already have an answer carry it and are not sent again. */

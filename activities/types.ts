@@ -71,6 +71,8 @@ export interface PlanInfo {
   rows: number;
   units: number;
   pages: number;
+  /** The run's API: the one it was started with, else this worker's (`RunOptions.api`). Absent in older histories. */
+  api?: string;
 }
 
 /** What follows an answer (`settle`): its feedback, and closing the session after a conversation's last turn. */

@@ -19,6 +19,8 @@ export interface BenchResults {
   quick: boolean;
   machine: Machine;
   limit?: RunnerMeasurement;
+  /** 150 rows at the limit through the CLI: the run's tail. */
+  tail?: RunnerMeasurement;
   /** The limit scenario with 2 and 4 worker processes on this host. */
   workers?: RunnerMeasurement[];
   naive?: NaiveMeasurement;
@@ -58,6 +60,9 @@ export interface Derived {
   /** Multi-site: one site's ideal (all sites' budgets are separate), and ideal / wall. */
   multiSiteIdealMs?: number;
   multiSiteEfficiency?: number;
+  /** The tail scenario's ideal and ideal / wall. */
+  tailIdealMs?: number;
+  tailEfficiency?: number;
 }
 
 export interface Target {
@@ -81,8 +86,12 @@ export function costOf(m: RunnerMeasurement): Cost {
   };
 }
 
-export function derive(r: Pick<BenchResults, 'limit' | 'naive' | 'ceiling' | 'scale' | 'multiSite'>): Derived {
+export function derive(r: Pick<BenchResults, 'limit' | 'tail' | 'naive' | 'ceiling' | 'scale' | 'multiSite'>): Derived {
   const d: Derived = {};
+  if (r.tail) {
+    d.tailIdealMs = idealMsOf(r.tail);
+    d.tailEfficiency = d.tailIdealMs / r.tail.wallMs;
+  }
   if (r.multiSite) {
     d.multiSiteIdealMs = multiSiteIdealMs(r.multiSite);
     d.multiSiteEfficiency = d.multiSiteIdealMs / r.multiSite.wallMs;
@@ -113,6 +122,11 @@ export function targets(r: BenchResults): Target[] {
   if (limit) {
     out.push({ name: 'efficiency at the limit (ideal / wall)', measured: f(d.efficiency), target: '>= 0.95', met: (d.efficiency ?? 0) >= 0.95 });
     out.push({ name: '429 responses at the limit', measured: String(limit.sim.rateLimited), target: '0', met: limit.sim.rateLimited === 0 });
+  }
+  if (r.tail) {
+    out.push({ name: `efficiency at the limit, ${r.tail.scenario.rows} rows`, measured: f(d.tailEfficiency, 3), target: '>= 0.98', met: (d.tailEfficiency ?? 0) >= 0.98 });
+    const after = lastAnswerAfter(r.tail);
+    out.push({ name: `${r.tail.scenario.rows} rows: last answer → run closed / exit`, measured: `${s(after.closed)} / ${s(after.exit)}`, target: 'measured', met: undefined });
   }
   for (const m of r.workers ?? []) {
     const efficiency = idealMsOf(m) / m.wallMs;
@@ -188,6 +202,18 @@ function phases(m: RunnerMeasurement): string[][] {
   ];
 }
 
+/** From the run's last answer (the last ask's close) to its reports, its close and the CLI's exit. */
+function lastAnswerAfter(m: RunnerMeasurement): { settled?: number; reports?: number; closed: number; exit?: number } {
+  const last = m.histories.timeline.ask?.lastCloseMs ?? m.wallMs;
+  const settled = m.histories.timeline.settleRows?.lastCloseMs;
+  return {
+    settled: settled === undefined ? undefined : settled - last,
+    reports: m.summaryFinishedMs === undefined ? undefined : m.summaryFinishedMs - last,
+    closed: m.wallMs - last,
+    exit: m.cliExitMs === undefined ? undefined : m.cliExitMs - last,
+  };
+}
+
 /** The codec's time per row (encrypting and decrypting once each), and its share of the worker's CPU per row. */
 function codecPerRow(m: RunnerMeasurement): { perRowUs: number; shareOfWorker: number } {
   const c = m.codec as NonNullable<RunnerMeasurement['codec']>;
@@ -206,7 +232,7 @@ export function renderMarkdown(r: BenchResults): string {
   parts.push(`Measured ${r.date} at commit \`${r.commit.slice(0, 12)}\`${r.dirty.length ? ` (plus uncommitted: ${r.dirty.join(', ')})` : ''} on ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memoryGiB} GiB RAM, Node ${r.machine.node}, ${r.machine.platform}.`);
   parts.push(`Command: \`${r.command}\` (${s(r.totalMs)} in all).`);
   parts.push('### Targets\n\n' + table(['target', 'measured', 'goal', 'met'], targets(r).map((t) => [t.name, t.measured, t.target, t.met === undefined ? '–' : t.met ? 'yes' : '**no**'])));
-  const rows = [runnerRow('1. at the limit', limit), runnerRow('2. engine ceiling', ceiling), runnerRow('4. scale', scale)].filter((x): x is string[] => Boolean(x));
+  const rows = [runnerRow('1. at the limit', limit), runnerRow('1c. the tail', r.tail), runnerRow('2. engine ceiling', ceiling), runnerRow('4. scale', scale)].filter((x): x is string[] => Boolean(x));
   if (rows.length > 0) parts.push('### Runner scenarios\n\n' + table(
     ['scenario', 'rows', 'rate limit sim / runner (/s)', 'latency scale', 'poll', 'concurrency', 'wall', 'q/s', 'steady q/s', '429s', 'worker CPU cores / peak RSS', 'Temporal server CPU / peak RSS', 'CLI CPU / peak RSS'],
     rows,
@@ -225,6 +251,27 @@ export function renderMarkdown(r: BenchResults): string {
       ['duplicate submissions', String(limit.sim.duplicateSubmissions)],
       ['outcomes', `${limit.summary.passed} passed, ${limit.summary.failed} failed, ${limit.summary.error} error, ${limit.summary.timedOut} timed out`],
       ['runner-observed latency p50 / p95', `${limit.summary.latencyMs.p50 ?? '–'} / ${limit.summary.latencyMs.p95 ?? '–'} ms`],
+    ]));
+  }
+  const { tail } = r;
+  if (tail) {
+    const after = lastAnswerAfter(tail);
+    const ask = tail.histories.timeline.ask;
+    parts.push(`### 1c. ${tail.scenario.rows} rows at the limit: the tail
+
+` + table(['metric', 'value'], [
+      ['rows / started by', `${tail.scenario.rows} / \`sitechat run --no-worker --json\` in its own process, one \`sitechat worker\``],
+      ['median answer time (simulator draws)', `${tail.medianAnswerMs} ms`],
+      ['ideal = rows / 5 + median answer', s(d.tailIdealMs)],
+      ['wall (run workflow start → close)', s(tail.wallMs)],
+      ['efficiency = ideal / wall', f(d.tailEfficiency, 3)],
+      ['before the first question', s(ask?.firstStartMs)],
+      ['last ask started → last answer', ask ? s(ask.lastCloseMs - ask.lastStartMs) : '–'],
+      ['last answer → last feedback and close (settleRows) / summary.json finishedAt / run closed / CLI exit', `${s(after.settled)} / ${s(after.reports)} / ${s(after.closed)} / ${s(after.exit)}`],
+      ['settleRows activities (per row)', `${tail.histories.activitiesByType.settleRows ?? 0} (${f((tail.histories.activitiesByType.settleRows ?? 0) / tail.scenario.rows)})`],
+      ['billable actions per row', f(costOf(tail).actionsPerRow)],
+      ['429 responses / duplicate submissions', `${tail.sim.rateLimited} / ${tail.sim.duplicateSubmissions}`],
+      ['outcomes', `${tail.summary.passed} passed, ${tail.summary.failed} failed, ${tail.summary.error} error, ${tail.summary.timedOut} timed out`],
     ]));
   }
   const atLimit = [limit, ...(r.workers ?? [])].filter((m): m is RunnerMeasurement => m !== undefined);

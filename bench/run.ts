@@ -12,7 +12,7 @@
  *
  *   npm run bench                       # full (~8 min)
  *   npm run bench -- --quick            # ~1 min: 100 questions, 300-row ceiling, 1,000-row scale
- *   npm run bench -- --only limit,naive # a subset (limit, naive, ceiling, scale, multisite)
+ *   npm run bench -- --only limit,naive # a subset (limit, tail, workers, naive, ceiling, scale, multisite)
  *   npm run bench -- --write-docs       # also replace the results block of BENCHMARKS.md
  *   node dist/bench/run.js --render bench/results/latest.json [--write-docs]   # re-render a saved run
  *
@@ -41,8 +41,11 @@ import { runMultiSiteScenario, type MultiSiteScenario } from './multiSite';
 import { derive, renderMarkdown, renderTerminal, type BenchResults } from './report';
 import { runNaiveScenario, runRunnerScenario, type BenchEnv, type RunnerScenario, type SimSettings } from './scenarios';
 
-const SCENARIOS = ['limit', 'workers', 'naive', 'ceiling', 'scale', 'multisite'] as const;
+const SCENARIOS = ['limit', 'tail', 'workers', 'naive', 'ceiling', 'scale', 'multisite'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
+
+/** Rows of the tail scenario, quick or not: the run size whose efficiency issue 33 measured (0.925, goal 0.98). */
+const TAIL_ROWS = 150;
 
 function git(args: string[]): string {
   try {
@@ -86,6 +89,8 @@ async function main(): Promise<void> {
   const fast = { ratePerSecond: 0, pollIntervalMs: 100, maxConcurrentAsks: 1000 };
   const scenarios: Record<Exclude<ScenarioName, 'naive' | 'workers' | 'multisite'>, RunnerScenario> = {
     limit: { name: 'limit', namespace: 'bench-limit', rows: n.limit, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'client', codecCost: true },
+    // A short run, where what happens after the last answer weighs most; through the CLI, to time its exit too.
+    tail: { name: 'tail', namespace: 'bench-tail', rows: TAIL_ROWS, sim: limitSim, worker: { ratePerSecond: 5, pollIntervalMs: 1000 }, concurrency, via: 'cli' },
     ceiling: { name: 'ceiling', namespace: 'bench-ceiling', rows: n.ceiling, sim: fastSim, worker: fast, concurrency: 200, via: 'client' },
     scale: { name: 'scale', namespace: 'bench-scale', rows: n.scale, sim: fastSim, worker: fast, concurrency: 200, via: 'cli' },
   };
@@ -116,6 +121,11 @@ async function main(): Promise<void> {
       log(`1. at the limit: ${n.limit} questions, 5/s per path, latency ×${limitSim.latencyScale}`);
       results.limit = await runRunnerScenario(env, scenarios.limit);
       log(`   wall ${(results.limit.wallMs / 1000).toFixed(1)} s, ${results.limit.sim.rateLimited} × 429`);
+    }
+    if (args.only.has('tail')) {
+      log(`1c. the tail: ${TAIL_ROWS} questions at the limit via sitechat run --no-worker`);
+      results.tail = await runRunnerScenario(env, scenarios.tail);
+      log(`   wall ${(results.tail.wallMs / 1000).toFixed(1)} s, ${results.tail.sim.rateLimited} × 429`);
     }
     if (args.only.has('workers')) {
       results.workers = [];

@@ -80,6 +80,10 @@ export interface RunnerMeasurement {
   cli?: ProcStats;
   /** This process: the simulator (and the Temporal client waiting for the result). */
   harness: ProcStats;
+  /** Started by the CLI: when `sitechat run` exited, ms after the run workflow started. */
+  cliExitMs?: number;
+  /** The summary's `finishedAt` (the run's reports), ms after the run workflow started. */
+  summaryFinishedMs?: number;
   /** Payload encryption's cost, with `scenario.codecCost`. */
   codec?: CodecCost;
 }
@@ -160,6 +164,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
     let workflowId: string;
     let summary: RunResult['summary'];
     let cliWatch: ProcWatcher | undefined;
+    let cliExitedAt: number | undefined;
     if (sc.via === 'client') {
       const runId = `${sc.name}-${Date.now()}`;
       const options: RunOptions = {
@@ -177,6 +182,7 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       });
       cliWatch = new ProcWatcher(cli.pid);
       const out = await cli.done;
+      cliExitedAt = Date.now();
       if (out.code !== 0 && out.code !== 1) throw new Error(`sitechat run exited with ${String(out.code)}: ${out.stderr}`);
       summary = JSON.parse(out.stdout) as RunResult['summary'];
       workflowId = summary.workflowId;
@@ -209,6 +215,8 @@ export async function runRunnerScenario(env: BenchEnv, sc: RunnerScenario): Prom
       server: procStats(serverWatch, elapsed),
       cli: cliWatch ? procStats(cliWatch, elapsed) : undefined,
       harness: procStats(harnessWatch, elapsed),
+      ...(cliExitedAt !== undefined && { cliExitMs: cliExitedAt - histories.parent.startMs }),
+      ...(summary.finishedAt && { summaryFinishedMs: Date.parse(summary.finishedAt) - histories.parent.startMs }),
       ...(codec && { codec }),
     };
   } finally {

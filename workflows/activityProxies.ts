@@ -2,7 +2,9 @@ import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import { NON_RETRYABLE_ERROR_TYPES } from '../src/api/errors';
 import { NON_RETRYABLE_JUDGE_ERRORS } from '../src/grading/judge/errors';
+import type { ApiIdentity } from '../src/api/identity';
 import { TaskQueue } from '../src/temporal/taskQueues';
+import { onApi } from './apiRouting';
 
 // The workflows' handles on the activities: one proxy per kind of work, with its task queue, timeouts and retry policy.
 
@@ -77,16 +79,21 @@ function forSite(siteId: string): Pick<ActivityOptions, 'priority'> {
   return { priority: { fairnessKey: siteId } };
 }
 
+/**
+ * Every proxy below calls the API. `api`: the API of the run (`RunOptions.api`); each call then carries it, only a
+ * worker of that API runs it, and a call refused by a worker of another is scheduled again (workflows/apiRouting.ts).
+ */
+
 /** Session list (preflight and cleanup): one GET per activity. */
-export function listing(siteId: string): RunActivities {
-  return proxyActivities<RunActivities>({ ...forSite(siteId), taskQueue: TaskQueue.list, startToCloseTimeout: '1 minute', retry: apiRetry });
+export function listing(siteId: string, api?: ApiIdentity): RunActivities {
+  return onApi(proxyActivities<RunActivities>({ ...forSite(siteId), taskQueue: TaskQueue.list, startToCloseTimeout: '1 minute', retry: apiRetry }), api);
 }
 
 /** Cleanup's close batches (paced per host, each close retried in place); runs close one session per activity. */
-export function closingBatches(siteId: string): RunActivities {
-  return proxyActivities<RunActivities>({
+export function closingBatches(siteId: string, api?: ApiIdentity): RunActivities {
+  return onApi(proxyActivities<RunActivities>({
     ...forSite(siteId), taskQueue: TaskQueue.close, startToCloseTimeout: '5 minutes', heartbeatTimeout: '30s', retry: apiRetry,
-  });
+  }), api);
 }
 
 /**
@@ -100,8 +107,8 @@ export const SIDE_EFFECT_DEADLINE = '1 hour';
  * meet a non-retryable answer (4xx other than 429, returned as the result), or run past {@link SIDE_EFFECT_DEADLINE}.
  * A 429's Retry-After sets the next delay. On the feedback queue, with the site as fairness key.
  */
-export function settling(siteId: string): RunActivities {
-  return proxyActivities<RunActivities>({
+export function settling(siteId: string, api?: ApiIdentity): RunActivities {
+  return onApi(proxyActivities<RunActivities>({
     ...forSite(siteId),
     taskQueue: TaskQueue.feedback,
     // A call waits for its site's window on the host (a few seconds at most when the site is busy) and its response.
@@ -109,7 +116,7 @@ export function settling(siteId: string): RunActivities {
     scheduleToCloseTimeout: SIDE_EFFECT_DEADLINE,
     // No maximumAttempts: unlimited, bounded by the schedule-to-close deadline.
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
-  });
+  }), api);
 }
 
 /**
@@ -118,15 +125,15 @@ export function settling(siteId: string): RunActivities {
  * once it has taken 10 s: a worker that dies mid-batch is noticed after the heartbeat timeout, not after the
  * start-to-close timeout, and a batch that ends sooner (nearly all) sends no heartbeat (they are billed).
  */
-export function settlingBatches(siteId: string): RunActivities {
-  return proxyActivities<RunActivities>({
+export function settlingBatches(siteId: string, api?: ApiIdentity): RunActivities {
+  return onApi(proxyActivities<RunActivities>({
     ...forSite(siteId),
     taskQueue: TaskQueue.feedback,
     startToCloseTimeout: '2 minutes',
     heartbeatTimeout: '20s',
     scheduleToCloseTimeout: SIDE_EFFECT_DEADLINE,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: [...NON_RETRYABLE_ERROR_TYPES] },
-  });
+  }), api);
 }
 
 /**
@@ -137,13 +144,13 @@ export function settlingBatches(siteId: string): RunActivities {
  * 60 s, by polling the request they had sent. The timeout is an attribute of the schedule command, not a new command:
  * replay does not compare it (test/replay replays every recorded history, scheduled with 20 s, through this code).
  */
-export function asking(answerTimeoutMs: number, siteId: string): RunActivities {
-  return proxyActivities<RunActivities>({
+export function asking(answerTimeoutMs: number, siteId: string, api?: ApiIdentity): RunActivities {
+  return onApi(proxyActivities<RunActivities>({
     ...forSite(siteId),
     taskQueue: TaskQueue.submit,
     // The activity stops itself at the answer timeout; this is the backstop.
     startToCloseTimeout: answerTimeoutMs + 120_000,
     heartbeatTimeout: '60s',
     retry: apiRetry,
-  });
+  }), api);
 }

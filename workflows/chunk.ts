@@ -38,8 +38,9 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
     if (state.settleBatches) await state.settler.drain();
     await state.recorder.drain();
     if (state.closeFailures.length > 0) await local.recordSessionFailures({ runId: input.runId, failures: state.closeFailures });
-    // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them.
-    if (state.hasUnreported()) await state.report();
+    // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them (in the
+    // result itself from `short-tail` on).
+    if (state.hasUnreported() && !state.shortTail) await state.report();
     return state.result();
   });
 }

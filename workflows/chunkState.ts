@@ -18,6 +18,10 @@ const BATCH = 10;
 const REPORT_EVERY = 20;
 /** Once the last question is sent, batches shrink so the chunk's tail finishes soon after its last answer. */
 const TAIL_BATCH = 3;
+/** From `patched('short-tail')` on, the longest a finished row waits for its batch to fill (see `shortTail`). */
+const SHORT_TAIL_HOLD_MS = 1000;
+/** From `patched('short-tail')` on, the rows that go at once while the chunk has no batch in flight (see `shortTail`). */
+const SHORT_TAIL_IDLE_BATCH = 2;
 
 export type { ChunkFailure } from './stopEarly';
 
@@ -75,6 +79,20 @@ export class ChunkState {
    */
   private readonly fullBatchesUntilTail: boolean;
   /**
+   * From `patched('short-tail')` on: a chunk's first finished row is settled at once; after it a batch goes as soon as
+   * the chunk has none in flight and holds {@link SHORT_TAIL_IDLE_BATCH} rows, or once a row has waited
+   * {@link SHORT_TAIL_HOLD_MS}, or when it is full (rows that finish faster than a batch takes, as at the engine
+   * ceiling, still make batches of {@link BATCH}); and the rows counted since the last progress signal go to the run
+   * with the chunk's result instead of in a signal of their own before it.
+   *
+   * At the API's pace (5 requests/s per path, spec §8) the feedback and close paths carry as many calls as the submit
+   * path, with no time to spare: a second in which a path had room while rows waited for a fuller batch is never made
+   * up, and a 150-row run with batches of 10 ended 2–2.5 s after its last answer. Settling a row whenever the chunk has
+   * no batch in flight ended it 0.0–0.2 s after, at 0.5–0.7 batches per row (billable actions over the 1.6 per row
+   * budget); waiting for a second row then keeps about that tail at 0.35–0.45. BENCHMARKS.md, "The tail".
+   */
+  readonly shortTail: boolean;
+  /**
    * Rows asked and not yet settled. Unlike `inFlight`, a row stays here until its settle is queued: answers that
    * arrive together are all out of flight before the first of them is settled, so `inFlight` alone made every one of
    * them look like the chunk's last (and each went in a batch of its own).
@@ -100,11 +118,13 @@ export class ChunkState {
       await local.recordRows({ runId: input.runId, page: input.page, results });
       if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
     });
-    this.ask = asking(input.options.answerTimeoutMs, input.options.siteId);
-    this.settle = settling(input.options.siteId);
-    this.settleBatch = settlingBatches(input.options.siteId);
+    const { siteId, api } = input.options;
+    this.ask = asking(input.options.answerTimeoutMs, siteId, api);
+    this.settle = settling(siteId, api);
+    this.settleBatch = settlingBatches(siteId, api);
     this.settleBatches = patched('settle-batches');
     this.fullBatchesUntilTail = this.settleBatches && patched('settle-full-batches');
+    this.shortTail = this.fullBatchesUntilTail && patched('short-tail');
     this.firstAsks = input.page === 0 && patched('stop-early-systematic') ? new FirstAsks() : undefined;
     this.settler = new Batcher<SettleItem>(BATCH, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });
@@ -113,6 +133,7 @@ export class ChunkState {
       });
       if (Object.values(this.unreported).reduce((a, b) => a + b, 0) >= REPORT_EVERY) await this.report();
     });
+    if (this.shortTail) this.settler.holdShortly(SHORT_TAIL_HOLD_MS, SHORT_TAIL_IDLE_BATCH);
   }
 
   /**
@@ -255,6 +276,7 @@ export class ChunkState {
       sessionsCloseFailed: this.closeFailures.length,
       cancelled: this.cancelled && !this.fatal,
       fatal: this.fatal,
+      ...(this.shortTail && this.hasUnreported() && { unreported: this.unreported }),
     };
   }
 }

@@ -48,8 +48,8 @@ export async function sessionCleanup(input: CleanupInput): Promise<CleanupReport
     let error: string | undefined;
     try {
       stoppedBy = await pageThrough(input, cursor, settings, {
-        list: (page) => listing(input.siteId).listCleanupPage(page),
-        close: (sessionIds) => closingBatches(input.siteId).closeSessions({ siteId: input.siteId, sessionIds }),
+        list: (page) => listing(input.siteId, input.api).listCleanupPage(page),
+        close: (sessionIds) => closingBatches(input.siteId, input.api).closeSessions({ siteId: input.siteId, sessionIds }),
         cancelled: () => cancelled,
         async beforePage(pagesThisRun) {
           if (pagesThisRun >= PAGES_PER_RUN || workflowInfo().continueAsNewSuggested) {

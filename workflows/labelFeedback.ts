@@ -14,7 +14,7 @@ export async function labelFeedback(input: LabelFeedbackInput): Promise<LabelFee
   if (!sessionId || !requestId) throw ApplicationFailure.nonRetryable('label feedback needs the row\'s session and request ids', 'LabelFeedbackInputError');
   let result: LabelFeedbackResult;
   try {
-    const settled = await settling(siteId).settle({ siteId, feedback: { sessionId, requestId, value } });
+    const settled = await settling(siteId, input.api).settle({ siteId, feedback: { sessionId, requestId, value } });
     result = settled.feedback?.ok === false ? { feedback: 'failed', feedbackError: settled.feedback.error } : { feedback: value };
   } catch (err) {
     // Past the side-effect deadline (an API down for an hour): recorded as lost, as a run records it.

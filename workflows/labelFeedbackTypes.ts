@@ -6,6 +6,8 @@ export interface LabelFeedbackInput {
   sessionId: string;
   requestId: string;
   value: 'good' | 'bad';
+  /** The run's API (`RunOptions.api`), when the run recorded it: only a worker of that API sends the feedback. */
+  api?: string;
 }
 
 export interface LabelFeedbackResult {

@@ -75,7 +75,7 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
 
   return CancellationScope.nonCancellable(async () => {
     const refused = await Promise.all(given.sites.map((siteId) =>
-      listing(siteId).preflight({ siteId }).then(() => undefined, (err: unknown) => `site ${siteId}: ${describeFailure(err).message}`)));
+      listing(siteId, given.options.api).preflight({ siteId }).then(() => undefined, (err: unknown) => `site ${siteId}: ${describeFailure(err).message}`)));
     const problems = refused.filter((p): p is string => p !== undefined);
     if (problems.length > 0) {
       throw ApplicationFailure.nonRetryable(`${problems.join('; ')} (nothing was asked on any site)`, 'RunAborted');

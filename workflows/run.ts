@@ -93,11 +93,14 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const plan = carry?.plan ?? (await localWork.prepareRun({ input, workflowId }));
     progress.total = plan.rows;
     progress.chunks = plan.pages;
+    // A run started without its API (a schedule, `run --no-worker` without SITECHAT_BASE_URL) asks the API of the
+    // worker that prepared it, from here on and in its next histories.
+    if (input.options.api === undefined && plan.api !== undefined) input.options = { ...input.options, api: plan.api };
 
     let fatal: ChunkFailure | undefined;
     if (!carry) {
       try {
-        await listing(input.options.siteId).preflight({ siteId: input.options.siteId });
+        await listing(input.options.siteId, input.options.api).preflight({ siteId: input.options.siteId });
       } catch (err) {
         fatal = describeFailure(err);
       }
@@ -131,6 +134,7 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
       progress.chunksOpen = running.size;
       const done = child.result().then(
         (res) => {
+          if (res.unreported) addCounts(progress.counts, res.unreported);
           sessionsClosed += res.sessionsClosed;
           sessionsCloseFailed += res.sessionsCloseFailed;
           if (res.fatal) fatal ??= res.fatal;

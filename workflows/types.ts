@@ -76,6 +76,13 @@ export interface RunOptions {
    * never the values (docs/notifications.md). A multi-site run notifies once, for all its sites. @default none
    */
   notify?: NotifySpec;
+  /**
+   * The API the run asks: its base URL's origin and path, or the built-in simulator (src/api/identity.ts); never a
+   * key. Every API call of the run carries it, and only a worker of that API runs the call (src/temporal/apiGuard.ts):
+   * one run, one API. Set by `sitechat run` from its own worker or SITECHAT_BASE_URL; else pinned by the worker that
+   * prepares the run. Absent on runs started before it existed (their calls go to any worker).
+   */
+  api?: string;
 }
 
 export interface RunInput {
@@ -92,7 +99,8 @@ export interface RunInput {
 
 /** What a run carries into its next history when it continues as new; small whatever the dataset's size. */
 export interface RunCarry {
-  plan: { rows: number; units: number; pages: number };
+  /** `api`: the API the worker that prepared the run pinned, when the run was started without one. */
+  plan: { rows: number; units: number; pages: number; api?: string };
   nextPage: number;
   counts: OutcomeCounts;
   sessionsClosed: number;
@@ -159,6 +167,8 @@ export interface ChunkResult {
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
   fatal?: ChunkFailure;
+  /** Rows finished since the chunk's last progress signal (from `patched('short-tail')` on): the run adds them. */
+  unreported?: Partial<OutcomeCounts>;
 }
 
 export function emptyCounts(): OutcomeCounts {

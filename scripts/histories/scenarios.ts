@@ -499,6 +499,23 @@ const notifyCleanup: Scenario = {
   check: notified('sessionCleanup'),
 };
 
+/** An API no worker of the recording asks: every call of a run that names it is refused. */
+const ELSEWHERE_API = 'https://elsewhere.example.com/api/v1';
+
+const wrongApi: Scenario = {
+  name: 'evaluation-wrong-api',
+  about: `evaluationRun naming an API no worker asks (${ELSEWHERE_API}): its preflight refused by every worker, scheduled again (patched('wrong-api-reschedule')) until the run gives up, naming both APIs; no row asked`,
+  async run(ctx) {
+    const dataset = await ctx.dataset('wrong-api', 'id,question,must_include', [`w1,${QUESTIONS.price},$9.99`]);
+    const handle = await startRun(ctx, this.name, 'evaluation', dataset, { api: ELSEWHERE_API });
+    const failure = await handle.result().then(() => undefined, (err: unknown) => err);
+    const cause = (failure as { cause?: { message?: string } } | undefined)?.cause?.message ?? '';
+    must(cause.includes(`no worker of the run's API (${ELSEWHERE_API}) took the call`), this.name, `expected the run to give up on its API, got ${String(failure)}`);
+    return ids(handle);
+  },
+  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('wrong-api-reschedule')) ? undefined : "no history has the patched('wrong-api-reschedule') marker"),
+};
+
 /** Text of the `encrypted` scenario's dataset that must not be in its histories in clear. */
 export const ENCRYPTED_CANARIES = { question: QUESTIONS.refund, email: 'encrypted.user@example.com', reference: '14 days' } as const;
 
@@ -529,5 +546,5 @@ const encrypted: Scenario = {
 
 export const SCENARIOS: readonly Scenario[] = [
   evaluation, apiError, stopEarly, judged, uncertain, labelled, cancelled, backfill, multiSite, variants, cleanup, openChunks, labelFeedbackScenario, notifyRun, notifyMultiSite, notifyCleanup,
-  confirmed, reasked, encrypted,
+  confirmed, reasked, encrypted, wrongApi,
 ];

@@ -31,6 +31,11 @@ export interface CleanupInput {
   cursor?: CleanupCursor;
   /** Who to tell when the cleanup ends (env var names only; docs/notifications.md). @default none */
   notify?: NotifySpec;
+  /**
+   * The API whose sessions are closed (`RunOptions.api`: origin and path, never a key): only a worker of that API
+   * lists and closes. Set by `sitechat cleanup` when it knows it. @default any worker's
+   */
+  api?: string;
 }
 
 /** The rule with absolute cutoffs (epoch ms), fixed once when the cleanup starts. All given parts must hold. */

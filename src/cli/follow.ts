@@ -89,8 +89,8 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   const leave = (): void => {
     if (options.embedded) {
       // The server and simulator stop with this process: a run left behind could not go on, so it is cancelled;
-      // the next `sitechat watch` (or run) starts the server again and finishes the cancel (reports, sessions).
-      log.warn('interrupted again: cancelling the run and stopping the embedded Temporal server and simulator; `npx sitechat watch` finishes the cancel');
+      // the next `sitechat watch --worker` (or run) starts the server again and finishes the cancel (reports, sessions).
+      log.warn('interrupted again: cancelling the run and stopping the embedded Temporal server and simulator; `npx sitechat watch <run> --worker` finishes the cancel');
       void cancelRun().catch((err: unknown) => log.debug(`cancel: ${String(err)}`));
     } else {
       log.warn('interrupted again: leaving; the run goes on (npx sitechat watch / npx sitechat cancel)');

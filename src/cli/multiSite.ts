@@ -123,7 +123,7 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
     ? `started evaluation run ${runId} (${start.dataset.rows} rows) in ${variants.length} variants at once: ${names.join(', ')} — workflow ${workflowId}; each variant's run is ${runId}-<variant>`
     : `started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {
-    if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch` starts them again');
+    if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch <run> --worker` starts them again');
     const runs = variants.map((v) => ({ ...(start.matrix && { variant: v.name }), siteId: v.siteId, runId: siteRunId(runId, v.name), workflowId: `${workflowId}-${v.name}` }));
     log.out(start.json ? JSON.stringify({ runId, workflowId, sites: runs }) : workflowId);
     return ExitCode.ok;

@@ -11,10 +11,12 @@ import { startTracingFromEnv } from '../telemetry/start';
 import { startWorkers, type RunningWorkers } from '../temporal/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import { Secret } from '../api/secret';
+import { apiIdentity, workerApi, type ApiIdentity } from '../api/identity';
 import { PAYLOAD_KEYS_ENV } from '../codec/errors';
 import { parsePayloadKeys } from '../codec/keys';
 import { JUDGE_DEFAULTS, type JudgeSettings } from '../grading/judge/settings';
 import type { Logger } from './logger';
+import { UsageError } from './runOptions';
 
 function judgeConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.SITECHAT_JUDGE_BASE_URL || env.SITECHAT_JUDGE_API_KEY || env.SITECHAT_JUDGE_MODEL);
@@ -36,7 +38,10 @@ export const STATE_DIR = '.sitechat';
 
 export interface RuntimeOptions {
   log: Logger;
-  /** Run an in-process worker (needs the API key in this process's environment). */
+  /**
+   * Run an in-process worker (needs the API key in this process's environment). With the embedded simulator, only on
+   * a Temporal server this process starts itself: on any other, it is refused (`UsageError`).
+   */
   worker: boolean;
   /** Where the in-process worker loads custom graders from (see `gradersDirFor`). @default SITECHAT_GRADERS_DIR */
   gradersDir?: string;
@@ -57,7 +62,24 @@ export interface Runtime {
   /** Default email for new sessions: SITECHAT_EMAIL, or a demo address on the simulator. */
   defaultEmail?: string;
   workers?: RunningWorkers;
+  /**
+   * The API runs started here ask (`RunOptions.api`): this process's worker's, else SITECHAT_BASE_URL's; undefined
+   * when neither is known here (the worker that prepares the run then decides).
+   */
+  api?: ApiIdentity;
   close(): Promise<void>;
+}
+
+/**
+ * Why a worker whose simulator is embedded does not join a Temporal server it did not start: every worker of a
+ * namespace takes any run's tasks, so its simulator would answer other runs' questions, and their workers this run's
+ * (one run, two APIs: docs/deployment.md).
+ */
+function foreignServerRefusal(address: string): UsageError {
+  return new UsageError(`no SITECHAT_BASE_URL: this command's worker would ask a simulator of its own, on the Temporal server at ${address}, ` +
+    'which it did not start (TEMPORAL_ADDRESS, or another sitechat command\'s embedded server): there it would take other runs\' questions, and ' +
+    'their workers this one\'s. Set SITECHAT_BASE_URL and SITECHAT_API_KEY to the API the workers of that server ask, or leave ' +
+    'TEMPORAL_ADDRESS unset for a run on an embedded server of its own. Nothing was started.');
 }
 
 /** `.sitechat/temporal.json`: who runs the embedded server. Identities, not bare pids: a pid is reused once its process is gone. */
@@ -170,7 +192,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     let overrides: Partial<WorkerConfig> = {};
     let defaultSiteId = process.env.SITECHAT_SITE_ID;
     let defaultEmail = process.env.SITECHAT_EMAIL;
-    if (!process.env.SITECHAT_BASE_URL && options.embeddedSimulator !== false) {
+    const embedded = !process.env.SITECHAT_BASE_URL && options.embeddedSimulator !== false;
+    if (embedded && options.worker && !localServer) throw foreignServerRefusal(temporal.address);
+    if (embedded) {
       const { startSimulator } = await import('../sim/index.js');
       const { DEMO } = await import('../sim/constants.js');
       const latencyScale = Number(process.env.SITECHAT_SIM_LATENCY_SCALE ?? '0.25');
@@ -189,13 +213,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
 
     let workers: RunningWorkers | undefined;
+    let api = process.env.SITECHAT_BASE_URL ? apiIdentity(process.env.SITECHAT_BASE_URL) : undefined;
     if (options.worker) {
       const config = workerConfigFromEnv(process.env, options.gradersDir === undefined ? overrides : { ...overrides, gradersDir: options.gradersDir });
       workers = await startWorkers({ connection: temporal.worker, namespace: temporal.namespace, config, dataConverter: temporal.dataConverter });
       const w = workers;
       closers.push(() => w.shutdown());
+      api = workerApi(config);
     }
-    return { temporal, localServer, simulator, defaultSiteId, defaultEmail, workers, close };
+    return { temporal, localServer, simulator, defaultSiteId, defaultEmail, workers, api, close };
   } catch (err) {
     await close();
     throw err;

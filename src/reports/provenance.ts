@@ -4,7 +4,9 @@
  * settings, never from a secret: a URL is reduced to its host, so a key or password in it never reaches a report.
  */
 import type { AssertionSpec, GradingThresholds } from '../grading/types';
-export { hostOf } from '../api/shownUrl';
+import { BUILT_IN_SIMULATOR_API, type ApiIdentity } from '../api/identity';
+import { hostOf } from '../api/shownUrl';
+export { hostOf };
 
 /** Where the answers came from. */
 export const AnswerSource = {
@@ -46,6 +48,17 @@ export interface Provenance {
 
 /** What a worker (or a CLI that grades) knows of itself: everything but the graders, which come with each run. */
 export type WorkerProvenance = Omit<Provenance, 'grading'>;
+
+/**
+ * Where a run's answers come from: the API the run asks (its input, `RunOptions.api`), whichever worker writes it
+ * down. The worker's own description when it asks that API (it knows whether it is the built-in simulator), else
+ * the run's API by its host.
+ */
+export function runAnswers(runApi: ApiIdentity, worker: { api: ApiIdentity; answers: Provenance['answers'] }): Provenance['answers'] {
+  if (runApi === worker.api) return worker.answers;
+  if (runApi === BUILT_IN_SIMULATOR_API) return { from: AnswerSource.simulator };
+  return { from: AnswerSource.api, host: hostOf(runApi) };
+}
 
 /** Each assertion's type and pass mark: the settings, not their texts (a rubric can be long). */
 export function gradingOf(assertions: readonly AssertionSpec[] | undefined, thresholds?: GradingThresholds): Provenance['grading'] {

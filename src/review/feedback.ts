@@ -25,6 +25,8 @@ export async function startLabelFeedback(client: Client, meta: Pick<RunMeta, 'op
   const input: LabelFeedbackInput = {
     runId: meta.runId, rowId: row.id, siteId: meta.siteId, sessionId: row.sessionId ?? '', requestId: row.requestId ?? '',
     value: verdict === 'pass' ? 'good' : 'bad',
+    // The feedback goes to the API that answered the row: only a worker of the run's API sends it.
+    ...(typeof meta.options.api === 'string' && { api: meta.options.api }),
   };
   const workflowId = labelFeedbackWorkflowId(meta.runId, row.id);
   try {

@@ -9,6 +9,8 @@ import { siteInLogs } from '../logging/siteInLogs';
 import { activeTracing } from '../telemetry/state';
 import { hostname } from 'node:os';
 import { configureQueueBudgets } from './queueConfig';
+import { refuseOtherApis } from './apiGuard';
+import { workerApi } from '../api/identity';
 import { limitHeapGrowth } from './heapGrowth';
 import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
 import { runTogether } from './workerGroup';
@@ -115,6 +117,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     }
   }
   const { activities, close } = createActivities(config, options.deps);
+  const guard = refuseOtherApis(workerApi(config), (message) => Runtime.instance().logger.warn(message));
   const tracing = activeTracing()?.workerOptions();
   const workflowBundle = options.workflowBundle ?? (await workflowBundleFor(tracing !== undefined));
 
@@ -126,7 +129,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       activities,
       // One data converter for every queue: activity inputs, results and heartbeats are payloads like workflow ones.
       dataConverter,
-      interceptors: { activity: [siteInLogs, ...(tracing?.interceptors?.activity ?? [])] },
+      // The API check first: a task of another API's run is refused before anything else sees it.
+      interceptors: { activity: [guard, siteInLogs, ...(tracing?.interceptors?.activity ?? [])] },
       ...(tracing?.sinks ? { sinks: tracing.sinks } : {}),
     };
     if (taskQueue === TaskQueue.main) return Worker.create({ ...base, workflowBundle, maxConcurrentActivityTaskExecutions: 20 });

@@ -1,17 +1,16 @@
 /**
  * Every shell example of README.md and docs/*.md that can run here runs, as written, on the embedded defaults (the
- * simulator; the suite's Temporal dev server instead of an embedded one, to save its start-up), in a scratch directory
- * that has the repository's datasets/ and examples/. `npx sitechat` is this build's CLI: nothing is fetched. The
+ * simulator and an embedded Temporal dev server per command: an embedded simulator's worker joins no server its
+ * command did not start), in a scratch directory that has the repository's datasets/ and examples/. `npx sitechat` is this build's CLI: nothing is fetched. The
  * ones that cannot run here say why in a `<!-- docs-test: skip (reason) -->` line before the fence; they are listed.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { commandsOf, docFiles, fencesOf, SHELL_LANGUAGES } from '../helpers/docExamples';
 import { CLI } from '../helpers/cli';
-import { namespaceForFile } from '../helpers/namespace';
 import { failOnWarnings } from '../helpers/warnings';
 
 const ROOT = join(__dirname, '..', '..');
@@ -72,7 +71,7 @@ describe('docs examples', () => {
     it(`${fence.file}:${fence.line} runs as written`, async () => {
       const cwd = scratchFor(fence.file);
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_') && !k.startsWith('npm_')));
-      const env = { ...clean, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_SIM_LATENCY_SCALE: '0.02' };
+      const env = { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02' };
       const commands = commandsOf(fence.body);
       expect(commands.length, 'a shell example without a command').toBeGreaterThan(0);
       for (const command of commands) {

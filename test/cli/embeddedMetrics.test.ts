@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli';
-import { namespaceForFile } from '../helpers/namespace';
 import { failOnWarnings } from '../helpers/warnings';
 
 /**
@@ -26,7 +25,8 @@ describe('metrics of the in-process worker of `sitechat run` (built CLI, real Te
     const child = spawn(process.execPath, [CLI, 'run', 'q.csv', '--allow-ungraded'], {
       cwd: dir,
       env: {
-        ...clean, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename),
+        // The embedded server too: an embedded simulator's worker joins no server its command did not start.
+        ...clean,
         // Answers in a few seconds: the run lasts long enough to be scraped while it goes on.
         SITECHAT_SIM_LATENCY_SCALE: '0.5', SITECHAT_METRICS_ADDR: '127.0.0.1:0',
       },

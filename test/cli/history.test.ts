@@ -6,7 +6,6 @@ import { sha256File } from '../../src/datasets/hash';
 import { FileResultsStore } from '../../src/reports/fileStore';
 import type { RunSummary } from '../../src/reports/types';
 import { CLI, sitechat } from '../helpers/cli';
-import { namespaceForFile } from '../helpers/namespace';
 import { startStack, type Stack } from '../helpers/stack';
 import { describeWithPostgres } from '../helpers/usePostgres';
 import { exited, spawnWorker } from '../helpers/workerProcess';
@@ -31,7 +30,8 @@ describe('history.html is refreshed by each command that finishes a run (built C
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-history-'));
-    env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_RUNS_DIR: join(dir, 'runs') };
+    // Embedded server and simulator (an embedded simulator's worker joins no server its command did not start).
+    env = { SITECHAT_RUNS_DIR: join(dir, 'runs') };
     writeFileSync(join(dir, 'q.csv'), 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,How much storage do I get for free?,5 GB\n');
     history = () => readFileSync(join(dir, 'runs', 'history.html'), 'utf8');
   });

@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startSimulator, type SimulatorHandle } from '../../src/sim';
+import { DEMO } from '../../src/sim/constants';
 import { namespaceForFile } from '../helpers/namespace';
 import { CLI } from '../helpers/cli';
 import { failOnWarnings } from '../helpers/warnings';
@@ -27,11 +29,17 @@ function groupAlive(pgid: number): boolean {
  */
 describe('npx sitechat run under SIGTERM to its process group (real npx, Temporal dev server, simulator)', () => {
   let dir: string;
-  beforeAll(() => {
+  let sim: SimulatorHandle;
+  beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-npx-'));
+    // Answers take 1–8 s, so questions are in flight when the signal comes.
+    sim = await startSimulator({ port: 0, latencyScale: 0.25 });
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('exits 3 with the summary printed, and leaves no process behind', async () => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_') && !k.startsWith('npm_')));
@@ -40,8 +48,15 @@ describe('npx sitechat run under SIGTERM to its process group (real npx, Tempora
       TEMPORAL_ADDRESS: inject('temporalAddress'),
       TEMPORAL_NAMESPACE: namespaceForFile(__filename),
       SITECHAT_RUNS_DIR: join(dir, 'runs'),
-      // Answers take 1–8 s, so questions are in flight when the signal comes.
-      SITECHAT_SIM_LATENCY_SCALE: '0.25',
+      // The suite's Temporal server is not this command's: its worker asks an API of the test's (the simulator and its
+      // judge route), as a worker on a shared server must (an embedded simulator is refused there).
+      SITECHAT_BASE_URL: sim.baseUrl,
+      SITECHAT_API_KEY: DEMO.apiKey,
+      SITECHAT_SITE_ID: DEMO.siteId,
+      SITECHAT_EMAIL: 'ana@example.com',
+      SITECHAT_JUDGE_BASE_URL: sim.judgeBaseUrl,
+      SITECHAT_JUDGE_API_KEY: 'sim-judge-key',
+      SITECHAT_JUDGE_MODEL: 'sim-judge',
       // npx installs the project's own bin into its cache first; a cache of our own, offline and without the
       // `prepare` script (which would rebuild dist/ under the other tests), keeps that a link made in a second.
       npm_config_cache: join(dir, 'npm-cache'),

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,29 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { freePort } from '../../src/temporal/devServerProcess';
-import { CLI, sitechat } from '../helpers/cli';
-import { failOnWarnings } from '../helpers/warnings';
-
-interface Proc { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> }
-
-function start(cwd: string, args: string[], env: Record<string, string>): Proc {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  failOnWarnings(`sitechat ${args.join(' ')}`, child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  return { child, stdout: () => out, stderr: () => err, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
-}
-
-async function until(what: string, ok: () => boolean, ms = 90_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { CLI, sitechat, startSitechat as start, until, type Started as Proc } from '../helpers/cli';
 
 /**
  * The README's one-machine cluster, step by step: `sitechat server`, two `sitechat worker` processes, and a run with

@@ -1,9 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, sitechat } from '../helpers/cli';
-import { namespaceForFile } from '../helpers/namespace';
 
 /** `backfill --resume` of a run that already has every answer: nothing to do, and nothing changes. */
 describe('resuming a finished run (built CLI, real Temporal dev server, embedded simulator)', () => {
@@ -12,7 +11,8 @@ describe('resuming a finished run (built CLI, real Temporal dev server, embedded
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-resumedone-'));
-    env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_RUNS_DIR: join(dir, 'runs') };
+    // Embedded server and simulator (an embedded simulator's worker joins no server its command did not start).
+    env = { SITECHAT_RUNS_DIR: join(dir, 'runs') };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

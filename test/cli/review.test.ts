@@ -29,7 +29,8 @@ interface Review { child: ChildProcess; url: Promise<string>; stderr: () => stri
 /** `sitechat review` in its own process, as a person starts it; the URL is the one line it prints on stdout. */
 function startReview(stack: Stack, runId: string, extra: string[] = []): Review {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_')));
-  const child = spawn(process.execPath, [CLI, 'review', runId, '--no-worker', '--by', 'tester', ...extra], {
+  // No `--worker`: the feedback goes out on the stack's workers, as in a cluster.
+  const child = spawn(process.execPath, [CLI, 'review', runId, '--by', 'tester', ...extra], {
     cwd: stack.runsDir,
     env: {
       ...clean, TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace, SITECHAT_RUNS_DIR: stack.runsDir,
@@ -113,6 +114,8 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
   it('refuses every API request without the token header (a cookie or a query is not one), and a foreign Host; no CORS header', async () => {
     review = startReview(stack, runId);
     const url = new URL(await review.url);
+    // A review starts no worker unless asked, even with an API in its environment.
+    expect(review.stderr()).toContain('no in-process worker: the feedback of settled rows goes out on the `npx sitechat worker` processes');
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.search).toBe('');
     const token = tokenOf(url);

@@ -2,22 +2,35 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CLI, sitechat } from '../helpers/cli';
+import { startSimulator, type SimulatorHandle } from '../../src/sim';
+import { DEMO } from '../../src/sim/constants';
+import { CLI, sitechat, startSitechat, until, type Started } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
 
 /**
  * The docs' way to follow a scheduled run: `schedule trigger` prints the run's workflow id (with the schedule time's
- * colons), `watch` takes that or the run id, `schedule describe` shows the run with its verdict and report.
+ * colons), `watch` takes that or the run id, `schedule describe` shows the run with its verdict and report. The run
+ * goes on on the namespace's `sitechat worker` (a simulator stands in for the API); `watch`, from a shell without
+ * SITECHAT_BASE_URL, only follows it.
  */
-describe('following a scheduled run (built CLI, real Temporal dev server, embedded simulator)', () => {
+describe('following a scheduled run (built CLI, real Temporal dev server, a worker process, simulator)', () => {
   let dir: string;
   let env: Record<string, string>;
-  beforeAll(() => {
+  let api: SimulatorHandle;
+  let worker: Started;
+  beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-schedwatch-'));
     env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_RUNS_DIR: join(dir, 'runs') };
+    api = await startSimulator({ port: 0, latencyScale: 0.02 });
+    worker = startSitechat(dir, ['worker'], { ...env, SITECHAT_BASE_URL: api.baseUrl, SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_POLL_INTERVAL_MS: '100' });
+    await until('a polling worker', () => worker.stderr().includes('worker polling'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    worker?.child.kill('SIGKILL');
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('watch accepts what schedule trigger prints, and the run id; describe lists the run with verdict and report', async () => {
     const dataset = join(dir, 'nightly.csv');
@@ -32,13 +45,15 @@ describe('following a scheduled run (built CLI, real Temporal dev server, embedd
     const runId = /follow it with: npx sitechat watch (\S+)/u.exec(triggered.stdout)?.[1] as string;
     expect(runId).toBe(printed.replace('sitechat-evaluation-', '').replace(/:/gu, ''));
 
-    // The workers of this watch run the scheduled run (nothing else polls this namespace).
+    // The namespace's worker runs the scheduled run; watch starts none (nor a simulator) of its own.
     const watched = await sitechat(dir, ['watch', printed], env);
     expect(watched.code, watched.stderr).toBe(0);
     expect(watched.stdout).toMatch(/verdict\s+PASSED/u);
+    expect(watched.stderr).not.toContain('embedded simulator');
+    expect(api.stats().submitted).toBe(2);
     expect(existsSync(join(dir, 'runs', runId, 'summary.json'))).toBe(true);
 
-    const byRunId = await sitechat(dir, ['watch', runId, '--json', '--no-worker'], env);
+    const byRunId = await sitechat(dir, ['watch', runId, '--json'], env);
     expect(byRunId.code, byRunId.stderr).toBe(0);
     expect(JSON.parse(byRunId.stdout)).toMatchObject({ runId, total: 2, gate: { verdict: 'passed' } });
 

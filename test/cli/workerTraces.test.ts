@@ -141,8 +141,8 @@ describe('`sitechat worker` traces through OTEL_* (built CLI, real Temporal dev 
   it("`sitechat run` traces its client and its in-process worker: the client's start of the run is the trace's root", async () => {
     collector.posts.length = 0;
     writeFileSync(join(stack.runsDir, 'q.csv'), 'question\nHow much does the Personal plan cost?\n');
+    // Its own embedded Temporal server: an embedded simulator's worker joins no server its command did not start.
     const res = await sitechat(stack.runsDir, ['run', 'q.csv', '--allow-ungraded'], {
-      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: stack.namespace,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     });
     expect(res.code, res.stderr).toBe(0);

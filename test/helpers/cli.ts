@@ -67,12 +67,15 @@ export function startSitechat(cwd: string, args: string[], env: Record<string, s
   return { child, stdout: () => stdout, stderr: () => stderr, exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
-/** Resolves with `get()`'s first defined value, polled; rejects naming `what` after `ms`. */
-export async function until<T>(what: string, get: () => T | undefined, ms = 90_000): Promise<T> {
+/**
+ * Resolves with `get()`'s first value that is neither undefined nor false (a match, or a condition that holds),
+ * polled; rejects naming `what` after `ms`.
+ */
+export async function until<T>(what: string, get: () => T | false | undefined, ms = 90_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = get();
-    if (value !== undefined) return value;
+    if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }

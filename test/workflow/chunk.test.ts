@@ -171,6 +171,33 @@ describe('settles in batches', () => {
     expect(result.summary).toMatchObject({ passed: 30, total: 30, sessions: { closed: 30, closeFailed: 0 } });
   });
 
+  it('a row that finishes while no batch is in flight is settled at once, not held for a fuller batch', async (ctx) => {
+    const t = env(ctx);
+    const ids = Array.from({ length: 12 }, (_, i) => `r${i + 1}`);
+    const held = new Gate();
+    const run = new FakeRun([singleTurnUnits(ids)], {
+      ask: async (input) => {
+        if (input.rowId !== 'r1') await held.opened;
+        return answered(input);
+      },
+    });
+    const result = await t.withWorkers(run.activities(), async () => {
+      const handle = await start(t.client, { concurrency: 12 });
+      try {
+        // At the API's pace the feedback path has room for it now: held for a batch of 10 it would wait for nine more.
+        await until(() => run.settleBatches.length === 1, 'the first row settled on its own');
+      } finally {
+        held.open();
+      }
+      return handle.result();
+    });
+
+    expect(run.settleBatches[0]?.input.items.map((i) => i.result.id)).toEqual(['r1']);
+    // The others, finishing together, still share batches.
+    expect(run.settleBatches.length).toBeLessThan(ids.length);
+    expect(result.summary).toMatchObject({ passed: 12, total: 12, sessions: { closed: 12, closeFailed: 0 } });
+  });
+
   it('a batch whose settle fails for good: its rows are recorded once, feedback `failed` with the reason, their sessions counted as not closed', async (ctx) => {
     const t = env(ctx);
     const run = new FakeRun([singleTurnUnits(['r1', 'r2'])], {

@@ -13,6 +13,7 @@ import { notifyProblems } from '../notifyOptions';
 import { createLogger, type Logger } from '../logger';
 import { defaultSiteId } from '../preflight';
 import { openRuntime } from '../runtime';
+import { isUsageError } from '../usageErrors';
 import { UsageError } from '../runOptions';
 import { isSiteList, parseSiteList } from '../siteList';
 import { newRunId } from './run';
@@ -56,16 +57,17 @@ export async function cleanupAction(flags: CleanupCommandFlags, io: { log?: Logg
     process.once('SIGINT', onSigint);
     const runId = newRunId();
     const several = sites.length > 1;
-    const outcomes = await Promise.all(sites.map((siteId) => cleanSite(client, { ...input, siteId }, `${CLEANUP_WORKFLOW_PREFIX}${runId}${several ? `-${siteId}` : ''}`, cancels, several ? `site ${siteId}: ` : '', log)));
+    const api = runtime.api;
+    const outcomes = await Promise.all(sites.map((siteId) => cleanSite(client, { ...input, siteId, ...(api && { api }) }, `${CLEANUP_WORKFLOW_PREFIX}${runId}${several ? `-${siteId}` : ''}`, cancels, several ? `site ${siteId}: ` : '', log)));
     const reports = outcomes.map((o) => o.report).filter((r): r is CleanupReport => r !== undefined);
     if (flags.json) log.out(JSON.stringify(several ? reports : reports[0], null, 2));
     else for (const report of reports) log.out(formatCleanupReport(report).join('\n'));
     for (const o of outcomes) if (o.error) log.error(o.error);
     return outcomes.every((o) => o.ok) ? ExitCode.ok : ExitCode.runFailed;
   } catch (err) {
-    // No Temporal server, or no embedded one could start: nothing was started.
+    // No Temporal server, or no embedded one could start (or may not, here): nothing was started.
     log.error(failureText(err).replace(/^the run failed/, 'the cleanup failed'));
-    return ExitCode.runFailed;
+    return isUsageError(err) ? ExitCode.usage : ExitCode.runFailed;
   } finally {
     process.off('SIGINT', onSigint);
     await runtime?.close();

@@ -11,7 +11,7 @@ import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { runsDir, storeUrlProblem } from '../preflight';
 import { checkRunRef } from '../runRef';
-import { openRuntime, type Runtime } from '../runtime';
+import { openRuntime, STATE_DIR, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { openCliStore } from '../storeReports';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
@@ -81,11 +81,16 @@ export async function reviewAction(run: string, flags: ReviewFlags): Promise<num
     opened = openCliStore();
     const { store } = opened;
     const target = await resolveReviewTarget(store, run);
-    if (flags.worker && !process.env.SITECHAT_BASE_URL) {
+    const worker = flags.worker === true;
+    if (worker && !process.env.SITECHAT_BASE_URL) {
       log.warn('no SITECHAT_BASE_URL: feedback of settled rows goes to a new embedded simulator, which does not know the run\'s requests (it refuses them; the rows record the refusal)');
     }
-    runtime = await openRuntime({ log, worker: flags.worker, embeddedSimulator: flags.worker });
-    if (!flags.worker) log.info('no in-process worker: the feedback of settled rows goes out when a `npx sitechat worker` runs against the same Temporal server');
+    runtime = await openRuntime({ log, worker, embeddedSimulator: worker });
+    if (!worker && runtime.localServer) {
+      log.warn(`no worker: this command started the embedded Temporal server (${STATE_DIR}/) itself, so none polls it; the feedback of the rows you settle waits until one does (\`--worker\`, asking SITECHAT_BASE_URL)`);
+    } else if (!worker) {
+      log.info('no in-process worker: the feedback of settled rows goes out on the `npx sitechat worker` processes of this Temporal server (--worker adds one here)');
+    }
     const client = clientFor(runtime.temporal);
     const session = new ReviewSession({ store, client, runsDir: runsDir(), by: flags.by ?? defaultBy() }, target, { sample: settings.sample, seed: flags.seed, limit: settings.limit });
     const resumed = await session.open();

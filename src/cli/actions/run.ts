@@ -11,6 +11,7 @@ import { startMultiSiteRun } from '../multiSite';
 import { resolveRunOptions } from '../runOptions';
 import { preflight, runsDir } from '../preflight';
 import { openRuntime } from '../runtime';
+import { temporalConfigured } from '../../temporal/connect';
 import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
 import { isModelList, resolveVariants } from '../variants';
 
@@ -53,6 +54,11 @@ function localTargets(kind: RunKind, runId: string, placed: RunInput['options'])
   return { outDir: placed.outDir ?? localRunDir(runsDir(), runId), outFile: kind === 'backfill' ? placed.outFile : undefined };
 }
 
+/** `--no-worker` where no worker could ever run the questions: an embedded server is this command's alone. */
+const NO_WORKER_NO_SERVER = '--no-worker leaves the questions to workers elsewhere, but without TEMPORAL_ADDRESS this command would start an ' +
+  'embedded Temporal server of its own, which no worker polls: nothing would ever ask them. Set TEMPORAL_ADDRESS to the server your ' +
+  '`npx sitechat worker` processes poll (e.g. from `npx sitechat server`), or drop --no-worker. Nothing was started.';
+
 /** `sitechat run` (and `backfill`): check every flag and the dataset, start the workflow, follow it, exit with the verdict. */
 export async function runAction(kind: RunKind, dataset: string, flags: ValidatedFlags): Promise<number> {
   const log = createLogger({ quiet: false });
@@ -60,6 +66,10 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
   let runtime;
   let opened;
   try {
+    if (!flags.worker && !temporalConfigured()) {
+      log.error(NO_WORKER_NO_SERVER);
+      return ExitCode.usage;
+    }
     // Every check before anything starts: problems with their flag, file and line, and nothing is sent.
     const checked = await preflight(kind, dataset, flags, log);
     if (!checked) return ExitCode.usage;
@@ -75,7 +85,8 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     }
     if (flags.detach && !flags.worker) log.info('detached run: make sure a `npx sitechat worker` is running against the same Temporal server');
     const gradersDir = gradersDirFor(flags.config);
-    runtime = await openRuntime({ log, worker: flags.worker, gradersDir, judgeNotice: kind === 'evaluation' });
+    // Without a worker here nothing would ask the embedded simulator: the workers elsewhere ask their own API.
+    runtime = await openRuntime({ log, worker: flags.worker, embeddedSimulator: flags.worker, gradersDir, judgeNotice: kind === 'evaluation' });
     const resolved = await resolveRunOptions(flags, { siteId: runtime.defaultSiteId, email: runtime.defaultEmail, config });
     const variantModels = (config?.variants ?? []).flatMap((v, index) => (v.model !== undefined ? [{ index, model: v.model }] : []));
     const modelsUsed = {
@@ -85,7 +96,8 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
       dataset: { path: datasetPath, shown: dataset, hasModelColumn: scan.columns.includes('model'), delimiter: flags.delimiter, defaultEmail: resolved.options.defaultEmail },
     };
     if (!(await checkModels(modelsUsed, modelSource(runtime.simulator?.baseUrl), log))) return ExitCode.usage;
-    const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir) };
+    // The run's API, when this process knows it: only workers of that API take the run's calls (one run, one API).
+    const options = { ...resolved.options, assertions: relativeGraders(resolved.options.assertions, gradersDir), ...(runtime.api && { api: runtime.api }) };
     const runId = flags.resume ?? newRunId();
     const workflowId = workflowIdFor(kind, runId);
     log.annotate?.({ runId, workflowId, site: options.siteId });

@@ -6,7 +6,7 @@ import { cancelSignal } from '../../../workflows/signals';
 import { ExitCode, followRun } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { progressSourceFor, renderMultiSiteFromStore } from '../multiSite';
-import { openRuntime, type Runtime } from '../runtime';
+import { openRuntime, STATE_DIR, type Runtime } from '../runtime';
 import { UsageError } from '../runOptions';
 import { runsDir } from '../preflight';
 import { localRunDir, openCliStore, renderFromStore } from '../storeReports';
@@ -85,12 +85,30 @@ async function renderHere(client: Client, workflowId: string, log: Logger): Prom
   }
 }
 
+/**
+ * A run that is still running on the embedded server this command started itself: no other process polls that
+ * server, so without `--worker` nothing would ever run it.
+ */
+function noWorkerCanRunIt(run: string): string {
+  return `run ${run} is not finished, and no worker can run it: this command started the embedded Temporal server (${STATE_DIR}/) itself, ` +
+    `so nothing else polls it. \`npx sitechat watch ${run} --worker\` runs it here, asking SITECHAT_BASE_URL (set it, and SITECHAT_API_KEY, ` +
+    'to the API the run asks; without it the built-in simulator)';
+}
+
+/**
+ * `sitechat watch`: follows a run; its questions are asked by the workers of its Temporal server. `--worker` adds one
+ * of this process, which takes any run's tasks on that server (those of runs of another API it refuses).
+ */
 export async function watchAction(run: string, flags: { json?: boolean; worker: boolean }): Promise<number> {
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
     return await withClient(log, flags.worker, async (client, rt) => {
       const workflowId = await findWorkflowId(client, run);
+      if (!flags.worker && rt.localServer && (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING') {
+        log.error(noWorkerCanRunIt(run));
+        return ExitCode.usage;
+      }
       const code = await followRun(client, workflowId, { log, json: Boolean(flags.json), embedded: Boolean(rt.localServer || rt.simulator), progress: await progressSourceFor(client, workflowId) });
       await renderHere(client, workflowId, log);
       return code;

@@ -8,13 +8,15 @@ export function register(program: Command): void {
     ['sitechat watch 20261122-0412-5f3a9c', 'follow a detached run; exits with its verdict'],
     ['sitechat watch sitechat-evaluation-20261122-0412-5f3a9c --json', 'by workflow id; the summary as JSON'],
     ['sitechat watch sitechat-evaluation-nightly-demo-site-demo-2026-11-23T17:05:11Z', 'a scheduled run, as `schedule trigger` prints it'],
+    ['sitechat watch 20261122-0412-5f3a9c --worker', 'finish a run of this directory\'s embedded server (its command was killed) with a worker of its own'],
   ], 'run')
     .argument('<run>', 'run id, or workflow id as `run` and `schedule trigger` print it')
     .option('--json', 'print the summary as JSON on stdout')
-    .option('--no-worker', 'do not run an in-process worker')
-    .action(async (run: string, flags: { json?: boolean; worker: boolean }) => {
+    .option('--worker', 'also run an in-process worker, asking SITECHAT_BASE_URL (or the built-in simulator, on an embedded server this command starts); it takes any run\'s tasks on this server, and refuses those of runs of another API')
+    .option('--no-worker', 'follow only (the default): the run goes on on the workers of its Temporal server')
+    .action(async (run: string, flags: { json?: boolean; worker?: boolean }) => {
       const { watchAction } = await import('../actions/watch.js');
-      process.exitCode = await watchAction(run, flags);
+      process.exitCode = await watchAction(run, { ...flags, worker: flags.worker === true });
     });
   withExamples(program
     .command('cancel')

@@ -11,7 +11,8 @@ import { JUDGE_DEFAULTS } from '../../../src/grading/judge/settings';
 import { finalizeRun } from '../../../src/reports';
 import { summarizeMultiSite } from '../../../src/reports/multiSite';
 import { writeMultiSiteReports } from '../../../src/reports/multiSiteRender';
-import { AnswerSource, gradingOf, hostOf, SIMULATOR_BANNER, type Provenance } from '../../../src/reports/provenance';
+import { AnswerSource, gradingOf, hostOf, runAnswers, SIMULATOR_BANNER, type Provenance } from '../../../src/reports/provenance';
+import { BUILT_IN_SIMULATOR_API } from '../../../src/api/identity';
 import type { CleanupReport } from '../../../src/cleanup/types';
 import { meta, row, useTempStore } from './fixtures';
 
@@ -137,5 +138,18 @@ describe('provenance', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('where a run\'s answers come from: the run\'s API, whichever worker writes it down', () => {
+  const simulated = { from: AnswerSource.simulator, host: '127.0.0.1:40973' } as const;
+  it('a worker of the run\'s API describes its own answers (it knows whether it is the built-in simulator)', () => {
+    expect(runAnswers(BUILT_IN_SIMULATOR_API, { api: BUILT_IN_SIMULATOR_API, answers: simulated })).toEqual(simulated);
+  });
+
+  it('a worker of another API (which prepared the run) names the run\'s API, never its own', () => {
+    expect(runAnswers('https://chat.example.com/api/v1', { api: BUILT_IN_SIMULATOR_API, answers: simulated })).toEqual({ from: AnswerSource.api, host: 'chat.example.com' });
+    expect(runAnswers(BUILT_IN_SIMULATOR_API, { api: 'https://chat.example.com/api/v1', answers: { from: AnswerSource.api, host: 'chat.example.com' } }))
+      .toEqual({ from: AnswerSource.simulator });
   });
 });
