@@ -3,8 +3,8 @@ import { APIConnectionTimeoutError, InternalServerError, SiteChatError } from '.
 import { carriedSends, mayHaveBeenTaken } from '../src/api/failureRules';
 import type { ActivityDeps } from './deps';
 import { asFailure, toFailure } from './failures';
-import type { Submission } from '../src/reports/types';
-import type { Label } from '../src/labels/types';
+import type { Submission } from '../src/domain/results';
+import type { Label } from '../src/domain/label';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
 import { withStoreRetry } from './storeOutage';

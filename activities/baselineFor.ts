@@ -1,5 +1,5 @@
 import { loadExplicitBaseline, selectLatestBaseline, type BaselineChoice } from '../src/reports';
-import type { RunInput } from '../workflows/types';
+import type { RunInput } from '../src/domain/run';
 import type { ActivityDeps } from './deps';
 
 /**

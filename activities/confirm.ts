@@ -1,5 +1,5 @@
 import { confirmationUnits } from '../src/datasets/confirm';
-import type { WorkUnit } from '../src/datasets/types';
+import type { WorkUnit } from '../src/domain/dataset';
 import { BaselineDiff } from '../src/reports/baseline';
 import { ConfirmTally } from '../src/reports/confirmTally';
 import { confirmOrder, nextConfirmStep } from '../src/reports/confirmSequence';
@@ -7,7 +7,7 @@ import { regressionFailsGate } from '../src/reports/gate';
 import { summarize } from '../src/reports/summary';
 import { baseIdOf } from '../src/datasets/repeat';
 import type { BaselineInput } from '../src/reports/baseline';
-import type { RunMeta } from '../src/reports/types';
+import type { RunMeta } from '../src/domain/results';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';

@@ -5,7 +5,7 @@ import type { NotificationLedger } from '../src/notify/ledger';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
-import type { WorkerProvenance } from '../src/reports/provenance';
+import type { WorkerProvenance } from '../src/domain/provenance';
 import type { ApiIdentity } from '../src/api/identity';
 import type { ResultsStore } from '../src/reports/store';
 import type { PollScope } from '../src/temporal/workerConfig';

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import { finalizeRun, writeHistory } from '../src/reports';
 import { writeBackfillOutput } from '../src/backfill/output';
 import { recordReportDir } from '../src/reports/reportDirs';
-import type { RunResult } from '../workflows/types';
+import type { RunResult } from '../src/domain/run';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';

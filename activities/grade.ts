@@ -1,6 +1,6 @@
 import { CustomGraderError, loadCustomGrader, runCustomGrader, type CustomGraderOptions } from '../src/grading/custom';
 import { verdictOf } from '../src/grading/grade';
-import type { AssertionSpec, GradeResult } from '../src/grading/types';
+import type { AssertionSpec, GradeResult } from '../src/domain/grade';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
 import type { CustomGradeInput } from './types';

@@ -1,5 +1,5 @@
 import type { ResultsStore } from '../src/reports/store';
-import type { RowResult } from '../src/reports/types';
+import type { RowResult } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import type { RecordLabelFeedbackInput } from './types';
 

@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { compareVariants } from '../src/reports/matrixComparison';
 import { summarizeMultiSite, type MultiSiteSummaryInput } from '../src/reports/multiSite';
 import { writeMultiSiteReports } from '../src/reports/multiSiteRender';
-import type { MultiSiteResult } from '../workflows/multiSiteTypes';
+import type { MultiSiteResult } from '../src/domain/multiSite';
 import type { ActivityDeps } from './deps';
 
 /** What the combined report of a multi-site run is written from. */

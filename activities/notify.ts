@@ -6,7 +6,7 @@ import { deliver, type Delivered } from '../src/notify/deliver';
 import { deliveryIdFor } from '../src/notify/deliveryId';
 import { NOTIFY_HEARTBEAT_MS, NOTIFY_MAX_ATTEMPTS, NOTIFY_MAX_RETRY_AFTER_MS } from '../src/notify/policy';
 import { writeReportNote } from '../src/notify/reportNote';
-import { DEFAULT_TRIGGERS, destinationLabel, type NotifyOutcome, type NotifySpec } from '../src/notify/spec';
+import { DEFAULT_TRIGGERS, destinationLabel, type NotifyOutcome, type NotifySpec } from '../src/domain/notify';
 import { firedTrigger } from '../src/notify/triggers';
 import { REPORT_BASE_URL_VARIABLE } from '../src/notify/message';
 import { readJsonIfExists } from '../src/reports/fileIo';

@@ -1,9 +1,9 @@
 import { countRows } from '../src/metrics/activityMetrics';
-import { unansweredResult } from '../src/reports/rowResult';
+import { unansweredResult } from '../src/domain/rowResult';
 import { slimRow } from '../src/datasets/limits';
-import { gradingOf, runAnswers } from '../src/reports/provenance';
-import type { RowResult } from '../src/reports/types';
-import { sendsFeedback, type OutcomeCounts, type RunInput } from '../workflows/types';
+import { gradingOf, runAnswers } from '../src/domain/provenance';
+import type { RowResult } from '../src/domain/results';
+import { sendsFeedback, type OutcomeCounts, type RunInput } from '../src/domain/run';
 import type { ActivityDeps } from './deps';
 import { checkCustomGraders } from './grade';
 import { heartbeating } from './heartbeat';

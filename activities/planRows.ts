@@ -1,5 +1,5 @@
 import type { PlanStore } from '../src/datasets/planStore';
-import type { RowResult } from '../src/reports/types';
+import type { RowResult } from '../src/domain/results';
 
 /** Pages whose metadata a worker keeps at hand: the pages of the chunks it is working on. */
 const PAGES_KEPT = 16;

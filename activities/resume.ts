@@ -1,4 +1,4 @@
-import { Outcome, type RowResult } from '../src/reports/types';
+import { Outcome, type RowResult } from '../src/domain/results';
 import type { ResultsStore } from '../src/reports/store';
 
 /** What an earlier attempt of the same run recorded for a row that already has an answer. */

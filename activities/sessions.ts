@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { metrics } from '../src/metrics/registry';
-import type { SessionCloseFailure } from '../src/reports/types';
+import type { SessionCloseFailure } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import { asFailure, shortError } from './failures';
 import { retryInline } from './retryInline';

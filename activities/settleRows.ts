@@ -1,7 +1,7 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
 import { countRows } from '../src/metrics/activityMetrics';
-import type { RowResult, SettleMark } from '../src/reports/types';
+import type { RowResult, SettleMark } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import { feedbackRefusal, finalOrThrow } from './settleAndRecord';
 import { withStoreRetry } from './storeOutage';

@@ -1,9 +1,9 @@
 import type { LabelLookup } from '../src/labels/subject';
-import type { LabelMatch } from '../src/labels/types';
-import type { AnswerRecord } from '../src/reports/rowResult';
-import type { DatasetRow, WorkUnit } from '../src/datasets/types';
-import type { RowResult, SettledCall } from '../src/reports/types';
-import type { OutcomeCounts, RunInput } from '../workflows/types';
+import type { LabelMatch } from '../src/domain/label';
+import type { AnswerRecord } from '../src/domain/rowResult';
+import type { DatasetRow, WorkUnit } from '../src/domain/dataset';
+import type { RowResult, SettledCall } from '../src/domain/results';
+import type { OutcomeCounts, RunInput } from '../src/domain/run';
 
 /**
  * One question sent to the API; everything a retry needs is in here, in the heartbeat details, or in the results

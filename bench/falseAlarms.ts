@@ -23,7 +23,7 @@ import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { startWorkers } from '../src/temporal/worker';
-import type { RunInput, RunOptions, RunResult } from '../workflows/types';
+import type { RunInput, RunOptions, RunResult } from '../src/domain/run';
 import { startBenchServer } from './devServer';
 
 const NAMESPACE = 'bench-alarms';

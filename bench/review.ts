@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { createTemporalClient } from '../src/temporal/client';
 import { FileResultsStore } from '../src/reports/fileStore';
 import { finalizeRun } from '../src/reports/writeReports';
-import type { Outcome, RowResult } from '../src/reports/types';
+import type { Outcome, RowResult } from '../src/domain/results';
 import { resolveReviewTarget } from '../src/review/runs';
 import { ReviewSession } from '../src/review/session';
 

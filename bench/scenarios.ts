@@ -12,7 +12,7 @@ import { DEMO, startSimulator, type SimStats } from '../src/sim';
 import { Prng, sampleCompletionMs } from '../src/sim/prng';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { startWorkflow } from '../src/temporal/workflowTypes';
-import type { RunInput, RunOptions, RunResult } from '../workflows/types';
+import type { RunInput, RunOptions, RunResult } from '../src/domain/run';
 import { benchRows, writeBenchCsv } from './datasets';
 import { delta, frontendRequests, type BenchServer } from './devServer';
 import { measureCodecCost, type CodecCost } from './codecCost';

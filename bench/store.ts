@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, storeUrlFromEnv } from '../src/reports/openStore';
 import { labelKey } from '../src/labels/key';
-import type { Label } from '../src/labels/types';
+import type { Label } from '../src/domain/label';
 import type { ResultsStore } from '../src/reports/store';
-import type { RowResult } from '../src/reports/types';
+import type { RowResult } from '../src/domain/results';
 
 const BATCH = 100;
 

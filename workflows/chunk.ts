@@ -4,7 +4,7 @@ import { local, localWork } from './activityProxies';
 import { runConversation } from './chunkConversation';
 import { ChunkState } from './chunkState';
 import { cancelSignal } from './signals';
-import type { ChunkInput, ChunkResult } from './types';
+import type { ChunkInput, ChunkResult } from '../src/domain/run';
 
 /**
  * One page of the work plan: its conversations run concurrently up to `window`, the turns of each in order in

@@ -1,10 +1,10 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { PlannedRow, PlannedUnit } from '../activities/types';
-import { unansweredResult } from '../src/reports/rowResult';
+import { unansweredResult } from '../src/domain/rowResult';
 import { closeSession, settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
 import { askTurn } from './chunkTurn';
-import { unsent } from './stopEarly';
+import { unsent } from '../src/domain/stopEarly';
 
 /**
  * A conversation's API session. Its id is chosen here (a UUID, spec §2: "chosen by the caller") unless the first row

@@ -1,9 +1,9 @@
 import { patched } from '@temporalio/workflow';
 import type { AskResult, PlannedRow } from '../activities/types';
 import { gradeRow } from '../src/grading/gradeRow';
-import type { GradeResult } from '../src/grading/types';
+import type { GradeResult } from '../src/domain/grade';
 import { feedbackForLabel, labelledResult } from '../src/labels/apply';
-import type { RowResult } from '../src/reports/types';
+import type { RowResult } from '../src/domain/results';
 import type { ChunkState } from './chunkState';
 import { activityEscalator, activityGrader } from './grading';
 

@@ -1,7 +1,7 @@
 import { isCancellation, patched, sleep } from '@temporalio/workflow';
 import type { AskResult } from '../activities/types';
 import { DEFAULT_REASK_FAILED, isTransientFailure, reaskDelayMs } from '../src/api/failureRules';
-import type { ReaskedRequest } from '../src/reports/types';
+import type { ReaskedRequest } from '../src/domain/results';
 import type { ConversationSession } from './chunkConversation';
 import type { ChunkState } from './chunkState';
 

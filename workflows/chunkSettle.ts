@@ -1,4 +1,4 @@
-import type { RowResult } from '../src/reports/types';
+import type { RowResult } from '../src/domain/results';
 import type { ChunkState } from './chunkState';
 import { describeFailure } from './activityFailure';
 

@@ -1,13 +1,13 @@
 import { CancellationScope, getExternalWorkflowHandle, patched, type ExternalWorkflowHandle } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import type { CallOutcome, SettleItem, SettleRowsInput, SettleRowsResult } from '../activities/types';
-import type { Outcome, RowResult, SessionCloseFailure } from '../src/reports/types';
+import type { Outcome, RowResult, SessionCloseFailure } from '../src/domain/results';
 import { asking, local, settling, settlingBatches } from './activityProxies';
 import { describeFailure } from './activityFailure';
 import { Batcher } from './batcher';
 import { chunkProgressSignal } from './signals';
-import { FirstAsks, type AskFailure, type ChunkFailure } from './stopEarly';
-import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from './types';
+import { FirstAsks, type AskFailure, type ChunkFailure } from '../src/domain/stopEarly';
+import { emptyCounts, type ChunkInput, type ChunkResult, type OutcomeCounts } from '../src/domain/run';
 
 /**
  * Rows per record activity. Recording is local (no API path), so a batch costs one activity instead of ten; 10 keeps
@@ -23,7 +23,7 @@ const SHORT_TAIL_HOLD_MS = 1000;
 /** From `patched('short-tail')` on, the rows that go at once while the chunk has no batch in flight (see `shortTail`). */
 const SHORT_TAIL_IDLE_BATCH = 2;
 
-export type { ChunkFailure } from './stopEarly';
+export type { ChunkFailure } from '../src/domain/stopEarly';
 
 /**
  * Everything a chunk's steps share: counts, what is in flight, whether it is stopping and why, the sessions it

@@ -1,8 +1,8 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { AskInput, AskResult, PlannedRow } from '../activities/types';
 import { feedbackFor, gradedResult } from '../src/grading/gradeRow';
-import { answeredResult, unansweredResult } from '../src/reports/rowResult';
-import { Outcome, type ReaskedRequest, type RowResult } from '../src/reports/types';
+import { answeredResult, unansweredResult } from '../src/domain/rowResult';
+import { Outcome, type ReaskedRequest, type RowResult } from '../src/domain/results';
 import { labelLookupOf } from '../src/labels/subject';
 import { gradeTurn, labelledTurn, looksUpLabels } from './chunkGrade';
 import type { ConversationSession } from './chunkConversation';

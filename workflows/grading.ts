@@ -2,8 +2,8 @@ import type { Escalator, ExternalGrader } from '../src/grading/gradeRow';
 import { GradingError } from '../src/grading/gradeRow';
 import { judgeRequestFor, judgeResult, unjudgeableResult } from '../src/grading/judge/request';
 import type { JudgeRequest } from '../src/grading/judge/types';
-import type { AnswerForGrading, AssertionResult, CustomAssertionSpec, ExternalAssertionSpec, JudgeAssertionSpec } from '../src/grading/types';
-import type { DatasetRow } from '../src/datasets/types';
+import type { AnswerForGrading, AssertionResult, CustomAssertionSpec, ExternalAssertionSpec, JudgeAssertionSpec } from '../src/domain/grade';
+import type { DatasetRow } from '../src/domain/dataset';
 import { judging, local, localWork } from './activityProxies';
 import { describeFailure } from './activityFailure';
 

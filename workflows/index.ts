@@ -1,4 +1,4 @@
-import type { RunInput, RunResult } from './types';
+import type { RunInput, RunResult } from '../src/domain/run';
 import { runDataset } from './run';
 
 export { runChunk } from './chunk';

@@ -8,16 +8,16 @@ import {
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { SiteRunRef } from '../src/reports/multiSite';
-import { CANCELLED_BEFORE_START } from '../src/reports/siteVerdict';
+import { CANCELLED_BEFORE_START } from '../src/domain/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { listing, local } from './activityProxies';
 import { multiSiteQuery, siteRunId } from './multiSiteSignals';
-import type { MultiSiteInput, MultiSiteResult, MultiSiteState, VariantSpec } from './multiSiteTypes';
+import type { MultiSiteInput, MultiSiteResult, MultiSiteState, VariantSpec } from '../src/domain/multiSite';
 import { describeFailure } from './activityFailure';
 import { notifyEnd } from './notifying';
 import { runIdFromWorkflowId, type runDataset } from './run';
 import { cancelSignal, progressQuery } from './signals';
-import { emptyCounts, type RunInput, type RunProgress } from './types';
+import { emptyCounts, type RunInput, type RunProgress } from '../src/domain/run';
 
 /** The workflow type each site's run is started as: an ordinary evaluation, so `sitechat watch <runId>-<site>` works. */
 const SITE_WORKFLOW_TYPE = 'evaluationRun';

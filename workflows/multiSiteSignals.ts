@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { MultiSiteState } from './multiSiteTypes';
+import type { MultiSiteState } from '../src/domain/multiSite';
 
 /** The sites of a multi-site run and their workflow ids, so a client can query each site's progress. */
 export const multiSiteQuery = defineQuery<MultiSiteState>('multiSite');

@@ -2,7 +2,7 @@ import { patched, proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import type { NotifySubject } from '../activities/notify';
 import { NOTIFY_MAX_ATTEMPTS } from '../src/notify/policy';
-import { destinationLabel, hasDestinations, type NotifyOutcome, type NotifySpec } from '../src/notify/spec';
+import { destinationLabel, hasDestinations, type NotifyOutcome, type NotifySpec } from '../src/domain/notify';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { describeFailure } from './activityFailure';
 

@@ -15,8 +15,8 @@ import { runChunk } from './chunk';
 import { describeFailure } from './activityFailure';
 import { notifyEnd } from './notifying';
 import { cancelSignal, chunkProgressSignal, progressQuery } from './signals';
-import { unsent, type ChunkFailure } from './stopEarly';
-import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from './types';
+import { unsent, type ChunkFailure } from '../src/domain/stopEarly';
+import { addCounts, countsOf, emptyCounts, type RunCarry, type RunInput, type RunProgress, type RunResult } from '../src/domain/run';
 
 /** Chunks (child workflows) sending questions at once. */
 const CHUNK_SLOTS = 2;

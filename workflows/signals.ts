@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ChunkFailure } from './stopEarly';
-import type { OutcomeCounts, RunProgress } from './types';
+import type { ChunkFailure } from '../src/domain/stopEarly';
+import type { OutcomeCounts, RunProgress } from '../src/domain/run';
 
 /** Live progress of a run: counts by outcome, in flight, throughput, ETA. */
 export const progressQuery = defineQuery<RunProgress>('progress');
@@ -19,7 +19,7 @@ export interface ChunkProgress {
   inFlight: number;
   /** The chunk has sent its last question: the run may start the next chunk. */
   drained?: boolean;
-  /** The run's first asks all got one refusal (workflows/stopEarly.ts): the run stops asking, in every chunk. */
+  /** The run's first asks all got one refusal (src/domain/stopEarly.ts): the run stops asking, in every chunk. */
   stopped?: ChunkFailure;
 }
 export const chunkProgressSignal = defineSignal<[ChunkProgress]>('chunkProgress');

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowFailedError, type Client, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { NotifySpec } from '../../src/notify/spec';
+import type { NotifySpec } from '../../src/domain/notify';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { FileResultsStore } from '../../src/reports/fileStore';
@@ -19,11 +19,11 @@ import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
-import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import type { MultiSiteInput } from '../../src/domain/multiSite';
 import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';
 import { cancelSignal } from '../../workflows/signals';
-import type { RowResult } from '../../src/reports/types';
-import type { RunInput, RunKind, RunOptions, RunResult } from '../../workflows/types';
+import type { RowResult } from '../../src/domain/results';
+import type { RunInput, RunKind, RunOptions, RunResult } from '../../src/domain/run';
 import { activityTypesIn, decodedText, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {

@@ -42,7 +42,7 @@ export function reaskDelayMs(reask: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, reask - 1));
 }
 
-/** What a row's submission record says of its sends (`Submission`, src/reports/types.ts). */
+/** What a row's submission record says of its sends (`Submission`, src/domain/results.ts). */
 export interface SendCount {
   sends: number;
   earlierExtraSends?: number;

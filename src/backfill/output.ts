@@ -4,7 +4,7 @@ import { dirname, extname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { csvLine } from '../datasets/csvWriter';
-import type { RowResult } from '../reports/types';
+import type { RowResult } from '../domain/results';
 
 /** Columns of a backfill output file, in order. */
 export const BACKFILL_COLUMNS = [

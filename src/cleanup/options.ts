@@ -2,7 +2,7 @@ import { DurationError, parseDuration } from '../config/duration';
 import { MAX_PAGE_SIZE, validateCleanupInput } from './rule';
 import type { CleanupInput } from './types';
 import { resolveNotifySpec } from '../notify/flags';
-import { NotifySpecError } from '../notify/spec';
+import { NotifySpecError } from '../domain/notify';
 
 /** Idle time used when neither `--idle-for` nor `--created-before` is given. */
 export const DEFAULT_IDLE_FOR = '7d';

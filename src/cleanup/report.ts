@@ -1,4 +1,4 @@
-import { outcomeLine } from '../notify/spec';
+import { outcomeLine } from '../domain/notify';
 import type { ResolvedCleanupSettings } from './rule';
 import type { CleanupCursor, CleanupInput, CleanupReport, StopReason } from './types';
 

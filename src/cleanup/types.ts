@@ -2,9 +2,9 @@
  * Types of the session cleanup. Plain JSON, small, and never a secret: they travel through workflow history.
  * Workflow-safe: no Node imports here.
  */
-import type { WorkerProvenance } from '../reports/provenance';
+import type { WorkerProvenance } from '../domain/provenance';
 
-import type { NotifyOutcome, NotifySpec } from '../notify/spec';
+import type { NotifyOutcome, NotifySpec } from '../domain/notify';
 
 /** What `sitechat cleanup` and the cleanup schedule start `sessionCleanup` with. */
 export interface CleanupInput {

@@ -1,6 +1,6 @@
 import type { MultiSiteSummary } from '../reports/multiSite';
 import type { ResultsStore } from '../reports/store';
-import { Outcome, type RowResult, type RunSummary } from '../reports/types';
+import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { openCliStore } from './storeReports';
 
 /** The type a row's error is counted under in `summary.errorsByType` (as src/reports/summary.ts counts it). */

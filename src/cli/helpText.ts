@@ -1,6 +1,6 @@
 /** The examples and exit codes that end every command's `--help`. */
 import type { Command } from 'commander';
-import { FIRST_ASKS } from '../../workflows/stopEarly';
+import { FIRST_ASKS } from '../domain/stopEarly';
 
 /** Exit codes of commands that run a dataset (run, backfill, watch); the others use 0, 2 and 3 only. */
 const RUN_EXIT_CODES = [

@@ -6,7 +6,7 @@
  */
 import { missingEnv } from '../notify/deliver';
 import { resolveNotifySpec, type NotifyConfig, type NotifyFlags } from '../notify/flags';
-import { NotifySpecError, type NotifySpec } from '../notify/spec';
+import { NotifySpecError, type NotifySpec } from '../domain/notify';
 import { UsageError } from './runOptions';
 
 export { collect, type NotifyFlags } from '../notify/flags';

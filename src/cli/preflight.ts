@@ -10,7 +10,7 @@ import { DECLARE_AS_METADATA, type ColumnNameRules } from '../datasets/columnNam
 import { ASKING_COLUMNS, KNOWN_COLUMNS } from '../datasets/columns';
 import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../reports/openStore';
 import { parseStoreUrl } from '../reports/pgDatabase';
-import { sendsFeedback, type RunKind } from '../../workflows/types';
+import { sendsFeedback, type RunKind } from '../domain/run';
 import { DEMO } from '../sim/constants';
 import type { Logger } from './logger';
 import { feedbackMode } from './runOptions';

@@ -2,7 +2,7 @@ import { DEFAULT_REASK_FAILED, MAX_REASK_FAILED } from '../api/failureRules';
 import { loadRunConfig, parseDuration, type RunConfig } from '../config';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
-import type { RunOptions } from '../../workflows/types';
+import type { RunOptions } from '../domain/run';
 import type { RunFlags } from './commands/run';
 import { resolveNotify } from './notifyOptions';
 

@@ -1,7 +1,7 @@
 import { verdictLabel } from '../reports/gate';
 import { lineName, type MultiSiteSummary } from '../reports/multiSite';
-import { SiteVerdict } from '../reports/siteVerdict';
-import type { RunSummary } from '../reports/types';
+import { SiteVerdict } from '../domain/siteVerdict';
+import type { RunSummary } from '../domain/results';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;

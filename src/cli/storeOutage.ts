@@ -5,7 +5,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type LoadedDataConverter, type Payload, type ProtoFailure } from '@temporalio/common';
 import { STORE_WAIT_FIELD } from '../reports/storeErrors';
-import type { RunProgress } from '../../workflows/types';
+import type { RunProgress } from '../domain/run';
 import type { Logger } from './logger';
 
 /** The failure type a store activity retries with while the store cannot be reached (activities/storeOutage.ts). */

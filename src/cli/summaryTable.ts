@@ -1,5 +1,5 @@
 import { verdictLabel } from '../reports/gate';
-import { GateVerdict, type RunSummary } from '../reports/types';
+import { GateVerdict, type RunSummary } from '../domain/results';
 import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../reports/escape';
 import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
 import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';

@@ -5,7 +5,7 @@ import { ConfigError as RunConfigError } from '../config/load';
 import { DurationError } from '../config/duration';
 import { DatasetChangedError, DatasetFileError, DatasetValidationError } from '../datasets/issues';
 import { JudgeConfigError } from '../grading/judge/errors';
-import { NotifySpecError } from '../notify/spec';
+import { NotifySpecError } from '../domain/notify';
 import { ScheduleUsageError } from '../schedules/policy';
 import { ConfigError as WorkerConfigError } from '../temporal/workerConfig';
 import { UsageError } from './runOptions';

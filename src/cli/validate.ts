@@ -19,7 +19,7 @@ import { gradersDirFor } from './graders';
 import { parseConfirm, parsePositiveInt, parseRate, parseReaskFailed, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
 import { checkReference, isModelList, resolveVariants } from './variants';
-import type { VariantSpec } from '../../workflows/multiSiteTypes';
+import type { VariantSpec } from '../domain/multiSite';
 import { notifyProblems } from './notifyOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */

@@ -3,7 +3,7 @@
  * none for an ordinary run (one site, one model). Pure: the flag checks call it to find problems, `run` to start.
  */
 import { SAFE_NAME, type RunConfig } from '../config/schema';
-import type { VariantSpec } from '../../workflows/multiSiteTypes';
+import type { VariantSpec } from '../domain/multiSite';
 import { UsageError } from './runOptions';
 import { parseSiteList } from './siteList';
 

@@ -1,6 +1,6 @@
 /** zod schema for assertion specs written in a run config file (`assertions:`). */
 import { z } from 'zod';
-import type { AssertionSpec } from '../grading/types';
+import type { AssertionSpec } from '../domain/grade';
 import { compileRegex } from '../grading/regex';
 import { isDuration, parseDuration } from './duration';
 

@@ -1,13 +1,13 @@
 /** The run config file (`sitechat.config.yaml` / `.json`): defaults for every run started with it. */
 import { z } from 'zod';
-import type { AssertionSpec, GradingThresholds } from '../grading/types';
+import type { AssertionSpec, GradingThresholds } from '../domain/grade';
 import { assertionSpecSchema } from './assertions';
 import { MAX_REASK_FAILED } from '../api/failureRules';
 import { canonicalColumn, isKnownColumn } from '../datasets/columns';
 import { MAX_CONFIRM } from '../datasets/confirm';
 import { MAX_REPEAT } from '../datasets/repeat';
 import { isDuration } from './duration';
-import { NotifySpecError, parseDestination, parseTriggers } from '../notify/spec';
+import { NotifySpecError, parseDestination, parseTriggers } from '../domain/notify';
 
 /** How feedback is sent for graded answers. */
 export const FeedbackMode = {

@@ -8,7 +8,7 @@ import { isUuid } from '../api/ids';
 import { conversationKeyOf, conversationName, SESSION_KEY_PREFIX } from './conversationKey';
 import type { IssueCollector } from './issues';
 import { kib, RowLimit, sizeText, slimBytes } from './limits';
-import type { DatasetRow } from './types';
+import type { DatasetRow } from '../domain/dataset';
 
 /** Shown when a new session has no email: the fix names both ways to give one. */
 export const EMAIL_REQUIRED = '`email` is required for a new session (give an email column or --email)';

@@ -4,7 +4,7 @@
  * after the plan's own, so the chunk workflow asks them like any other conversation.
  */
 import { baseIdOf } from './repeat';
-import type { DatasetRow, WorkUnit } from './types';
+import type { DatasetRow, WorkUnit } from '../domain/dataset';
 
 /** Most confirming answers per row: a regression that 5 fresh answers do not settle is a flaky row, not a finding. */
 export const MAX_CONFIRM = 5;

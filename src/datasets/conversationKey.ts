@@ -1,4 +1,4 @@
-import type { DatasetRow } from './types';
+import type { DatasetRow } from '../domain/dataset';
 
 /** Prefix of the conversation key of rows that share a `session_id` and name no `conversation`. */
 export const SESSION_KEY_PREFIX = 'session:';

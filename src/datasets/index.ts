@@ -1,5 +1,5 @@
 /** Datasets: streaming CSV/JSONL readers, the row schema, validation and the paged work plan. */
-export * from './types';
+export * from '../domain/dataset';
 export { EMAIL_REQUIRED } from './checks';
 export { KNOWN_COLUMNS, type KnownColumn } from './columns';
 export { DatasetFormat, datasetFormat, detectDelimiter, normalizeDelimiter } from './format';

@@ -1,5 +1,5 @@
 /** Dataset problems: one-line formatting, a bounded collector, and the errors that carry them. */
-import type { DatasetIssue } from './types';
+import type { DatasetIssue } from '../domain/dataset';
 
 /** Issues shown in an error message before "… and N more". */
 const SHOWN_IN_MESSAGE = 20;

@@ -1,4 +1,4 @@
-import type { DatasetRow, WorkUnit } from './types';
+import type { DatasetRow, WorkUnit } from '../domain/dataset';
 
 /**
  * What a row may weigh. Rows travel through Temporal (a page of the plan is one activity result, each question one

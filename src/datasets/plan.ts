@@ -16,7 +16,7 @@ import { conversationKeyOf } from './conversationKey';
 import { DatasetChangedError, DatasetValidationError } from './issues';
 import { PlanWriter } from './planWriter';
 import { MAX_REPEAT, REPEAT_SUFFIX, repeatUnit } from './repeat';
-import type { DatasetRow, WorkUnit } from './types';
+import type { DatasetRow, WorkUnit } from '../domain/dataset';
 import { walkDataset, type DatasetReadOptions } from './walk';
 
 export const PLAN_FILE = 'plan.jsonl';

@@ -6,7 +6,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from './plan';
-import type { WorkUnit } from './types';
+import type { WorkUnit } from '../domain/dataset';
 
 export interface PlanStore {
   /**

@@ -1,7 +1,7 @@
 /** Appends WorkUnits as JSONL through a write buffer, recording where each page starts. */
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { RowLimit, slimUnitBytes } from './limits';
-import type { WorkUnit } from './types';
+import type { WorkUnit } from '../domain/dataset';
 
 /** Bytes buffered before a write. */
 const FLUSH_AT = 64 * 1024;

@@ -8,7 +8,7 @@
  * `<id>#r<r>` in conversation `<conversation>#r<r>` and never takes the dataset's `session_id`, so it opens a fresh
  * session: a repeat must not see the earlier repeats' turns.
  */
-import type { DatasetRow, WorkUnit } from './types';
+import type { DatasetRow, WorkUnit } from '../domain/dataset';
 
 /** Most repeats of a run: beyond this the cost grows while the interval narrows by less than a point. */
 export const MAX_REPEAT = 20;

@@ -10,7 +10,7 @@ import { compileRegex, parseRegexLiteral } from '../grading/regex';
 import { formatReferences, parseReferences } from '../grading/references';
 import { isKnownColumn, type RawRecord } from './columns';
 import type { IssueCollector } from './issues';
-import type { DatasetRow } from './types';
+import type { DatasetRow } from '../domain/dataset';
 
 /** Basic email shape: something@something.tld, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/u;

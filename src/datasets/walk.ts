@@ -9,7 +9,7 @@ import { sha256File } from './hash';
 import { IssueCollector } from './issues';
 import { readJsonl } from './jsonl';
 import { parseRow, recordId, type RowDefaults } from './schema';
-import type { DatasetIssue, DatasetRow } from './types';
+import type { DatasetIssue, DatasetRow } from '../domain/dataset';
 
 /** Options shared by `scanDataset` and `buildWorkPlan`. */
 export interface DatasetReadOptions {

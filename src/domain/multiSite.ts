@@ -1,5 +1,5 @@
-import type { MultiSiteSummary } from '../src/reports/multiSite';
-import type { RunOptions, RunResult } from './types';
+import type { MultiSiteSummary } from '../reports/multiSite';
+import type { RunOptions, RunResult } from './run';
 
 /**
  * One dataset against several sites in one run (`sitechat run --site a,b,c`). Every site gets a run of its own

@@ -3,7 +3,7 @@
  * judge graded, with which graders, and which build of the runner. Computed by the activities and the CLI from their
  * settings, never from a secret: a URL is reduced to its host, so a key or password in it never reaches a report.
  */
-import type { AssertionSpec, GradingThresholds } from '../grading/types';
+import type { AssertionSpec, GradingThresholds } from './grade';
 import { BUILT_IN_SIMULATOR_API, type ApiIdentity } from '../api/identity';
 import { hostOf } from '../api/shownUrl';
 export { hostOf };

@@ -1,4 +1,4 @@
-import type { AssertionResult, GradeVerdict } from '../grading/types';
+import type { AssertionResult, GradeVerdict } from './grade';
 import type { Provenance } from './provenance';
 
 /** Exactly one per dataset row. */
@@ -442,7 +442,7 @@ export interface RunSummary {
   cancelled: boolean;
   /**
    * Why the run stopped before asking every row, with what to fix: an error no row can recover from (a bad key, a plan
-   * without API access, an unknown site), or its first questions all refused alike (workflows/stopEarly.ts).
+   * without API access, an unknown site), or its first questions all refused alike (src/domain/stopEarly.ts).
    */
   stopped?: string;
   baseline?: BaselineComparison;

@@ -1,5 +1,5 @@
-import type { DatasetRow } from '../datasets/types';
-import { Outcome, type RowResult } from './types';
+import type { DatasetRow } from './dataset';
+import { Outcome, type RowResult } from './results';
 
 /** What a row's result says of the dataset row, before anything was asked. Pure: workflows use it too. */
 export function rowBase(row: DatasetRow): Omit<RowResult, 'outcome'> {

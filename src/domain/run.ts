@@ -1,6 +1,6 @@
-import type { AssertionSpec, GradingThresholds } from '../src/grading/types';
-import type { NotifyOutcome, NotifySpec } from '../src/notify/spec';
-import type { Outcome, RunSummary } from '../src/reports/types';
+import type { AssertionSpec, GradingThresholds } from './grade';
+import type { NotifyOutcome, NotifySpec } from './notify';
+import type { Outcome, RunSummary } from './results';
 import type { ChunkFailure } from './stopEarly';
 
 /** What a run is for: graded evaluation (feedback from grades) or a backfill (answers recorded, no grading). */

@@ -1,4 +1,4 @@
-import { GateVerdict } from './types';
+import { GateVerdict } from './results';
 
 /** A site's verdict in a multi-site run: its gate's, or `run_failed` when its run ended on an error no row could recover from. */
 export const SiteVerdict = { ...GateVerdict, runFailed: 'run_failed' } as const;

@@ -1,4 +1,4 @@
-import { Outcome } from '../src/reports/types';
+import { Outcome } from './results';
 
 /**
  * The asks that decide whether a run's error is systematic: when the first this many asks of a run to end all got the

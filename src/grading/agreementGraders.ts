@@ -8,7 +8,7 @@
 import { DEFAULT_THRESHOLDS, evaluateAssertion } from './grade';
 import { squadTokens } from './normalize';
 import { parseReferences } from './references';
-import type { BuiltinAssertionSpec } from './types';
+import type { BuiltinAssertionSpec } from '../domain/grade';
 
 /** Names of the graders the bench refers to. */
 export const GRADER_NAMES = { contains: 'contains (normalized)', reference: 'reference' } as const;

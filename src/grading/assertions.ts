@@ -21,9 +21,9 @@
  * Given run `thresholds`, reference-based specs without a `threshold` get the run's one baked in, so
  * the specs grade the same wherever they travel (workflow payloads, `gradeAnswer` without thresholds).
  */
-import type { DatasetRow } from '../datasets/types';
+import type { DatasetRow } from '../domain/dataset';
 import { parseRegexLiteral } from './regex';
-import type { AssertionSpec, GradingThresholds } from './types';
+import type { AssertionSpec, GradingThresholds } from '../domain/grade';
 
 /** Columns of the row that produce assertions, in the order of the table above. */
 export const ASSERTION_COLUMNS = ['expected', 'must_include', 'include_any', 'must_not_include', 'regex', 'min_confidence', 'rubric'] as const;

@@ -9,8 +9,8 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DatasetRow } from '../datasets/types';
-import type { AnswerForGrading, AssertionResult } from './types';
+import type { DatasetRow } from '../domain/dataset';
+import type { AnswerForGrading, AssertionResult } from '../domain/grade';
 import { clamp01, fmt } from './reasons';
 
 /** What a module's `grade` may return. */

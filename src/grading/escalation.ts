@@ -3,10 +3,10 @@
  * settles the row. Pure and deterministic (workflow code builds the request). The question is the one a
  * `llm-correctness` assertion asks, so the judge cache serves both.
  */
-import type { DatasetRow } from '../datasets/types';
+import type { DatasetRow } from '../domain/dataset';
 import { JudgeKind, type JudgeOutcome, type JudgeRequest } from './judge/types';
 import { parseReferences } from './references';
-import type { AnswerForGrading, AssertionResult, BuiltinAssertionSpec } from './types';
+import type { AnswerForGrading, AssertionResult, BuiltinAssertionSpec } from '../domain/grade';
 
 /**
  * The correctness question for the uncertain assertions' references (a spec's `value`, else the row's `expected`), or

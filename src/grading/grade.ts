@@ -2,7 +2,7 @@
  * The aggregator: evaluates a row's assertions against an answer. Pure and deterministic, safe in
  * workflow code. External assertions (`custom`, the LLM judge) are not run here; they come back in `pending`.
  */
-import type { DatasetRow } from '../datasets/types';
+import type { DatasetRow } from '../domain/dataset';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
 import { prepareAnswer, referenceAnswer } from './reference';
@@ -19,8 +19,8 @@ import type {
   ExternalAssertionSpec,
   GradeResult,
   GradingThresholds,
-} from './types';
-import { GradeVerdict, isExternalSpec } from './types';
+} from '../domain/grade';
+import { GradeVerdict, isExternalSpec } from '../domain/grade';
 
 /** Thresholds used when neither the spec nor the run config gives one. */
 export const DEFAULT_THRESHOLDS = { reference: 0.6, f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;

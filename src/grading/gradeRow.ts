@@ -3,8 +3,8 @@
  * the row's assertions, the pure graders, then the external ones (custom modules, the LLM judge) through the
  * caller's `external` — activities in a workflow, direct calls offline. Pure and deterministic: no Node imports.
  */
-import type { DatasetRow } from '../datasets/types';
-import { DecidedBy, Outcome, type GradeDecision, type RowResult } from '../reports/types';
+import type { DatasetRow } from '../domain/dataset';
+import { DecidedBy, Outcome, type GradeDecision, type RowResult } from '../domain/results';
 import { assertionsForRow } from './assertions';
 import { escalationRequest, escalationResult } from './escalation';
 import { combineGrades, gradeAnswer } from './grade';
@@ -19,7 +19,7 @@ import {
   type ExternalAssertionSpec,
   type GradeResult,
   type GradingThresholds,
-} from './types';
+} from '../domain/grade';
 
 /** Runs the external specs of one row and returns one result per spec, in the same order. */
 export type ExternalGrader = (specs: ExternalAssertionSpec[]) => Promise<AssertionResult[]>;

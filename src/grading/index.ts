@@ -2,7 +2,7 @@
  * Workflow-safe grading surface: pure, deterministic graders with no Node imports.
  * Custom (module-loading) graders live in `./custom` and are deliberately not exported here.
  */
-export * from './types';
+export * from '../domain/grade';
 export { assertionsForRow, comparesWithExpected, REFERENCE_BASED_TYPES, usesRowRubric, type RowAssertionColumns } from './assertions';
 export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, verdictOf, type RowForGrading } from './grade';
 export { maxLatency, minConfidence } from './metrics';

@@ -1,5 +1,5 @@
 /** Metric graders on what the API reports about an answer. Pure and deterministic. */
-import type { AnswerForGrading, AssertionResult } from './types';
+import type { AnswerForGrading, AssertionResult } from '../domain/grade';
 import { clamp01 } from './reasons';
 
 /**

@@ -2,7 +2,7 @@
  * Overlap graders: SQuAD token F1 and ROUGE-L (LCS-based F-measure). Pure and deterministic.
  */
 import { rougeTokens, squadTokens } from './normalize';
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 import { verdict } from './reasons';
 
 /**

@@ -1,5 +1,5 @@
 /** Small helpers shared by the graders for readable reasons. Pure: no Node APIs. */
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 
 /** Formats a 0..1 score for a reason string, e.g. `0.42`. */
 export function fmt(score: number): string {

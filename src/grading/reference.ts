@@ -15,7 +15,7 @@
  * A reference made only of function words ("The Who") must appear as written, case included.
  */
 import { isStopWord, referenceTokens, stem } from './referenceText';
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 import { fmt, quoteList } from './reasons';
 
 /** Which rule decided; `function-words` for a reference without content words. */

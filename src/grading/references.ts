@@ -2,7 +2,7 @@
  * Several acceptable answers in one `expected` cell, as public QA sets ship them: `Paris|City of Paris`.
  * `\|` is a literal bar. Parts are trimmed and empty parts dropped. Pure and deterministic.
  */
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 import { quote } from './reasons';
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { RowForGrading } from './grade';
 import { parseReferences } from './references';
-import type { AssertionSpec, GradingThresholds } from './types';
+import type { AssertionSpec, GradingThresholds } from '../domain/grade';
 
 /** Characters of a phrase list or reference quoted in a rule. */
 const MAX_RULE_TEXT = 300;

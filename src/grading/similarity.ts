@@ -1,6 +1,6 @@
 /** Edit-distance grader: normalized Levenshtein similarity. Pure and deterministic. */
 import { normalizeForEquals } from './normalize';
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 import { verdict } from './reasons';
 
 /** Levenshtein distance over Unicode code points, in O(min(n, m)) memory. */

@@ -5,7 +5,7 @@
  */
 import { normalizeForEquals, normalizeForSearch } from './normalize';
 import { compileRegex, type RegexSource } from './regex';
-import type { AssertionResult } from './types';
+import type { AssertionResult } from '../domain/grade';
 import { fmt, quote, quoteList } from './reasons';
 
 /** Equal after normalizing case, whitespace and punctuation at the ends. */

@@ -16,7 +16,7 @@
 import { agreementGraders, GRADER_NAMES } from '../grading/agreementGraders';
 import { DEFAULT_THRESHOLDS, evaluateAssertion } from '../grading/grade';
 import { formatReferences } from '../grading/references';
-import { LabelVerdict } from './types';
+import { LabelVerdict } from '../domain/label';
 
 /** One labelled answer: what the graders see, and the person's verdict. */
 export interface LabelledAnswer {

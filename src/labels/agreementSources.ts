@@ -7,10 +7,10 @@ import { escalationRequest } from '../grading/escalation';
 import type { JudgeCache } from '../grading/judge/cache';
 import { formatReferences, parseReferences } from '../grading/references';
 import type { ResultsStore } from '../reports/store';
-import { Outcome, type RowResult } from '../reports/types';
+import { Outcome, type RowResult } from '../domain/results';
 import type { LabelledAnswer } from './agreement';
 import { labelKey } from './key';
-import type { LabelFilter } from './types';
+import type { LabelFilter } from '../domain/label';
 
 /** Label lookups per store call. */
 const BATCH = 500;

@@ -2,8 +2,8 @@
  * Settling a row by a person's label: a run, `sitechat grade` and the review page write the same decision. Pure: no
  * Node APIs (workflow code uses it).
  */
-import { DecidedBy, Outcome, type GradeDecision, type PersonLabel, type RowResult } from '../reports/types';
-import { LabelVerdict, type LabelMatch } from './types';
+import { DecidedBy, Outcome, type GradeDecision, type PersonLabel, type RowResult } from '../domain/results';
+import { LabelVerdict, type LabelMatch } from '../domain/label';
 
 /** "label by ana: not in the source", "label by ana", "label: not in the source" or "label". */
 export function labelReason(label: Pick<LabelMatch, 'by' | 'note'>): string {

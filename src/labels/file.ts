@@ -16,10 +16,10 @@ import { csvCellText, csvLine } from '../datasets/csvWriter';
 import { datasetFormat, ensureReadableFile, type DatasetFormat } from '../datasets/format';
 import { IssueCollector } from '../datasets/issues';
 import { readJsonl } from '../datasets/jsonl';
-import type { DatasetIssue } from '../datasets/types';
+import type { DatasetIssue } from '../domain/dataset';
 import { formatReferences, parseReferences } from '../grading/references';
 import { labelKey, normalizeAnswerForLabel } from './key';
-import { LabelVerdict, type Label } from './types';
+import { LabelVerdict, type Label } from '../domain/label';
 
 /** The columns of a label file, in the order export writes them. */
 export const LABEL_COLUMNS = ['key', 'site', 'question', 'references', 'rubric', 'answer', 'verdict', 'note', 'by', 'at'] as const;

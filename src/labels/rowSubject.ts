@@ -3,9 +3,9 @@
  * to find the label again. References are the row's `expected` cell split as graders split it.
  */
 import { parseReferences } from '../grading/references';
-import type { RowResult } from '../reports/types';
+import type { RowResult } from '../domain/results';
 import { labelKey, normalizeAnswerForLabel, type LabelSubject } from './key';
-import type { Label, LabelVerdict } from './types';
+import type { Label, LabelVerdict } from '../domain/label';
 
 export function labelSubjectOfRow(siteId: string, row: Pick<RowResult, 'question' | 'expected' | 'answer'>): LabelSubject {
   return { siteId, question: row.question, references: parseReferences(row.expected ?? ''), answer: row.answer ?? '' };

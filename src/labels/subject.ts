@@ -2,7 +2,7 @@
  * What a dataset row's label is about. Every place that computes a row's label key goes through here (the ask
  * activity of a run, `sitechat grade`, import), so a label given once is found again by all of them.
  */
-import type { DatasetRow } from '../datasets/types';
+import type { DatasetRow } from '../domain/dataset';
 import { parseReferences } from '../grading/references';
 import type { LabelSubject } from './key';
 

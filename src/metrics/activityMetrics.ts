@@ -1,6 +1,6 @@
-import type { AnswerRecord } from '../reports/rowResult';
+import type { AnswerRecord } from '../domain/rowResult';
 import type { ResultsStore } from '../reports/store';
-import type { RowResult } from '../reports/types';
+import type { RowResult } from '../domain/results';
 import { metrics, metricsEnabled } from './registry';
 
 /**

@@ -6,13 +6,13 @@
 import { loadBaseline } from '../reports/baseline';
 import { lineName, lineNoun, type MultiSiteSummary } from '../reports/multiSite';
 import type { ResultsStore } from '../reports/store';
-import { Outcome, type RowResult, type RunSummary } from '../reports/types';
+import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import type { CleanupReport } from '../cleanup/types';
 import {
   clip, MAX_ERROR_TEXT, MAX_REASONS, MAX_REGRESSED_ROWS, MAX_ROW_TEXT, NotifyEvent, reportUrlFor,
   type ErrorLine, type NotificationMessage, type NotifyVerdict, type RegressedRow,
 } from './message';
-import { NotifyTrigger } from './spec';
+import { NotifyTrigger } from '../domain/notify';
 
 /** A message before its trigger is known. */
 export type Draft = Omit<NotificationMessage, 'trigger'>;

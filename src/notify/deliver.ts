@@ -10,7 +10,7 @@ import type { DeliveryRecord, NotificationLedger } from './ledger';
 import type { NotificationMessage } from './message';
 import { postOnce } from './send';
 import { renderSlack } from './slack';
-import { destinationLabel, NotifyKind, type NotifyDestination, type NotifyOutcome } from './spec';
+import { destinationLabel, NotifyKind, type NotifyDestination, type NotifyOutcome } from '../domain/notify';
 import { renderTeams } from './teams';
 import { DELIVERY_HEADER, EVENT_HEADER, renderWebhook, SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook';
 import { metrics } from '../metrics/registry';

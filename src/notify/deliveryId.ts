@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { NotifyDestination } from './spec';
+import type { NotifyDestination } from '../domain/notify';
 
 /**
  * The id a receiver de-duplicates on: one per workflow execution and destination, so every retry of the notify

@@ -2,7 +2,7 @@
  * `--notify` / `--notify-on` and the config's `notify` / `notifyOn` → the spec that travels with a run, schedule or
  * cleanup. Errors name the flag or config key. Used by `run`, `schedule create` and `cleanup`.
  */
-import { DEFAULT_TRIGGERS, NotifySpecError, parseDestination, parseTriggers, type NotifySpec } from './spec';
+import { DEFAULT_TRIGGERS, NotifySpecError, parseDestination, parseTriggers, type NotifySpec } from '../domain/notify';
 
 export interface NotifyFlags {
   /** Repeatable: one destination per flag, or several comma-separated. */

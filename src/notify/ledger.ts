@@ -9,7 +9,7 @@ import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonIfExists, writeFileAtomic } from '../reports/fileIo';
 import type { PgDatabase } from '../reports/pgDatabase';
-import type { NotifyKind } from './spec';
+import type { NotifyKind } from '../domain/notify';
 
 export interface DeliveryRecord {
   deliveryId: string;

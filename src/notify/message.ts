@@ -3,7 +3,7 @@
  * regressed and the errors. Built by the notify activity from the results store; each renderer (slack.ts, teams.ts,
  * webhook.ts) only shapes it. Holds no secret: URLs and signing secrets never reach it.
  */
-import type { NotifyTrigger } from './spec';
+import type { NotifyTrigger } from '../domain/notify';
 
 /** What ended. */
 export const NotifyEvent = {

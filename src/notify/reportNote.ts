@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isNotFound, writeFileAtomic } from '../reports/fileIo';
 import { ReportFile, StoreFile } from '../reports/files';
-import { outcomeLine, type NotifyOutcome } from './spec';
+import { outcomeLine, type NotifyOutcome } from '../domain/notify';
 
 export const NOTIFICATIONS_FILE = StoreFile.notifications;
 const SECTION = '\n<!-- sitechat:notifications -->\n';

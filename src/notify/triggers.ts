@@ -1,5 +1,5 @@
 import type { NotifyVerdict } from './message';
-import { NotifyTrigger } from './spec';
+import { NotifyTrigger } from '../domain/notify';
 
 /**
  * Which trigger, if any, sends a notification for this end. The specific ones win over `always` so the message says

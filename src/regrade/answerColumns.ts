@@ -3,8 +3,8 @@
  * of it. The dataset reader keeps unknown columns in `metadata`; these are taken out of it and checked here, so a
  * typo in a number is reported with its file and line before anything is graded.
  */
-import type { DatasetRow } from '../datasets/types';
-import type { AnswerForGrading } from '../grading/types';
+import type { DatasetRow } from '../domain/dataset';
+import type { AnswerForGrading } from '../domain/grade';
 
 export const AnswerColumn = {
   answer: 'answer',

@@ -9,7 +9,7 @@ import { JudgeCache, type Judge } from '../grading/judge';
 import { openStore } from '../reports/openStore';
 import { recordReportDir } from '../reports/reportDirs';
 import { buildInfo } from '../buildInfo';
-import { AnswerSource, gradingOf, type Provenance } from '../reports/provenance';
+import { AnswerSource, gradingOf, type Provenance } from '../domain/provenance';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';
 import type { GradeInput } from './types';

@@ -10,9 +10,9 @@ import { createJudge, JudgeCache, judgeCached, judgeSettingsFromEnv, pacedJudge,
 import { labelKey } from '../labels/key';
 import { labelledResult } from '../labels/apply';
 import { labelSubjectOf } from '../labels/subject';
-import type { LabelStore } from '../labels/types';
-import { hostOf, type Provenance } from '../reports/provenance';
-import { answeredResult } from '../reports/rowResult';
+import type { LabelStore } from '../domain/label';
+import { hostOf, type Provenance } from '../domain/provenance';
+import { answeredResult } from '../domain/rowResult';
 import type { ItemGrader } from './regrade';
 import type { GradeItem } from './types';
 

@@ -2,9 +2,9 @@
  * Offline re-grading: recorded answers in, the same results and reports as a run out, nothing sent to the Site
  * Chat API. Rows stream from the input to the results store in batches; only the rows being graded are held.
  */
-import { unansweredResult } from '../reports/rowResult';
+import { unansweredResult } from '../domain/rowResult';
 import type { ResultsStore } from '../reports/store';
-import { Outcome, type RowResult } from '../reports/types';
+import { Outcome, type RowResult } from '../domain/results';
 import type { GradeItem } from './types';
 
 /** Grades one recorded answer into the row's result, exactly as a run would (see `gradedResult`). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sha256File, walkDataset, type DatasetIssue, type DatasetRow } from '../datasets';
 import { isNotFound, readJsonIfExists, scanLines } from '../reports/fileIo';
 import { ReportFile } from '../reports/files';
-import { Outcome, type RowResult, type RunSummary } from '../reports/types';
+import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import type { GradeInput, GradeItem } from './types';
 
 /** Outcomes that carry an answer worth grading again (uncertain ones too); the others (error, timed_out, skipped) are kept as they were. */

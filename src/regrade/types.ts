@@ -1,7 +1,7 @@
-import type { DatasetIssue, DatasetRow } from '../datasets/types';
-import type { AnswerForGrading } from '../grading/types';
-import type { Provenance } from '../reports/provenance';
-import type { RowResult } from '../reports/types';
+import type { DatasetIssue, DatasetRow } from '../domain/dataset';
+import type { AnswerForGrading } from '../domain/grade';
+import type { Provenance } from '../domain/provenance';
+import type { RowResult } from '../domain/results';
 
 /** Where the recorded answers come from. */
 export type GradeSource =

@@ -8,7 +8,7 @@ import { RepeatTally } from './repeatTally';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
 import type { ResultsStore } from './store';
-import { Outcome, type BaselineComparison, type RowResult, type RunSummary, type TagStats } from './types';
+import { Outcome, type BaselineComparison, type RowResult, type RunSummary, type TagStats } from '../domain/results';
 
 /** What a run is compared against: the outcome of every row of an earlier run. */
 export interface BaselineInput {

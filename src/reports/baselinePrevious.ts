@@ -6,7 +6,7 @@
  */
 import { wasCancelled } from './baselineSelect';
 import type { ResultsStore } from './store';
-import { RunKind, type GateVerdict } from './types';
+import { RunKind, type GateVerdict } from '../domain/results';
 
 export interface PreviousTarget {
   runId: string;

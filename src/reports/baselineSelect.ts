@@ -5,7 +5,7 @@ import { loadBaseline, loadBaselineFromStore, type BaselineInput } from './basel
 import { ReportFile } from './files';
 import { pct } from './gate';
 import type { ResultsStore } from './store';
-import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from './types';
+import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from '../domain/results';
 
 /**
  * `--baseline DIR` naming a multi-site or matrix run's combined report: each run of this one compares with its

@@ -1,5 +1,5 @@
 import { baseIdOf } from '../datasets/repeat';
-import { Outcome, type Confirmation, type ConfirmingAnswer, type RowResult } from './types';
+import { Outcome, type Confirmation, type ConfirmingAnswer, type RowResult } from '../domain/results';
 
 /** Rows whose confirming answers a summary lists. */
 const ROWS_LISTED = 20;

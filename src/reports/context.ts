@@ -1,7 +1,7 @@
 import { baseIdOf } from '../datasets/repeat';
 import { baselineRowsFor, type BaselineInput } from './baseline';
 import type { ResultsStore } from './store';
-import { DecidedBy, Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from './types';
+import { DecidedBy, Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from '../domain/results';
 
 /** An earlier turn of a conversation, shown above a follow-up row. */
 export interface PriorTurn {

@@ -2,7 +2,7 @@
  * Escaping and truncation for the hand-written report formats. Answers, questions and error
  * strings are untrusted text: everything that reaches XML, HTML or Markdown goes through here.
  */
-import type { RunSummary } from './types';
+import type { RunSummary } from '../domain/results';
 
 /** Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
 const INVALID_XML = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;

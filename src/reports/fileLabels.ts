@@ -1,6 +1,6 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Label, LabelFilter, LabelStore } from '../labels/types';
+import type { Label, LabelFilter, LabelStore } from '../domain/label';
 import { appendDurably, scanLines } from './fileIo';
 import { LABELS_FILE } from './files';
 import { assertValidLabel, byKey, latestByKey } from './labelRecords';

@@ -1,4 +1,4 @@
-import { GateVerdict, type BaselineComparison, type GateResult, type GateSettings, type RunSummary } from './types';
+import { GateVerdict, type BaselineComparison, type GateResult, type GateSettings, type RunSummary } from '../domain/results';
 
 export interface GateOptions {
   /** Minimum pass rate as a fraction in [0, 1] (0.9 = 90%). @default undefined (no minimum) */

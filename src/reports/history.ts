@@ -11,7 +11,7 @@ import { renderHistoryHtml } from './historyHtml';
 import { readReportDirs } from './reportDirs';
 import type { ResultsStore } from './store';
 import { CorruptRunFileError } from './storeErrors';
-import { GateVerdict, type RunMeta, type RunSummary } from './types';
+import { GateVerdict, type RunMeta, type RunSummary } from '../domain/results';
 
 /** The verdict of a finished run, as `sitechat runs` and history.html show it: the gate's. */
 export const RunVerdict = GateVerdict;
@@ -109,7 +109,7 @@ export function originOf(meta: RunMeta): RunOrigin {
   return meta.options?.grade !== undefined || meta.workflowId.startsWith('sitechat-grade-') ? RunOrigin.regrade : RunOrigin.evaluation;
 }
 
-/** `options.variant` of a variant's run (workflows/types.ts RunOptions), checked: meta from disk is not trusted. */
+/** `options.variant` of a variant's run (src/domain/run.ts RunOptions), checked: meta from disk is not trusted. */
 function parentOf(meta: RunMeta): HistoryEntry['parent'] {
   const v = meta.options?.variant as { parentRunId?: unknown; name?: unknown } | undefined;
   return v && typeof v.parentRunId === 'string' && typeof v.name === 'string' ? { runId: v.parentRunId, variant: v.name } : undefined;

@@ -9,7 +9,7 @@ import { provenanceHtml, simulatorBannerHtml } from './provenanceRender';
 import { histogramSvg } from './svg';
 import { askedTwiceText, escapeHtml as h, escapeHtmlAttr as a, formatMs, reaskedLine, reviewedLine, truncate } from './escape';
 import { DECIDED_BY_A_PERSON, gradersHead, gradersView, personLine, personView } from './labelView';
-import { Outcome, type RowResult, type RunSummary } from './types';
+import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 
 export interface HtmlOptions {
   /** Rows of any outcome listed in the table. @default 2000 */

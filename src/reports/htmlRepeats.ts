@@ -1,6 +1,6 @@
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { escapeHtml as h, truncate } from './escape';
-import type { Confirmation, RunSummary } from './types';
+import type { Confirmation, RunSummary } from '../domain/results';
 
 /** The HTML report's section for a run with repeats: rows by k of N and the flaky rows with each answer. */
 export function repeatsSection(s: RunSummary, maxText: number): string {

@@ -1,9 +1,9 @@
 import { baseIdOf } from '../datasets/repeat';
-import type { AssertionResult } from '../grading/types';
+import type { AssertionResult } from '../domain/grade';
 import { DetailSection, type PriorTurn, type ReportContext } from './context';
 import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
 import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personFacts, personView, type PersonView } from './labelView';
-import type { RowResult } from './types';
+import type { RowResult } from '../domain/results';
 
 /** Sections of "Rows to review", in reading order. */
 const REVIEW: { section: DetailSection; title: string; note: string }[] = [

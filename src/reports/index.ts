@@ -1,5 +1,5 @@
 /** Results store, summary, baseline comparison, quality gate and report renderers. */
-export * from './types';
+export * from '../domain/results';
 export * from './store';
 export { FileResultsStore } from './fileStore';
 export { ReportFile, StoreFile } from './files';

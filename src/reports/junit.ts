@@ -4,7 +4,7 @@ import { describeGateSettings, verdictLabel } from './gate';
 import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
 import { gradersLine, gradersView, labelFailureMessage, personLine, personView, type PersonView } from './labelView';
-import { DecidedBy, GateVerdict, Outcome, type RowResult, type RunSummary } from './types';
+import { DecidedBy, GateVerdict, Outcome, type RowResult, type RunSummary } from '../domain/results';
 
 export interface JUnitOptions {
   /** Characters of an answer or reason text kept per test case. @default 2000 */

@@ -1,5 +1,5 @@
 /** Checks shared by both store back ends before a label is written. */
-import { LabelVerdict, type Label } from '../labels/types';
+import { LabelVerdict, type Label } from '../domain/label';
 
 const verdicts = new Set<string>(Object.values(LabelVerdict));
 

@@ -3,8 +3,8 @@
  * what the graders said (their own verdicts stay visible, named as theirs). One wording for report.md, report.html and
  * junit.xml; the review page (src/review/pageAssets.ts) writes the same words in its script.
  */
-import type { AssertionResult, GradeVerdict } from '../grading/types';
-import { DecidedBy, Outcome, type GraderDecision, type RowResult } from './types';
+import type { AssertionResult, GradeVerdict } from '../domain/grade';
+import { DecidedBy, Outcome, type GraderDecision, type RowResult } from '../domain/results';
 
 /** The words that mark a row a person settled, in every report and on the review page. */
 export const DECIDED_BY_A_PERSON = 'decided by a person';

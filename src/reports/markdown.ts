@@ -1,6 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
 import { withNotificationsSection } from '../notify/reportNote';
-import type { NotifyOutcome } from '../notify/spec';
+import type { NotifyOutcome } from '../domain/notify';
 import { baselineVerdict } from './baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
 import { describeGateSettings, pct, verdictLabel } from './gate';
@@ -8,7 +8,7 @@ import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
 import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
-import { GateVerdict, type RowResult, type RunSummary } from './types';
+import { GateVerdict, type RowResult, type RunSummary } from '../domain/results';
 
 export interface MarkdownOptions {
   /** Rows shown in full per section (regressions, fixed, failures, errors, lost feedback). @default 50 */

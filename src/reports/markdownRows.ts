@@ -1,8 +1,8 @@
-import type { AssertionResult } from '../grading/types';
+import type { AssertionResult } from '../domain/grade';
 import type { PriorTurn } from './context';
 import { mdFence, mdInline } from './escape';
 import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personText, personView, type PersonView } from './labelView';
-import { Outcome, type RowResult } from './types';
+import { Outcome, type RowResult } from '../domain/results';
 
 /** Every assertion a row was graded by, passed or not, with the rule it checks and the grader's reason. */
 export function mdAssertions(assertions: readonly AssertionResult[] | undefined): string {

@@ -9,7 +9,7 @@ import { CompareInputError } from '../compare/rows';
 import { CompareFile } from '../compare/write';
 import type { Comparison } from '../compare/types';
 import type { SiteRunRef } from './multiSite';
-import { lineName } from './siteVerdict';
+import { lineName } from '../domain/siteVerdict';
 import type { ResultsStore } from './store';
 
 /** The comparison in a few lines, as summary.json keeps it (the rows are in compare.json). */

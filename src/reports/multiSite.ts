@@ -2,14 +2,14 @@
  * The combined summary of a multi-site run: one line per site (rows, pass rate, errors, verdict, gate) and an overall
  * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
  */
-import type { VariantSpec } from '../../workflows/multiSiteTypes';
+import type { VariantSpec } from '../domain/multiSite';
 import { digestOf, referenceReasons, type ComparisonDigest, type VariantComparison } from './matrixComparison';
 import type { ResultsStore } from './store';
-import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from './siteVerdict';
+import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from '../domain/siteVerdict';
 import { summarize } from './summary';
-import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from './types';
+import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from '../domain/results';
 
-export { CANCELLED_BEFORE_START, lineName, lineNoun, overallLabel, SiteVerdict } from './siteVerdict';
+export { CANCELLED_BEFORE_START, lineName, lineNoun, overallLabel, SiteVerdict } from '../domain/siteVerdict';
 
 /** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
 export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {

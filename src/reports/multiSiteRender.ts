@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from '../notify/reportNote';
-import type { NotifyOutcome } from '../notify/spec';
+import type { NotifyOutcome } from '../domain/notify';
 import { writeFileAtomic } from './fileIo';
 import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
@@ -16,7 +16,7 @@ import { writeComparison } from '../compare/write';
 import { comparisonHtml, comparisonMd } from './matrixRender';
 import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
 import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
-import { GateVerdict } from './types';
+import { GateVerdict } from '../domain/results';
 
 /** The files of a combined report (no results.jsonl: the rows are in each site's directory). */
 export const MultiSiteReportFile = {

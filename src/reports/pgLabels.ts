@@ -1,4 +1,4 @@
-import type { Label, LabelFilter, LabelStore } from '../labels/types';
+import type { Label, LabelFilter, LabelStore } from '../domain/label';
 import { assertValidLabel, latestByKey } from './labelRecords';
 import type { PgDatabase } from './pgDatabase';
 

@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { DatasetChangedError, DatasetFileError } from '../datasets/issues';
 import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../datasets/plan';
 import type { PlanStore } from '../datasets/planStore';
-import type { WorkUnit } from '../datasets/types';
+import type { WorkUnit } from '../domain/dataset';
 import type { PgDatabase } from './pgDatabase';
 
 /** Bytes per stored piece of a shared dataset: one bounded-size row each, whatever the file's size. */

@@ -1,10 +1,10 @@
 import type { QueryResultRow } from 'pg';
-import type { Label, LabelFilter } from '../labels/types';
-import type { NotifyOutcome } from '../notify/spec';
+import type { Label, LabelFilter } from '../domain/label';
+import type { NotifyOutcome } from '../domain/notify';
 import { PgLabelStore } from './pgLabels';
 import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from './types';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../domain/results';
 
 /** Rows per statement of `append`, and per page of the keyset reads: a few MB at most of either. */
 const BATCH = 500;

@@ -1,5 +1,5 @@
 /** Provenance as each report shows it: one rule for the single-run and the multi-site reports. */
-import { fromSimulator, provenanceItems, SIMULATOR_BANNER, type Provenance } from './provenance';
+import { fromSimulator, provenanceItems, SIMULATOR_BANNER, type Provenance } from '../domain/provenance';
 import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
 
 const SIMULATOR_CAVEAT = 'The pass rate says how the runner works, not how good a site is.';

@@ -1,6 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
 import { clusteredPassRate, type RowCounts } from './repeatStats';
-import { Outcome, type FlakyRow, type RowResult, type RepeatSummary } from './types';
+import { Outcome, type FlakyRow, type RowResult, type RepeatSummary } from '../domain/results';
 
 /** Flaky rows listed in a summary with their answers; `flaky` counts them all. */
 const FLAKY_LISTED = 20;

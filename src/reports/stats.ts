@@ -1,4 +1,4 @@
-import { Outcome, type Histogram, type McNemarResult, type TagStats } from './types';
+import { Outcome, type Histogram, type McNemarResult, type TagStats } from '../domain/results';
 
 /** z for a two-sided 95 % interval. */
 const Z95 = 1.959963984540054;

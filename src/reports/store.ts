@@ -1,6 +1,6 @@
-import type { LabelStore } from '../labels/types';
-import type { NotifyOutcome } from '../notify/spec';
-import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from './types';
+import type { LabelStore } from '../domain/label';
+import type { NotifyOutcome } from '../domain/notify';
+import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from '../domain/results';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
 export interface RunFilter {

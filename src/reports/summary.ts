@@ -1,9 +1,9 @@
-import type { AssertionResult } from '../grading/types';
+import type { AssertionResult } from '../domain/grade';
 import { BaselineDiff, type BaselineInput } from './baseline';
 import { ConfirmTally } from './confirmTally';
 import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
-import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from './types';
+import { DecidedBy, Outcome, type RowResult, type RunMeta, type RunSummary, type TagStats } from '../domain/results';
 
 /** Extra facts the rows do not carry. */
 export interface SummarizeOptions {

@@ -1,5 +1,5 @@
 import { escapeXml, escapeXmlAttr } from './escape';
-import type { Histogram } from './types';
+import type { Histogram } from '../domain/results';
 
 export interface HistogramSvgOptions {
   title: string;

@@ -13,7 +13,7 @@ import { renderJUnit } from './junit';
 import { renderMarkdown, renderStepSummary } from './markdown';
 import type { ResultsStore } from './store';
 import { summarize, type SummarizeOptions } from './summary';
-import { Outcome, RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from './types';
+import { Outcome, RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from '../domain/results';
 
 /** Where each report file was written. */
 export type ReportPaths = Record<keyof typeof ReportFile, string>;
@@ -77,7 +77,7 @@ export interface FinalizeOptions extends SummarizeOptions {
   gate?: Partial<GateOptions> & { baseline?: string };
   /** A file the Markdown headline and verdict are appended to (`GITHUB_STEP_SUMMARY`). */
   stepSummaryFile?: string;
-  /** Why the run stopped before asking every row, with what to fix (workflows/stopEarly.ts). @default it did not */
+  /** Why the run stopped before asking every row, with what to fix (src/domain/stopEarly.ts). @default it did not */
   stopped?: string;
 }
 

@@ -5,7 +5,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { TaskQueue } from '../temporal/taskQueues';
-import type { RowResult, RunMeta } from '../reports/types';
+import type { RowResult, RunMeta } from '../domain/results';
 import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';
 import type { FeedbackStart } from './types';
 

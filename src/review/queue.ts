@@ -7,7 +7,7 @@ import { rowLabelKey } from '../labels/rowSubject';
 import { loadBaselineFromStore, baselineRowsFor } from '../reports/baseline';
 import type { PriorTurn } from '../reports/context';
 import type { ResultsStore } from '../reports/store';
-import { DecidedBy, Outcome, type RowResult, type RunSummary } from '../reports/types';
+import { DecidedBy, Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { personItem } from './person';
 import { Reservoir } from './sample';
 import { ReviewReason, type ReviewItem } from './types';

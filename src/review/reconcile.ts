@@ -3,8 +3,8 @@
  * a label this review wrote whose row was not yet settled by it is applied, and a labelled row whose feedback was
  * never recorded gets its workflow started (refused as a duplicate when it had started: nothing is sent twice).
  */
-import type { RowResult, RunMeta } from '../reports/types';
-import { DecidedBy } from '../reports/types';
+import type { RowResult, RunMeta } from '../domain/results';
+import { DecidedBy } from '../domain/results';
 import { rowLabelKey } from '../labels/rowSubject';
 import { feedbackNotDue, startLabelFeedback } from './feedback';
 import { refreshRun } from './refresh';

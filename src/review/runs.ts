@@ -7,7 +7,7 @@ import { readJsonIfExists } from '../reports/fileIo';
 import { summarizeMultiSite, type MultiSiteSummary } from '../reports/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { ResultsStore } from '../reports/store';
-import { RunKind, type RunMeta } from '../reports/types';
+import { RunKind, type RunMeta } from '../domain/results';
 import { siteRunId } from '../../workflows/multiSiteSignals';
 import { ReviewRunError } from './errors';
 import { reportDirOf } from './refresh';

@@ -10,7 +10,7 @@ import { refreshMultiSite, type ReviewTarget } from './runs';
 import { reviewSource, saveLabel, type ReviewDeps } from './save';
 import { ReviewRequestError } from './errors';
 import type { ReviewItem, ReviewRun, ReviewState, SaveRequest, SaveResult } from './types';
-import type { RunMeta, RunSummary } from '../reports/types';
+import type { RunMeta, RunSummary } from '../domain/results';
 import { labelAgreement, type AgreementReport, type LabelledAnswer } from '../labels/agreement';
 import { labelledAnswersOfRun } from '../labels/agreementSources';
 

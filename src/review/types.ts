@@ -1,6 +1,6 @@
-import type { Label, LabelVerdict } from '../labels/types';
+import type { Label, LabelVerdict } from '../domain/label';
 import type { PriorTurn } from '../reports/context';
-import type { GateResult, Outcome, RowResult } from '../reports/types';
+import type { GateResult, Outcome, RowResult } from '../domain/results';
 
 /** Why a row is in the review queue, in queue order. */
 export const ReviewReason = {

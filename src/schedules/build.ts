@@ -5,7 +5,7 @@ import type { CleanupInput } from '../cleanup/types';
 import { TaskQueue } from '../temporal/taskQueues';
 import { startWorkflowAction, type WorkflowName } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
-import type { RunOptions } from '../../workflows/types';
+import type { RunOptions } from '../domain/run';
 import { checkScheduleId, schedulePolicies, ScheduleUsageError, type SchedulePolicyFlags } from './policy';
 
 /** What a sitechat schedule starts. */

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { CleanupReport } from '../cleanup/types';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../domain/run';
 
 /** What became of one run a schedule started, for `schedule describe`. */
 export interface RecentRunOutcome {

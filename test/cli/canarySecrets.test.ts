@@ -27,7 +27,7 @@ import { locateTemporalCli } from '../../src/temporal/cliLocator';
 import { createTemporalClient } from '../../src/temporal/client';
 import { freePort } from '../../src/temporal/devServerProcess';
 import { labelFeedbackWorkflowId } from '../../workflows/labelFeedbackTypes';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { canariesIn, canaryMark, type Canary } from '../helpers/canaries';
 import { CLI, sitechat, startSitechat, until, type Ran, type Started } from '../helpers/cli';
 import { OtlpCollector } from '../helpers/otlpCollector';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sha256File } from '../../src/datasets/hash';
 import { FileResultsStore } from '../../src/reports/fileStore';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { CLI, sitechat } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';
 import { describeWithPostgres } from '../helpers/usePostgres';

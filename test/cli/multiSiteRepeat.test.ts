@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MultiSiteSummary } from '../../src/reports/multiSite';
-import type { RowResult, RunSummary } from '../../src/reports/types';
+import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO, startSimulator, type SimulatorHandle } from '../../src/sim';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { CLI, sitechat } from '../helpers/cli';
 
 const BUILD_INFO = join(__dirname, '..', '..', 'dist', 'build-info.json');

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowResult, RunSummary } from '../../src/reports/types';
+import type { RowResult, RunSummary } from '../../src/domain/results';
 import { CLI, sitechat } from '../helpers/cli';
 
 describe('sitechat run --repeat (the CLI, embedded Temporal dev server and simulator)', () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEMO, startSimulator, type SimulatorHandle } from '../../src/sim';
-import type { RowResult, RunSummary } from '../../src/reports/types';
-import { FIRST_ASKS } from '../../workflows/stopEarly';
+import type { RowResult, RunSummary } from '../../src/domain/results';
+import { FIRST_ASKS } from '../../src/domain/stopEarly';
 import { CLI, sitechat } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
 

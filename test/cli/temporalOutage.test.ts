@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../src/cli/follow';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';
 import { locateTemporalCli } from '../../src/temporal/cliLocator';

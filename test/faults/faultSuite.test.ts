@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RowResult, RunSummary } from '../../src/reports/types';
+import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { DEMO_QUESTIONS, printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
 import { exited } from '../helpers/workerProcess';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client } from 'pg';
-import type { RowResult, RunSummary } from '../../src/reports/types';
+import type { RowResult, RunSummary } from '../../src/domain/results';
 import { printedSummary, startFaultStack, type FaultStack } from '../helpers/faultStack';
 import { describeWithPostgres } from '../helpers/usePostgres';
 

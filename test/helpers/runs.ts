@@ -5,8 +5,8 @@ import { sha256File } from '../../src/datasets';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
-import type { RowResult } from '../../src/reports/types';
-import type { RunInput, RunKind, RunOptions } from '../../workflows/types';
+import type { RowResult } from '../../src/domain/results';
+import type { RunInput, RunKind, RunOptions } from '../../src/domain/run';
 import type { Stack } from './stack';
 
 let seq = 0;

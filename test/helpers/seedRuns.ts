@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { FileResultsStore } from '../../src/reports/fileStore';
 import { finalizeRun } from '../../src/reports/writeReports';
 import { recordReportDir } from '../../src/reports/reportDirs';
-import type { Outcome, RowResult, RunKind } from '../../src/reports/types';
+import type { Outcome, RowResult, RunKind } from '../../src/domain/results';
 
 /** A finished run to write into a runs directory: its outcomes decide pass rate and errors. */
 export interface SeededRun {

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { startWorkflow } from '../../src/temporal/workflowTypes';
-import type { RunInput, RunResult } from '../../workflows/types';
+import type { RunInput, RunResult } from '../../src/domain/run';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 

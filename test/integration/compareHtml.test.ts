@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/compare';
 import { writeComparison } from '../../src/compare/write';
 import { FileResultsStore } from '../../src/reports/fileStore';
-import type { Outcome, RowResult } from '../../src/reports/types';
+import type { Outcome, RowResult } from '../../src/domain/results';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 
 const XSS = '<img src=x onerror="document.title=\'pwned\'">';

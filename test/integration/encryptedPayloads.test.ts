@@ -7,7 +7,7 @@ import { dataConverterFor } from '../../src/codec/dataConverter';
 import { PayloadCodecError } from '../../src/codec/errors';
 import { parsePayloadKeys } from '../../src/codec/keys';
 import { createTemporalClient } from '../../src/temporal/client';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { progressQuery } from '../../workflows/signals';
 import { ExitCode, followRun } from '../../src/cli/follow';
 import { payloadGroupsIn } from '../../scripts/histories/collect';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/api/secret';
 import type { JudgeSettings } from '../../src/grading/judge/settings';
-import type { RowResult } from '../../src/reports/types';
-import type { RunResult } from '../../workflows/types';
+import type { RowResult } from '../../src/domain/results';
+import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';

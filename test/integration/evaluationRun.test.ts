@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { sha256File } from '../../src/datasets';
-import type { RunInput, RunResult } from '../../workflows/types';
+import type { RunInput, RunResult } from '../../src/domain/run';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { executeWorkflow } from '../../src/temporal/workflowTypes';
 import { historyText } from '../helpers/history';

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeRun } from '../../src/regrade/gradeRun';
 import { openRunInput } from '../../src/regrade/runInput';
-import type { RowResult } from '../../src/reports/types';
-import type { RunResult } from '../../workflows/types';
+import type { RowResult } from '../../src/domain/results';
+import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 

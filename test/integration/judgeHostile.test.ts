@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Secret } from '../../src/api/secret';
 import type { JudgeSettings } from '../../src/grading/judge/settings';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { HostileMode, startHostileJudge, type HostileJudge, type HostileOptions } from '../helpers/hostileJudge';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';

@@ -9,7 +9,7 @@ import { gradeRun } from '../../src/regrade/gradeRun';
 import { openRunInput } from '../../src/regrade/runInput';
 import { FileResultsStore } from '../../src/reports/fileStore';
 import { DEMO } from '../../src/sim/constants';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';

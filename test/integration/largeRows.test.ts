@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { historyText } from '../helpers/history';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 

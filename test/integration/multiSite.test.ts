@@ -11,7 +11,7 @@ import { TaskQueue } from '../../src/temporal/taskQueues';
 import { executeWorkflow, startWorkflow } from '../../src/temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../workflows/signals';
-import type { MultiSiteInput } from '../../workflows/multiSiteTypes';
+import type { MultiSiteInput } from '../../src/domain/multiSite';
 import { DEMO_HEADER, defaultOptions, demoRows, readResults, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';
 

@@ -6,7 +6,7 @@ import { scheduleAction } from '../../src/cli/actions/schedule';
 import type { Logger } from '../../src/cli/logger';
 import type { ScheduleDetails } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';
-import type { MultiSiteInput, MultiSiteResult } from '../../workflows/multiSiteTypes';
+import type { MultiSiteInput, MultiSiteResult } from '../../src/domain/multiSite';
 import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
 const SITES = `${DEMO.siteId},demo-empty-site`;

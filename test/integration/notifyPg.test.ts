@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { MultiSiteSummary } from '../../src/reports/multiSite';
 import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { sitechat } from '../helpers/cli';

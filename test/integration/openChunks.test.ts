@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { progressQuery } from '../../workflows/signals';
 import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { Client } from 'pg';
 import { ReportFile } from '../../src/reports/files';
-import type { RowResult, RunSummary } from '../../src/reports/types';
+import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';

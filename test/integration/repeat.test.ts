@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { DEMO } from '../../src/sim/constants';
-import type { WorkUnit } from '../../src/datasets/types';
+import type { WorkUnit } from '../../src/domain/dataset';
 import { mcnemarExact } from '../../src/reports/stats';
-import type { RunSummary } from '../../src/reports/types';
-import type { RunResult } from '../../workflows/types';
+import type { RunSummary } from '../../src/domain/results';
+import type { RunResult } from '../../src/domain/run';
 import { DEMO_HEADER, readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 

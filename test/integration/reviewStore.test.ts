@@ -6,7 +6,7 @@ import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/reports/openStore';
 import { finalizeRun } from '../../src/reports/writeReports';
-import type { Outcome, RowResult } from '../../src/reports/types';
+import type { Outcome, RowResult } from '../../src/domain/results';
 import type { MultiSiteSummary } from '../../src/reports/multiSite';
 import { resolveReviewTarget } from '../../src/review/runs';
 import { ReviewSession } from '../../src/review/session';

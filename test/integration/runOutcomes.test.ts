@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { progressQuery, cancelSignal } from '../../workflows/signals';
 import { DEMO_HEADER, DEMO_QUESTIONS, demoRows, readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';

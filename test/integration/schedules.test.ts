@@ -8,7 +8,7 @@ import type { ScheduleOp } from '../../src/cli/commands/schedule';
 import type { Logger } from '../../src/cli/logger';
 import type { ScheduleDetails, ScheduleView } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';
-import type { RunInput, RunResult } from '../../workflows/types';
+import type { RunInput, RunResult } from '../../src/domain/run';
 import { historyText } from '../helpers/history';
 import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 

@@ -2,9 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
-import type { RunSummary } from '../../src/reports/types';
+import type { RunSummary } from '../../src/domain/results';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';
 

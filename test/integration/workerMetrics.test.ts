@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Endpoints } from '../../src/api/endpoints';
 import { DEMO, Endpoint as SimEndpoint } from '../../src/sim/constants';
-import type { RunResult } from '../../workflows/types';
+import type { RunResult } from '../../src/domain/run';
 import { alertExpressions, dashboardExpressions, metricNamesIn, samples, servedNames, total } from '../helpers/promql';
 import { startRun, writeDataset } from '../helpers/runs';
 import { startStack, type Stack } from '../helpers/stack';

@@ -6,11 +6,11 @@ import type { RunActivities } from '../../activities';
 import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult, SettleRowsInput } from '../../activities/types';
 import { payloadDataConverter } from '../../src/codec/dataConverter';
 import { summarize } from '../../src/reports/summary';
-import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/reports/types';
+import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/domain/results';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { bundleWorkflows } from '../../src/temporal/worker';
-import type { RunInput, RunOptions } from '../../workflows/types';
+import type { RunInput, RunOptions } from '../../src/domain/run';
 import { assertMet, skippable } from '../helpers/requirements';
 import { locateTestServer } from '../helpers/timeSkippingServer';
 

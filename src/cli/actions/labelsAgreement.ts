@@ -1,7 +1,7 @@
 import { JudgeCache } from '../../grading/judge/cache';
 import { labelAgreement, type AgreementReport, type GraderAgreement } from '../../labels/agreement';
 import { labelledAnswersOfLabels, labelledAnswersOfRun } from '../../labels/agreementSources';
-import { RunKind } from '../../reports/types';
+import { RunKind } from '../../domain/results';
 import type { LabelsAgreementFlags } from '../commands/labels';
 import { LabelsExit, withLabelsStore } from '../labelsStore';
 import { createLogger, type Logger } from '../logger';

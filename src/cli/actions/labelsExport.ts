@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { datasetFormat, type DatasetFormat } from '../../datasets/format';
 import { DatasetFileError } from '../../datasets/issues';
 import { labelCsvHeader, labelCsvLine, labelJsonLine } from '../../labels/file';
-import type { LabelFilter } from '../../labels/types';
+import type { LabelFilter } from '../../domain/label';
 import { writeFileAtomic } from '../../reports/fileIo';
 import type { LabelsExportFlags } from '../commands/labels';
 import { LabelsExit, withLabelsStore } from '../labelsStore';

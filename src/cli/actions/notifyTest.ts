@@ -4,7 +4,7 @@ import { sampleMessage } from '../../notify/build';
 import { REPORT_BASE_URL_VARIABLE } from '../../notify/message';
 import { deliver } from '../../notify/deliver';
 import type { NotificationLedger } from '../../notify/ledger';
-import { outcomeLine } from '../../notify/spec';
+import { outcomeLine } from '../../domain/notify';
 import type { NotifyTestFlags } from '../commands/notify';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';

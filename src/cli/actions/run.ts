@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { clientFor } from '../../temporal/client';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkflow } from '../../temporal/workflowTypes';
-import type { RunInput, RunKind } from '../../../workflows/types';
+import type { RunInput, RunKind } from '../../domain/run';
 import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';
 import { createLogger } from '../logger';

@@ -2,9 +2,9 @@
  * From a judge assertion to a judge request, and from the verdict back to an assertion result. Pure and
  * deterministic: the workflow builds requests with it, `sitechat grade` too.
  */
-import type { DatasetRow } from '../../datasets/types';
+import type { DatasetRow } from '../../domain/dataset';
 import { parseReferences } from '../references';
-import type { AnswerForGrading, AssertionResult, JudgeAssertionSpec } from '../types';
+import type { AnswerForGrading, AssertionResult, JudgeAssertionSpec } from '../../domain/grade';
 import { JudgeKind, type JudgeOutcome, type JudgeRequest } from './types';
 
 /** What of the row a judge reads. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskInput, AskResult } from '../../../activities/types';
 import { labelKey, normalizeAnswerForLabel } from '../../../src/labels/key';
-import type { Label } from '../../../src/labels/types';
+import type { Label } from '../../../src/domain/label';
 import { FileResultsStore } from '../../../src/reports';
 import { StoreUnavailableError } from '../../../src/reports/storeErrors';
 import { DEMO } from '../../../src/sim';

@@ -6,7 +6,7 @@ import { createActivities } from '../../../activities';
 import type { AskHeartbeat, AskInput, AskResult } from '../../../activities/types';
 import { FileResultsStore } from '../../../src/reports';
 import { StoreUnavailableError } from '../../../src/reports/storeErrors';
-import type { Submission } from '../../../src/reports/types';
+import type { Submission } from '../../../src/domain/results';
 import { DEMO, type SimulatorHandle } from '../../../src/sim';
 import type { WorkerConfig } from '../../../src/temporal/workerConfig';
 import { useAskHarness } from './askHarness';

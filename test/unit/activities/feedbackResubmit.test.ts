@@ -9,7 +9,7 @@ import type { SettleRowsInput } from '../../../activities/types';
 import { SiteChatClient } from '../../../src/api';
 import type { PlanStore } from '../../../src/datasets/planStore';
 import { FileResultsStore } from '../../../src/reports';
-import { Outcome, type RowResult } from '../../../src/reports/types';
+import { Outcome, type RowResult } from '../../../src/domain/results';
 import { DEMO, startSimulator, type FeedbackResubmit, type SimulatorHandle } from '../../../src/sim';
 
 /**

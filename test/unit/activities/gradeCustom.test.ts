@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import { JUDGE_DEFAULTS } from '../../../src/grading/judge/settings';
 import { Secret } from '../../../src/api/secret';
-import type { DatasetRow } from '../../../src/datasets/types';
-import type { GradeResult } from '../../../src/grading/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
+import type { GradeResult } from '../../../src/domain/grade';
 import type { WorkerConfig } from '../../../src/temporal/workerConfig';
 
 const API_KEY = 'sk-api-key-4242424242';

@@ -8,7 +8,7 @@ import { PlanMetadata } from '../../../activities/planRows';
 import type { PlanStore } from '../../../src/datasets/planStore';
 import { SiteChatClient } from '../../../src/api';
 import { FileResultsStore } from '../../../src/reports';
-import { Outcome, type RowResult } from '../../../src/reports/types';
+import { Outcome, type RowResult } from '../../../src/domain/results';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';
 

@@ -6,7 +6,7 @@ import { summaryTable } from '../../../src/cli/summaryTable';
 import { validateRunFlags } from '../../../src/cli/validate';
 import type { MultiSiteSummary } from '../../../src/reports/multiSite';
 import { nightlySchedule } from '../../../src/schedules';
-import { emptyCounts, type RunOptions, type RunProgress } from '../../../workflows/types';
+import { emptyCounts, type RunOptions, type RunProgress } from '../../../src/domain/run';
 
 describe('parseSiteList', () => {
   it('splits, trims and keeps the order', () => {

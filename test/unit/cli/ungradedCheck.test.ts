@@ -7,7 +7,7 @@ import type { Logger } from '../../../src/cli/logger';
 import { preflight } from '../../../src/cli/preflight';
 import { isGradedRow, ungradedMessage } from '../../../src/cli/ungradedCheck';
 import type { ValidatedFlags } from '../../../src/cli/validate';
-import type { RunKind } from '../../../workflows/types';
+import type { RunKind } from '../../../src/domain/run';
 
 describe('isGradedRow', () => {
   it('a row is graded by any assertion column, or by a config assertion that applies to it', () => {

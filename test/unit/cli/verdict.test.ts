@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../src/cli/follow';
 import { summaryTable } from '../../../src/cli/summaryTable';
 import { summarize } from '../../../src/reports/summary';
-import type { GateResult, RunSummary } from '../../../src/reports/types';
+import type { GateResult, RunSummary } from '../../../src/domain/results';
 import { iterate, meta, row } from '../reports/fixtures';
 
 async function summary(extra: Partial<RunSummary> = {}): Promise<RunSummary> {

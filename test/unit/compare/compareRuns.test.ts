@@ -6,7 +6,7 @@ import { compareRuns } from '../../../src/compare/compare';
 import { CompareInputError } from '../../../src/compare/rows';
 import { writeComparison } from '../../../src/compare/write';
 import { FileResultsStore } from '../../../src/reports/fileStore';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 
 const SHA = 'ab'.repeat(32);
 

@@ -14,9 +14,9 @@ import type { Logger } from '../../../src/cli/logger';
 import { csvCell, csvCellText, csvLine } from '../../../src/datasets/csvWriter';
 import { forbiddenCharacter } from '../../../src/datasets/encoding';
 import { labelKey, normalizeAnswerForLabel } from '../../../src/labels/key';
-import { LabelVerdict, type Label } from '../../../src/labels/types';
+import { LabelVerdict, type Label } from '../../../src/domain/label';
 import { FileResultsStore } from '../../../src/reports/fileStore';
-import type { RowResult } from '../../../src/reports/types';
+import type { RowResult } from '../../../src/domain/results';
 import { noteProblem } from '../../../src/review/save';
 import { FORMULA_START, HOSTILE_CELLS } from '../../helpers/csvHostile';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DatasetRow } from '../../../src/datasets/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
 import { CustomGraderError, runCustomGrader } from '../../../src/grading/custom';
 
 const fixture = (name: string): string => join(__dirname, 'fixtures', name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DatasetRow } from '../../../src/datasets/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
 import { assertionsForRow, combineGrades, gradeAnswer, type AssertionSpec } from '../../../src/grading';
 
 const row = (extra: Partial<DatasetRow> = {}): DatasetRow => ({ id: '1', index: 0, line: 2, question: 'q', metadata: {}, ...extra });

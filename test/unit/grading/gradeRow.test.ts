@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { assertionSpecSchema } from '../../../src/config/assertions';
-import type { DatasetRow } from '../../../src/datasets/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
 import { assertionsForRow } from '../../../src/grading/assertions';
 import { feedbackFor, gradedResult, gradeRow, GradingError, type ExternalGrader } from '../../../src/grading/gradeRow';
-import type { AssertionResult, ExternalAssertionSpec } from '../../../src/grading/types';
-import { answeredResult } from '../../../src/reports/rowResult';
+import type { AssertionResult, ExternalAssertionSpec } from '../../../src/domain/grade';
+import { answeredResult } from '../../../src/domain/rowResult';
 
 function row(extra: Partial<DatasetRow> = {}): DatasetRow {
   return { id: 'r1', index: 0, line: 2, question: 'How much is Personal?', metadata: {}, ...extra };

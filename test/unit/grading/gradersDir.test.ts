@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DatasetRow } from '../../../src/datasets/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
 import { CustomGraderError, loadCustomGrader, resolveGraderModule, runCustomGrader } from '../../../src/grading/custom';
 
 const root = mkdtempSync(join(tmpdir(), 'graders-dir-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateAssertion, failEvidence, gradeRow, gradedResult, feedbackFor, type Escalator } from '../../../src/grading';
-import type { DatasetRow } from '../../../src/datasets/types';
-import type { RowResult } from '../../../src/reports/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
+import type { RowResult } from '../../../src/domain/results';
 
 /** The three-way `reference` verdict of an answer. */
 function verdict(answer: string, expected: string, question = ''): 'pass' | 'fail' | 'uncertain' {

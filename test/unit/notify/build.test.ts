@@ -5,7 +5,7 @@ import { MAX_REGRESSED_ROWS, MAX_ROW_TEXT } from '../../../src/notify/message';
 import { previousCompatibleRun } from '../../../src/reports/baselinePrevious';
 import { selectLatestBaseline } from '../../../src/reports/baselineSelect';
 import { finalizeRun } from '../../../src/reports/writeReports';
-import type { RowResult } from '../../../src/reports/types';
+import type { RowResult } from '../../../src/domain/results';
 import { meta, row, useTempStore } from '../reports/fixtures';
 
 describe('the message of a finished run, from the results store', () => {

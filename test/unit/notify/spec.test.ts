@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveNotifySpec } from '../../../src/notify/flags';
-import { NotifySpecError, parseDestination, parseTriggers } from '../../../src/notify/spec';
+import { NotifySpecError, parseDestination, parseTriggers } from '../../../src/domain/notify';
 import { firedTrigger } from '../../../src/notify/triggers';
 
 describe('notify destinations and triggers', () => {

@@ -6,7 +6,7 @@ import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from 
 import { StoreFile } from '../../../src/reports/files';
 import { summarize } from '../../../src/reports/summary';
 import { finalizeRun } from '../../../src/reports/writeReports';
-import type { Outcome } from '../../../src/reports/types';
+import type { Outcome } from '../../../src/domain/results';
 import { meta, row, useTempStore } from './fixtures';
 
 describe('baseline loading', () => {

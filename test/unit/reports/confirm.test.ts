@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confirmationUnits } from '../../../src/datasets/confirm';
-import type { DatasetRow } from '../../../src/datasets/types';
+import type { DatasetRow } from '../../../src/domain/dataset';
 import { loadBaseline, type BaselineInput } from '../../../src/reports/baseline';
 import { evaluateGate } from '../../../src/reports/gate';
 import { summarize } from '../../../src/reports/summary';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 
 function baselineAllPassing(n: number): BaselineInput {

@@ -4,7 +4,7 @@ import { ConfirmTally } from '../../../src/reports/confirmTally';
 import { confirmOrder, nextConfirmStep } from '../../../src/reports/confirmSequence';
 import { evaluateGate, regressionFailsGate } from '../../../src/reports/gate';
 import { summarize } from '../../../src/reports/summary';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 
 /** 40 rows; the baseline passed r0–r29 and failed r30–r39. */

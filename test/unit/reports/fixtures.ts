@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { FileResultsStore } from '../../../src/reports/fileStore';
 import type { ResultsStore } from '../../../src/reports/store';
-import type { RowResult, RunMeta } from '../../../src/reports/types';
+import type { RowResult, RunMeta } from '../../../src/domain/results';
 
 /** A run meta with sensible defaults. */
 export function meta(overrides: Partial<RunMeta> = {}): RunMeta {

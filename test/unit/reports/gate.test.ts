@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateGate, gateSettingsOf } from '../../../src/reports/gate';
 import { mcnemarExact } from '../../../src/reports/stats';
 import { summarize } from '../../../src/reports/summary';
-import type { BaselineComparison, RunSummary } from '../../../src/reports/types';
+import type { BaselineComparison, RunSummary } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 
 async function summary(passed: number, failed: number, extra: Partial<RunSummary> = {}): Promise<RunSummary> {

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/reports/history';
 import { trendSvg } from '../../../src/reports/trendSvg';
-import type { RunSummary } from '../../../src/reports/types';
+import type { RunSummary } from '../../../src/domain/results';
 import { seedRuns } from '../../helpers/seedRuns';
 import { useTempStore } from './fixtures';
 

@@ -3,14 +3,14 @@
  * graders said (named as theirs); junit's failure says "failed by a label", a label's pass names the label.
  */
 import { describe, expect, it } from 'vitest';
-import type { AssertionResult } from '../../../src/grading/types';
+import type { AssertionResult } from '../../../src/domain/grade';
 import { labelledResult } from '../../../src/labels/apply';
 import { collectReportContext } from '../../../src/reports/context';
 import { renderHtml } from '../../../src/reports/html';
 import { renderJUnit } from '../../../src/reports/junit';
 import { renderMarkdown } from '../../../src/reports/markdown';
 import { summarize } from '../../../src/reports/summary';
-import type { RowResult, RunSummary } from '../../../src/reports/types';
+import type { RowResult, RunSummary } from '../../../src/domain/results';
 import { settledByLabel } from '../../../src/review/save';
 import { collect, iterate, meta, row, useTempStore } from './fixtures';
 import { checkWellFormedXml } from './xmlCheck';

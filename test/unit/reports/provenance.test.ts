@@ -11,7 +11,7 @@ import { JUDGE_DEFAULTS } from '../../../src/grading/judge/settings';
 import { finalizeRun } from '../../../src/reports';
 import { summarizeMultiSite } from '../../../src/reports/multiSite';
 import { writeMultiSiteReports } from '../../../src/reports/multiSiteRender';
-import { AnswerSource, gradingOf, hostOf, runAnswers, SIMULATOR_BANNER, type Provenance } from '../../../src/reports/provenance';
+import { AnswerSource, gradingOf, hostOf, runAnswers, SIMULATOR_BANNER, type Provenance } from '../../../src/domain/provenance';
 import { BUILT_IN_SIMULATOR_API } from '../../../src/api/identity';
 import type { CleanupReport } from '../../../src/cleanup/types';
 import { meta, row, useTempStore } from './fixtures';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AssertionResult } from '../../../src/grading/types';
+import type { AssertionResult } from '../../../src/domain/grade';
 import { renderHtml } from '../../../src/reports/html';
 import { REPORT_SCRIPT } from '../../../src/reports/htmlAssets';
 import { renderJUnit } from '../../../src/reports/junit';
 import { renderMarkdown } from '../../../src/reports/markdown';
 import { summarize } from '../../../src/reports/summary';
-import type { Outcome, RowResult, RunSummary } from '../../../src/reports/types';
+import type { Outcome, RowResult, RunSummary } from '../../../src/domain/results';
 import { collect, iterate, meta, row } from './fixtures';
 import { checkWellFormedXml } from './xmlCheck';
 

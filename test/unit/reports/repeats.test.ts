@@ -7,7 +7,7 @@ import { renderMarkdown } from '../../../src/reports/markdown';
 import { chiSquare1Tail, clusteredPassRate, cochranMantelHaenszel } from '../../../src/reports/repeatStats';
 import { RepeatTally } from '../../../src/reports/repeatTally';
 import { summarize } from '../../../src/reports/summary';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 
 /** `rows` dataset rows, each asked `n` times; `passes(i)` of row i's repeats pass (the first ones). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../../src/reports/summary';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 
 const outcomes: Outcome[] = ['passed', 'failed', 'answered', 'error', 'timed_out', 'skipped'];

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBaseline } from '../../../src/reports/baseline';
 import { ReportFile, StoreFile } from '../../../src/reports/files';
 import { finalizeRun, writeReports } from '../../../src/reports/writeReports';
-import type { RowResult, RunSummary } from '../../../src/reports/types';
+import type { RowResult, RunSummary } from '../../../src/domain/results';
 import { meta, row, useTempStore } from './fixtures';
 import { checkWellFormedXml } from './xmlCheck';
 

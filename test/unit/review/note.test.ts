@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { labelCsvHeader, labelCsvLine, readLabelFile } from '../../../src/labels/file';
 import { labelKey } from '../../../src/labels/key';
-import { LabelVerdict, type Label } from '../../../src/labels/types';
+import { LabelVerdict, type Label } from '../../../src/domain/label';
 import { seededRandom } from '../../../src/review/sample';
 import { noteProblem } from '../../../src/review/save';
 

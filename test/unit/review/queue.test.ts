@@ -6,7 +6,7 @@ import { labelForRow } from '../../../src/labels/rowSubject';
 import { loadBaselineFromStore } from '../../../src/reports/baseline';
 import { FileResultsStore } from '../../../src/reports/fileStore';
 import { finalizeRun } from '../../../src/reports/writeReports';
-import type { Outcome, RowResult } from '../../../src/reports/types';
+import type { Outcome, RowResult } from '../../../src/domain/results';
 import { buildRunQueue } from '../../../src/review/queue';
 import { Reservoir } from '../../../src/review/sample';
 import { tokenMatches } from '../../../src/review/token';

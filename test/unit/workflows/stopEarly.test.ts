@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIRST_ASKS, FirstAsks, unsent, type AskFailure } from '../../../workflows/stopEarly';
+import { FIRST_ASKS, FirstAsks, unsent, type AskFailure } from '../../../src/domain/stopEarly';
 
 const invalid: AskFailure = { message: '400 invalid payload from POST …', type: 'BadRequestError', status: 400, apiError: 'invalid payload' };
 const closed: AskFailure = { message: '409 session is closed from POST …', type: 'ConflictError', status: 409, apiError: 'session is closed' };
