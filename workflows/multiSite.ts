@@ -7,7 +7,7 @@ import {
   workflowInfo,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
-import type { SiteRunRef } from '../src/reports/multiSite';
+import type { SiteRunRef } from '../src/domain/multiSite';
 import { CANCELLED_BEFORE_START } from '../src/domain/siteVerdict';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { listing, local } from './activityProxies';

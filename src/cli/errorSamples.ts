@@ -1,4 +1,4 @@
-import type { MultiSiteSummary } from '../reports/multiSite';
+import type { MultiSiteSummary } from '../domain/multiSite';
 import type { ResultsStore } from '../reports/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { openCliStore } from './storeReports';

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { clientFor } from '../temporal/client';
-import { CANCELLED_BEFORE_START, summarizeMultiSite, type SiteRunRef } from '../reports/multiSite';
+import { CANCELLED_BEFORE_START, summarizeMultiSite } from '../reports/multiSite';
+import { type SiteRunRef } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { OpenedStore } from '../reports/openStore';
 import { TaskQueue } from '../temporal/taskQueues';

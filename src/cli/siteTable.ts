@@ -1,5 +1,6 @@
 import { verdictLabel } from '../reports/gate';
-import { lineName, type MultiSiteSummary } from '../reports/multiSite';
+import { lineName } from '../reports/multiSite';
+import { type MultiSiteSummary } from '../domain/multiSite';
 import { SiteVerdict } from '../domain/siteVerdict';
 import type { RunSummary } from '../domain/results';
 

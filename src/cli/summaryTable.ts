@@ -2,7 +2,8 @@ import { verdictLabel } from '../reports/gate';
 import { GateVerdict, type RunSummary } from '../domain/results';
 import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../reports/escape';
 import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
-import { overallLabel, type MultiSiteSummary } from '../reports/multiSite';
+import { overallLabel } from '../reports/multiSite';
+import { type MultiSiteSummary } from '../domain/multiSite';
 import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {

@@ -1,6 +1,6 @@
-import type { MultiSiteSummary } from '../reports/multiSite';
+import type { GateResult, RunSummary } from './results';
 import type { RunOptions, RunResult } from './run';
-
+import type { SiteVerdict } from './siteVerdict';
 /**
  * One dataset against several sites in one run (`sitechat run --site a,b,c`). Every site gets a run of its own
  * (`<runId>-<site>`, workflow `<workflowId>-<site>`) with its own reports, baseline and gate; the parent writes one
@@ -68,4 +68,72 @@ export interface MultiSiteState {
   /** A matrix run's variants and reference, as started (for `sitechat watch` to render its reports elsewhere). */
   variants?: VariantSpec[];
   reference?: string;
+}
+
+/** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
+export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
+  siteId: string;
+  /** A matrix run's variant (its name and settings); absent in a multi-site run, whose lines are its sites. */
+  variant?: VariantSpec;
+  runId: string;
+  workflowId: string;
+  /** Where the site's own report files are; absent when its run wrote none. */
+  reportDir?: string;
+  /** Dataset rows (with a result or missing). */
+  rows: number;
+  /** (error + timed_out) / rows; null without rows. */
+  errorRate: number | null;
+  durationMs: number | null;
+  verdict: SiteVerdict;
+  /** The site's own gate (reasons and warnings), as in its summary.json. */
+  gate?: GateResult;
+  /** Why the site's run failed, with `verdict: run_failed`. */
+  failure?: string;
+  /** The site's baseline comparison in a few numbers, when it had one. */
+  baseline?: { runId: string; delta: number | null; regressed: number; fixed: number };
+}
+
+/**
+ * `summary.json` of a multi-site run: the numbers over every site's rows (`siteId` lists the sites, comma-separated),
+ * the combined gate, and the per-site lines. No baseline at this level: each site compares with its own.
+ */
+export interface MultiSiteSummary extends RunSummary {
+  sites: SiteLine[];
+  /** The comparison of the variants (or sites), in short; compare.{md,html,json,junit.xml} hold all of it. */
+  comparison?: ComparisonDigest;
+  /** Why there is no comparison (fewer than two variants finished). */
+  comparisonUnavailable?: string;
+  /** `--reference`: the variant no other may beat significantly. */
+  reference?: string;
+}
+
+/** A site's run as the parent workflow saw it end. */
+export interface SiteRunRef {
+  siteId: string;
+  /** Set in matrix runs (`variants`); a multi-site run's lines are named after their sites. */
+  variant?: VariantSpec;
+  runId: string;
+  workflowId: string;
+  reportDir?: string;
+  failure?: { message: string; type: string };
+}
+
+/** The comparison in a few lines, as summary.json keeps it (the rows are in compare.json). */
+export interface ComparisonDigest {
+  /** The plain sentence: the best variant, only when it is significantly better than every other one. */
+  conclusion: string;
+  best: string | null;
+  alpha: number;
+  pairedRows: number;
+  unpairedRows: number;
+  variants: { name: string; runId: string; passRate: number | null; interval: [number, number] | null; decided: number }[];
+  /**
+   * Every pair: wins (first passed, second failed; with repeats: a larger share of its answers), ties, losses, p of
+   * `test` (exact McNemar, or Cochran–Mantel–Haenszel with repeats), its Holm adjustment, and which one the rows favour.
+   */
+  pairs: { first: string; second: string; wins: number; ties: number; losses: number; test: 'mcnemar' | 'cmh'; p: number; adjustedP: number; significant: boolean; better: 'first' | 'second' | null }[];
+  /** The comparison's files, in the combined report's directory. */
+  files: string[];
+  /** Variants of the run not in the comparison (their run did not finish), with why. */
+  leftOut?: string[];
 }

@@ -4,7 +4,8 @@
  * bounded: one streaming pass over the run's rows, one over the baseline's.
  */
 import { loadBaseline } from '../reports/baseline';
-import { lineName, lineNoun, type MultiSiteSummary } from '../reports/multiSite';
+import { lineName, lineNoun } from '../reports/multiSite';
+import { type MultiSiteSummary } from '../domain/multiSite';
 import type { ResultsStore } from '../reports/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import type { CleanupReport } from '../cleanup/types';

@@ -8,29 +8,9 @@ import { formatP } from '../compare/markdown';
 import { CompareInputError } from '../compare/rows';
 import { CompareFile } from '../compare/write';
 import type { Comparison } from '../compare/types';
-import type { SiteRunRef } from './multiSite';
+import type { ComparisonDigest, SiteRunRef } from '../domain/multiSite';
 import { lineName } from '../domain/siteVerdict';
 import type { ResultsStore } from './store';
-
-/** The comparison in a few lines, as summary.json keeps it (the rows are in compare.json). */
-export interface ComparisonDigest {
-  /** The plain sentence: the best variant, only when it is significantly better than every other one. */
-  conclusion: string;
-  best: string | null;
-  alpha: number;
-  pairedRows: number;
-  unpairedRows: number;
-  variants: { name: string; runId: string; passRate: number | null; interval: [number, number] | null; decided: number }[];
-  /**
-   * Every pair: wins (first passed, second failed; with repeats: a larger share of its answers), ties, losses, p of
-   * `test` (exact McNemar, or Cochran–Mantel–Haenszel with repeats), its Holm adjustment, and which one the rows favour.
-   */
-  pairs: { first: string; second: string; wins: number; ties: number; losses: number; test: 'mcnemar' | 'cmh'; p: number; adjustedP: number; significant: boolean; better: 'first' | 'second' | null }[];
-  /** The comparison's files, in the combined report's directory. */
-  files: string[];
-  /** Variants of the run not in the comparison (their run did not finish), with why. */
-  leftOut?: string[];
-}
 
 /** A comparison of the finished variants, or why there is none. */
 export interface VariantComparison {

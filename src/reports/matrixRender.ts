@@ -5,8 +5,8 @@
 import { CompareFile } from '../compare/write';
 import { formatP, pairsNote, pctOf } from '../compare/markdown';
 import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
-import type { ComparisonDigest } from './matrixComparison';
-import type { MultiSiteSummary } from './multiSite';
+import type { ComparisonDigest } from '../domain/multiSite';
+import type { MultiSiteSummary } from '../domain/multiSite';
 
 function interval(v: ComparisonDigest['variants'][number]): string {
   return v.interval ? `${pctOf(v.interval[0])}–${pctOf(v.interval[1])}` : 'n/a';

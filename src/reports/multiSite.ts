@@ -2,62 +2,15 @@
  * The combined summary of a multi-site run: one line per site (rows, pass rate, errors, verdict, gate) and an overall
  * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
  */
-import type { VariantSpec } from '../domain/multiSite';
-import { digestOf, referenceReasons, type ComparisonDigest, type VariantComparison } from './matrixComparison';
+import type { MultiSiteSummary, SiteLine, SiteRunRef, VariantSpec } from '../domain/multiSite';
+import { digestOf, referenceReasons, type VariantComparison } from './matrixComparison';
+import { type ComparisonDigest } from '../domain/multiSite';
 import type { ResultsStore } from './store';
 import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from '../domain/siteVerdict';
 import { summarize } from './summary';
 import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from '../domain/results';
 
 export { CANCELLED_BEFORE_START, lineName, lineNoun, overallLabel, SiteVerdict } from '../domain/siteVerdict';
-
-/** One site of a multi-site run, as the combined report shows it: its outcome counts as in its own summary. */
-export interface SiteLine extends Pick<RunSummary, 'passed' | 'failed' | 'uncertain' | 'answered' | 'error' | 'timedOut' | 'skipped' | 'missing' | 'passRate'> {
-  siteId: string;
-  /** A matrix run's variant (its name and settings); absent in a multi-site run, whose lines are its sites. */
-  variant?: VariantSpec;
-  runId: string;
-  workflowId: string;
-  /** Where the site's own report files are; absent when its run wrote none. */
-  reportDir?: string;
-  /** Dataset rows (with a result or missing). */
-  rows: number;
-  /** (error + timed_out) / rows; null without rows. */
-  errorRate: number | null;
-  durationMs: number | null;
-  verdict: SiteVerdict;
-  /** The site's own gate (reasons and warnings), as in its summary.json. */
-  gate?: GateResult;
-  /** Why the site's run failed, with `verdict: run_failed`. */
-  failure?: string;
-  /** The site's baseline comparison in a few numbers, when it had one. */
-  baseline?: { runId: string; delta: number | null; regressed: number; fixed: number };
-}
-
-/**
- * `summary.json` of a multi-site run: the numbers over every site's rows (`siteId` lists the sites, comma-separated),
- * the combined gate, and the per-site lines. No baseline at this level: each site compares with its own.
- */
-export interface MultiSiteSummary extends RunSummary {
-  sites: SiteLine[];
-  /** The comparison of the variants (or sites), in short; compare.{md,html,json,junit.xml} hold all of it. */
-  comparison?: ComparisonDigest;
-  /** Why there is no comparison (fewer than two variants finished). */
-  comparisonUnavailable?: string;
-  /** `--reference`: the variant no other may beat significantly. */
-  reference?: string;
-}
-
-/** A site's run as the parent workflow saw it end. */
-export interface SiteRunRef {
-  siteId: string;
-  /** Set in matrix runs (`variants`); a multi-site run's lines are named after their sites. */
-  variant?: VariantSpec;
-  runId: string;
-  workflowId: string;
-  reportDir?: string;
-  failure?: { message: string; type: string };
-}
 
 function lineOf(ref: SiteRunRef, summary: RunSummary | undefined): SiteLine {
   const base = { siteId: ref.siteId, ...(ref.variant && { variant: ref.variant }), runId: ref.runId, workflowId: ref.workflowId };

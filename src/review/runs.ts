@@ -4,7 +4,8 @@
  */
 import { join } from 'node:path';
 import { readJsonIfExists } from '../reports/fileIo';
-import { summarizeMultiSite, type MultiSiteSummary } from '../reports/multiSite';
+import { summarizeMultiSite } from '../reports/multiSite';
+import { type MultiSiteSummary } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
 import type { ResultsStore } from '../reports/store';
 import { RunKind, type RunMeta } from '../domain/results';

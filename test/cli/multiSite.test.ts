@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { CLI, sitechat } from '../helpers/cli';
 
 describe('sitechat run --site a,b (the CLI, embedded Temporal dev server and simulator)', () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO, startSimulator, type SimulatorHandle } from '../../src/sim';
 import { WEAK_MODEL } from '../../src/sim/kb/models';

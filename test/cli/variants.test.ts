@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 import { CLI, sitechat } from '../helpers/cli';
 

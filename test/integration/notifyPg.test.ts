@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
 import type { RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';

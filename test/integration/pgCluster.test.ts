@@ -7,7 +7,7 @@ import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { sitechat } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';
 import { describeWithPostgres } from '../helpers/usePostgres';

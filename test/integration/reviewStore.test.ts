@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/reports/openStore';
 import { finalizeRun } from '../../src/reports/writeReports';
 import type { Outcome, RowResult } from '../../src/domain/results';
-import type { MultiSiteSummary } from '../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { resolveReviewTarget } from '../../src/review/runs';
 import { ReviewSession } from '../../src/review/session';
 import { describeWithPostgres } from '../helpers/usePostgres';

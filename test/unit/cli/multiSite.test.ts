@@ -4,7 +4,7 @@ import { UsageError } from '../../../src/cli/runOptions';
 import { isSiteList, parseSiteList } from '../../../src/cli/siteList';
 import { summaryTable } from '../../../src/cli/summaryTable';
 import { validateRunFlags } from '../../../src/cli/validate';
-import type { MultiSiteSummary } from '../../../src/reports/multiSite';
+import type { MultiSiteSummary } from '../../../src/domain/multiSite';
 import { nightlySchedule } from '../../../src/schedules';
 import { emptyCounts, type RunOptions, type RunProgress } from '../../../src/domain/run';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { referenceReasons, type ComparisonDigest } from '../../../src/reports/matrixComparison';
+import { referenceReasons } from '../../../src/reports/matrixComparison';
+import { type ComparisonDigest } from '../../../src/domain/multiSite';
 
 function digest(pairs: ComparisonDigest['pairs']): ComparisonDigest {
   return { conclusion: '', best: null, alpha: 0.05, pairedRows: 100, unpairedRows: 0, variants: [], pairs, files: [] };
