@@ -2,9 +2,8 @@
  * The combined summary of a multi-site run: one line per site (rows, pass rate, errors, verdict, gate) and an overall
  * verdict that passes only when every site's gate passed. Each site keeps its own full reports; this only adds up.
  */
-import type { MultiSiteSummary, SiteLine, SiteRunRef, VariantSpec } from '../domain/multiSite';
+import type { MultiSiteSummary, SiteLine, SiteRunRef } from '../domain/multiSite';
 import { digestOf, referenceReasons, type VariantComparison } from './matrixComparison';
-import { type ComparisonDigest } from '../domain/multiSite';
 import type { ResultsStore } from './store';
 import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from '../domain/siteVerdict';
 import { summarize } from './summary';
