@@ -9,7 +9,7 @@ import { writeReportNote } from '../src/notify/reportNote';
 import { DEFAULT_TRIGGERS, destinationLabel, type NotifyOutcome, type NotifySpec } from '../src/domain/notify';
 import { firedTrigger } from '../src/notify/triggers';
 import { REPORT_BASE_URL_VARIABLE } from '../src/notify/message';
-import { readJsonIfExists } from '../src/reports/fileIo';
+import { readJsonIfExists } from '../src/shared/fileIo';
 import { previousCompatibleRun } from '../src/reports/baselinePrevious';
 import { summarizeMultiSite } from '../src/reports/multiSite';
 import type { ActivityDeps } from './deps';

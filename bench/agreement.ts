@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS, evaluateAssertion } from '../src/grading';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 import { AgreementDataError, loadJudgedAnswers, SYSTEMS, wordCount, type JudgedAnswer } from './agreementData';
 import { agreementGraders, GRADER_NAMES } from './agreementGraders';
 import { renderAgreement, type AgreementTable, type Errors, type Slice } from './agreementReport';

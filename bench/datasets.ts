@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { csvLine } from '../src/datasets/csvWriter';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 
 export interface BenchRow {
   id: string;

@@ -20,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { csvLine } from '../src/datasets/csvWriter';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 import { mib, ProcWatcher } from './proc';
 
 const START = '<!-- bench-grade:start -->';

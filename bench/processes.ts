@@ -5,7 +5,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 import { stopChild } from './devServer';
 
 export const CLI = join(projectRoot(), 'dist', 'src', 'cli', 'main.js');

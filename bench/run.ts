@@ -34,7 +34,7 @@ import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 import { DEMO } from '../src/sim';
 import { startBenchServer } from './devServer';
 import { runMultiSiteScenario, type MultiSiteScenario } from './multiSite';

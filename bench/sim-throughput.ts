@@ -13,7 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { DEMO, startSimulator } from '../src/sim';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 
 interface Row {
   name: string;

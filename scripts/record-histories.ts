@@ -11,7 +11,7 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { projectRoot } from '../src/shared/projectRoot';
 import { recordAtCommit } from './histories/atCommit';
 import { writeRecordings } from './histories/fixtureFiles';
 import { git, recordedCommit } from './histories/git';

@@ -1,13 +1,13 @@
 /**
  * Records the git commit being built in dist/build-info.json, so reports can say which build produced them
- * (src/buildInfo.ts reads it; nothing runs git at run time). Without git or a repository (the Docker build context
+ * (src/shared/buildInfo.ts reads it; nothing runs git at run time). Without git or a repository (the Docker build context
  * has no .git) the commit is SITECHAT_BUILD_COMMIT when set, else "unknown".
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILD_INFO_FILE } from '../src/buildInfo';
-import { projectRoot } from '../src/temporal/projectRoot';
+import { BUILD_INFO_FILE } from '../src/shared/buildInfo';
+import { projectRoot } from '../src/shared/projectRoot';
 
 function git(args: string[], cwd: string): string | undefined {
   try {

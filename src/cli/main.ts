@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { projectRoot } from '../temporal/projectRoot';
+import { projectRoot } from '../shared/projectRoot';
 import { dropOutputToClosedPipes } from './closedPipe';
 import { commands } from './commands';
 import { withExamples } from './helpText';

@@ -12,7 +12,7 @@ import { EMAIL_PATTERN } from '../datasets/schema';
 import { loadCustomGrader } from '../grading/custom';
 import { combinedLines } from '../reports/baselineSelect';
 import { ReportFile } from '../reports/files';
-import { isNotFound } from '../reports/fileIo';
+import { isNotFound } from '../shared/fileIo';
 import type { RunFlags } from './commands/run';
 import { temporalConfigured } from '../temporal/configured';
 import { gradersDirFor } from './graders';

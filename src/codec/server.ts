@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PayloadCodec } from '@temporalio/common';
-import { tokenMatches } from '../review/token';
+import { tokenMatches } from '../shared/serverGuard';
 import { PayloadCodecError } from './errors';
 import { PayloadJsonError, payloadsFromJson, payloadsToJson } from './payloadJson';
 

@@ -1,7 +1,7 @@
 /** Writes a comparison's files: compare.md, compare.html, compare.json and compare.junit.xml. */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../reports/fileIo';
+import { writeFileAtomic } from '../shared/fileIo';
 import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../reports/escape';
 import { renderCompareHtml } from './html';
 import { renderCompareMarkdown } from './markdown';

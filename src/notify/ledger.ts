@@ -7,7 +7,7 @@
  */
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readJsonIfExists, writeFileAtomic } from '../reports/fileIo';
+import { readJsonIfExists, writeFileAtomic } from '../shared/fileIo';
 import type { PgDatabase } from '../reports/pgDatabase';
 import type { NotifyKind } from '../domain/notify';
 

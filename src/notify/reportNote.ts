@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isNotFound, writeFileAtomic } from '../reports/fileIo';
+import { isNotFound, writeFileAtomic } from '../shared/fileIo';
 import { ReportFile, StoreFile } from '../reports/files';
 import { outcomeLine, type NotifyOutcome } from '../domain/notify';
 

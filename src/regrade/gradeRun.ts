@@ -8,7 +8,7 @@ import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, 
 import { JudgeCache, type Judge } from '../grading/judge';
 import { openStore } from '../reports/openStore';
 import { recordReportDir } from '../reports/reportDirs';
-import { buildInfo } from '../buildInfo';
+import { buildInfo } from '../shared/buildInfo';
 import { AnswerSource, gradingOf, type Provenance } from '../domain/provenance';
 import { createItemGrader } from './grader';
 import { regrade } from './regrade';

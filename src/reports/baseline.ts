@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ReportFile } from './files';
-import { isNotFound, readJsonIfExists, scanLines } from './fileIo';
+import { isNotFound, readJsonIfExists, scanLines } from '../shared/fileIo';
 import type { ConfirmTally } from './confirmTally';
 import { regressionFailsGate } from './gate';
 import { RepeatTally } from './repeatTally';

@@ -5,7 +5,7 @@ import { notificationsJson } from '../notify/reportNote';
 import type { NotifyOutcome } from '../domain/notify';
 import { FileLabelStore } from './fileLabels';
 import { StoreFile } from './files';
-import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from './fileIo';
+import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from '../shared/fileIo';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, summaryShapeProblem, type ResultsStore, type RunFilter } from './store';
 import { CorruptRunFileError } from './storeErrors';
 import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../domain/results';

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { writeFileAtomic } from './fileIo';
+import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from './files';
 import { renderHistoryHtml } from './historyHtml';
 import { readReportDirs } from './reportDirs';

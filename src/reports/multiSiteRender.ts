@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from '../notify/reportNote';
 import type { NotifyOutcome } from '../domain/notify';
-import { writeFileAtomic } from './fileIo';
+import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from './files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';

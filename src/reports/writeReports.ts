@@ -5,7 +5,7 @@ import { NOTIFICATIONS_FILE, notificationsJson } from '../notify/reportNote';
 import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
-import { writeFileAtomic } from './fileIo';
+import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from './files';
 import { evaluateGate, gateSettingsOf, type GateOptions } from './gate';
 import { renderHtml } from './html';

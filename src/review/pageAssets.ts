@@ -1,6 +1,6 @@
 /**
  * The review page: static HTML, CSS and script served by `sitechat review`. Constants only — no row text and no token
- * is ever interpolated here: the script takes the token from the URL's fragment (token.ts), fetches the queue as JSON
+ * is ever interpolated here: the script takes the token from the URL's fragment (src/shared/serverGuard.ts), fetches the queue as JSON
  * and puts every text in the page with `textContent`, so an answer (untrusted text from the site) is shown, never run.
  * The CSP allows this origin's script and style only.
  */

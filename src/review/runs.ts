@@ -3,7 +3,7 @@
  * store — each of its sites' runs (`<runId>-<site>`). `latest` is the newest finished evaluation.
  */
 import { join } from 'node:path';
-import { readJsonIfExists } from '../reports/fileIo';
+import { readJsonIfExists } from '../shared/fileIo';
 import { summarizeMultiSite } from '../reports/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';

@@ -2,7 +2,7 @@
  * The review page's HTTP server: 127.0.0.1 by default. Every request whose `Host` is not this server's address (a
  * loopback name or the bound address, with the bound port) is refused (403) first: a guard against DNS rebinding.
  * The page, its script and style are constants with no data and no token in them; the JSON API refuses (403) every
- * request without the token in the `X-Review-Token` header (token.ts: the page keeps it from the URL's fragment; no
+ * request without the token in the `X-Review-Token` header (src/shared/serverGuard.ts: the page keeps it from the URL's fragment; no
  * cookie, no query). No CORS: no `Access-Control-*` header is ever sent, so other origins cannot read a response, and
  * the header cannot be set by a form or by another origin without a preflight that is refused.
  */
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ReviewRequestError } from './errors';
 import { REVIEW_CSP, REVIEW_CSS, REVIEW_HTML, REVIEW_JS } from './pageAssets';
 import type { ReviewSession } from './session';
-import { hostAllowed, TOKEN_HEADER, tokenMatches, urlHost } from './token';
+import { hostAllowed, TOKEN_HEADER, tokenMatches, urlHost } from '../shared/serverGuard';
 import type { SaveRequest } from './types';
 
 /** A label request is a few ids and a note. */

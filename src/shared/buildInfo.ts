@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { projectRoot } from './temporal/projectRoot';
+import { projectRoot } from './projectRoot';
 
 /** Written by the build next to the compiled code. */
 export const BUILD_INFO_FILE = 'build-info.json';

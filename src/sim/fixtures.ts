@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { projectRoot } from '../temporal/projectRoot';
+import { projectRoot } from '../shared/projectRoot';
 import { MODEL_NAMES } from './kb/models';
 
 /** Plans; only level2 and level3 include M2M API access. */

@@ -4,7 +4,7 @@ import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, renameSync, r
 import { delimiter, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
-import { projectRoot } from './projectRoot';
+import { projectRoot } from '../shared/projectRoot';
 
 const execFileAsync = promisify(execFile);
 /** Every tool run here (pip, python, go, the CLI's --version) gets an installer's allow-listed environment. */

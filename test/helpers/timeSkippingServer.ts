@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ChildKind, childEnv } from '../../src/temporal/childEnv';
 import { isExecutable } from '../../src/temporal/cliLocator';
-import { projectRoot } from '../../src/temporal/projectRoot';
+import { projectRoot } from '../../src/shared/projectRoot';
 
 const execFileAsync = promisify(execFile);
 

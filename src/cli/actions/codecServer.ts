@@ -2,7 +2,7 @@ import { EncryptionCodec } from '../../codec/encryption';
 import { PAYLOAD_KEYS_ENV } from '../../codec/errors';
 import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';
 import { startCodecServer } from '../../codec/server';
-import { newToken } from '../../review/token';
+import { newToken } from '../../shared/serverGuard';
 import { DEFAULT_UI_ORIGINS, type CodecServerFlags } from '../commands/codecServer';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';

@@ -3,7 +3,7 @@ import { datasetFormat, type DatasetFormat } from '../../datasets/format';
 import { DatasetFileError } from '../../datasets/issues';
 import { labelCsvHeader, labelCsvLine, labelJsonLine } from '../../labels/file';
 import type { LabelFilter } from '../../domain/label';
-import { writeFileAtomic } from '../../reports/fileIo';
+import { writeFileAtomic } from '../../shared/fileIo';
 import type { LabelsExportFlags } from '../commands/labels';
 import { LabelsExit, withLabelsStore } from '../labelsStore';
 import { createLogger, type Logger } from '../logger';

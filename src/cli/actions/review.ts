@@ -5,7 +5,7 @@ import { DEFAULT_LIMIT, DEFAULT_SAMPLE } from '../../review/queue';
 import { resolveReviewTarget } from '../../review/runs';
 import { startReviewServer } from '../../review/server';
 import { ReviewSession } from '../../review/session';
-import { newToken } from '../../review/token';
+import { newToken } from '../../shared/serverGuard';
 import type { ReviewFlags } from '../commands/review';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isNotFound, writeFileAtomic } from '../../reports/fileIo';
+import { isNotFound, writeFileAtomic } from '../../shared/fileIo';
 import { promptVersion } from './prompts';
 import type { Judge, JudgeOutcome, JudgeRequest, JudgeVerdict } from './types';
 

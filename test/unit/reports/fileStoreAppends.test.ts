@@ -1,13 +1,13 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as fileIo from '../../../src/reports/fileIo';
+import * as fileIo from '../../../src/shared/fileIo';
 import { FileResultsStore } from '../../../src/reports/fileStore';
 import { StoreFile } from '../../../src/reports/files';
 import { meta, useTempStore } from './fixtures';
 
-vi.mock('../../../src/reports/fileIo', async (original) => {
-  const io = await original<typeof import('../../../src/reports/fileIo')>();
+vi.mock('../../../src/shared/fileIo', async (original) => {
+  const io = await original<typeof import('../../../src/shared/fileIo')>();
   return { ...io, appendDurably: vi.fn(io.appendDurably), readJsonIfExists: vi.fn(io.readJsonIfExists) };
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { workerProvenance } from '../../../activities';
 import { cleanupActivities } from '../../../activities/cleanup';
 import type { ActivityDeps } from '../../../activities/deps';
-import { buildInfo } from '../../../src/buildInfo';
+import { buildInfo } from '../../../src/shared/buildInfo';
 import { Secret } from '../../../src/api/secret';
 import { JUDGE_DEFAULTS } from '../../../src/grading/judge/settings';
 import { finalizeRun } from '../../../src/reports';

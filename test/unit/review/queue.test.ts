@@ -9,7 +9,7 @@ import { finalizeRun } from '../../../src/reports/writeReports';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { buildRunQueue } from '../../../src/review/queue';
 import { Reservoir } from '../../../src/review/sample';
-import { tokenMatches } from '../../../src/review/token';
+import { tokenMatches } from '../../../src/shared/serverGuard';
 
 function row(id: string, index: number, outcome: Outcome, extra: Partial<RowResult> = {}): RowResult {
   return { id, index, line: index + 2, question: `Q ${id}`, expected: `R ${id}`, answer: `A ${id}`, outcome, ...extra };

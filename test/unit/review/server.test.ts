@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReviewServer, type RunningReviewServer } from '../../../src/review/server';
 import type { ReviewSession } from '../../../src/review/session';
-import { hostAllowed } from '../../../src/review/token';
+import { hostAllowed } from '../../../src/shared/serverGuard';
 import type { ReviewState } from '../../../src/review/types';
 
 const TOKEN = 'T0ken-of-this-test_abcdefghijklmnop';
