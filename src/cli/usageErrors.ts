@@ -7,7 +7,7 @@ import { DatasetChangedError, DatasetFileError, DatasetValidationError } from '.
 import { JudgeConfigError } from '../grading/judge/errors';
 import { NotifySpecError } from '../domain/notify';
 import { ScheduleUsageError } from '../schedules/policy';
-import { ConfigError as WorkerConfigError } from '../temporal/workerConfig';
+import { ConfigError as WorkerConfigError } from '../shared/configError';
 import { UsageError } from './runOptions';
 
 /**

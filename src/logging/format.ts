@@ -1,4 +1,4 @@
-import { ConfigError } from '../temporal/workerConfig';
+import { ConfigError } from '../shared/configError';
 
 export type LogFormat = 'text' | 'json';
 

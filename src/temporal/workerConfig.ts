@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Secret } from '../api/secret';
+import { ConfigError } from '../shared/configError';
 import { parseDuration } from '../config/duration';
 import { parseStoreUrl } from '../reports/pgDatabase';
 import { storeUrlFromEnv } from '../reports/openStore';
@@ -97,10 +98,6 @@ function pollScopeFrom(env: NodeJS.ProcessEnv): PollScope {
   if (raw === undefined || raw === '') return PollScope.path;
   if (raw === PollScope.path || raw === PollScope.route) return raw;
   throw new ConfigError(`SITECHAT_POLL_SCOPE must be "path" or "route", got "${raw}"`);
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /**

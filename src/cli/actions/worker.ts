@@ -4,7 +4,8 @@ import { installRuntimeWithMetrics, type WorkerMetrics } from '../../metrics/sta
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
 import { relaunchWithMemorySettings } from '../../temporal/memoryRelaunch';
-import { ConfigError, workerConfigFromEnv } from '../../temporal/workerConfig';
+import { workerConfigFromEnv } from '../../temporal/workerConfig';
+import { ConfigError } from '../../shared/configError';
 import { JudgeConfigError } from '../../grading/judge/errors';
 import { PAYLOAD_KEYS_ENV, PayloadKeysError } from '../../codec/errors';
 import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';

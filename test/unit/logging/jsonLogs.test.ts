@@ -3,7 +3,7 @@ import { createLogger } from '../../../src/cli/logger';
 import { LogFormatError, logFormatFromEnv } from '../../../src/logging/format';
 import { jsonLogLine } from '../../../src/logging/jsonLine';
 import { temporalLogFields } from '../../../src/logging/temporalFields';
-import { ConfigError } from '../../../src/temporal/workerConfig';
+import { ConfigError } from '../../../src/shared/configError';
 
 const API_KEY = 'sk-live-JSONLOGS-0123456789abcdef';
 const JUDGE_KEY = 'sk-judge-JSONLOGS-fedcba9876543210';

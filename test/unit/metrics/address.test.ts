@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MetricsAddressError, metricsAddressFromEnv } from '../../../src/metrics/address';
-import { ConfigError } from '../../../src/temporal/workerConfig';
+import { ConfigError } from '../../../src/shared/configError';
 
 const parse = (value: string | undefined) => metricsAddressFromEnv({ SITECHAT_METRICS_ADDR: value });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, workerConfigFromEnv } from '../../../src/temporal/workerConfig';
+import { workerConfigFromEnv } from '../../../src/temporal/workerConfig';
+import { ConfigError } from '../../../src/shared/configError';
 
 const base = { SITECHAT_BASE_URL: 'http://127.0.0.1:1/api/v1', SITECHAT_API_KEY: 'k' };
 
