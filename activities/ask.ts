@@ -8,7 +8,7 @@ import type { Label } from '../src/domain/label';
 import type { AskHeartbeat, AskInput, AskResult } from './types';
 import { StatusPoller } from './statusPoller';
 import { withStoreRetry } from './storeOutage';
-import { StoreUnavailableError } from '../src/reports/storeErrors';
+import { StoreUnavailableError } from '../src/store/errors';
 import { personLabelOf } from '../src/labels/apply';
 import { labelKey } from '../src/labels/key';
 

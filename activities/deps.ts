@@ -1,13 +1,13 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
-import type { PlanStore } from '../src/datasets/planStore';
-import type { NotificationLedger } from '../src/notify/ledger';
+import type { PlanStore } from '../src/store/file/planStore';
+import type { NotificationLedger } from '../src/store/ledger';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
 import type { WorkerProvenance } from '../src/domain/provenance';
 import type { ApiIdentity } from '../src/api/identity';
-import type { ResultsStore } from '../src/reports/store';
+import type { ResultsStore } from '../src/store/store';
 import type { PollScope } from '../src/temporal/workerConfig';
 import type { PlanMetadata } from './planRows';
 import type { ResumeIndex } from './resume';

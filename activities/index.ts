@@ -2,7 +2,7 @@ import { Runtime } from '@temporalio/worker';
 import { SiteChatClient } from '../src/api';
 import { HostPacer, siteBudget } from '../src/ratelimit/pacer';
 import { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';
-import { openStore } from '../src/reports/openStore';
+import { openStore } from '../src/store/open';
 import { Secret } from '../src/api/secret';
 import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';

@@ -1,4 +1,4 @@
-import type { ResultsStore } from '../src/reports/store';
+import type { ResultsStore } from '../src/store/store';
 import type { RowResult } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import type { RecordLabelFeedbackInput } from './types';

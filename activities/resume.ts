@@ -1,5 +1,5 @@
 import { Outcome, type RowResult } from '../src/domain/results';
-import type { ResultsStore } from '../src/reports/store';
+import type { ResultsStore } from '../src/store/store';
 
 /** What an earlier attempt of the same run recorded for a row that already has an answer. */
 export interface PriorAnswer {

@@ -1,5 +1,5 @@
 import { ApplicationFailure, CancelledFailure, Context, type Info } from '@temporalio/activity';
-import { STORE_WAIT_FIELD, StoreUnavailableError, type StoreWait } from '../src/reports/storeErrors';
+import { STORE_WAIT_FIELD, StoreUnavailableError, type StoreWait } from '../src/store/errors';
 import { TaskQueue } from '../src/temporal/taskQueues';
 
 /**

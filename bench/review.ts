@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTemporalClient } from '../src/temporal/client';
-import { FileResultsStore } from '../src/reports/fileStore';
+import { FileResultsStore } from '../src/store/file/resultsStore';
 import { finalizeRun } from '../src/reports/writeReports';
 import type { Outcome, RowResult } from '../src/domain/results';
 import { resolveReviewTarget } from '../src/review/runs';

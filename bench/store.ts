@@ -13,10 +13,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, storeUrlFromEnv } from '../src/reports/openStore';
+import { openStore, storeUrlFromEnv } from '../src/store/open';
 import { labelKey } from '../src/labels/key';
 import type { Label } from '../src/domain/label';
-import type { ResultsStore } from '../src/reports/store';
+import type { ResultsStore } from '../src/store/store';
 import type { RowResult } from '../src/domain/results';
 
 const BATCH = 100;

@@ -13,7 +13,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { NotifySpec } from '../../src/domain/notify';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { DEMO } from '../../src/sim/constants';
 import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';

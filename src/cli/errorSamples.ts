@@ -1,5 +1,5 @@
 import type { MultiSiteSummary } from '../domain/multiSite';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { openCliStore } from './storeReports';
 

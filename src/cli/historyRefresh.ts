@@ -4,7 +4,7 @@
  * command can bring this host's page up to date.
  */
 import { writeHistory } from '../reports/history';
-import type { OpenedStore } from '../reports/openStore';
+import type { OpenedStore } from '../store/open';
 import type { Logger } from './logger';
 import { runsDir } from './preflight';
 

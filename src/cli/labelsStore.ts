@@ -1,5 +1,5 @@
 /** What every `sitechat labels` command does around its work: open the store, say why it failed, close it. */
-import type { OpenedStore } from '../reports/openStore';
+import type { OpenedStore } from '../store/open';
 import type { Logger } from './logger';
 import { UsageError } from './runOptions';
 import { openCliStore } from './storeReports';

@@ -4,7 +4,7 @@ import { clientFor } from '../temporal/client';
 import { CANCELLED_BEFORE_START, summarizeMultiSite } from '../reports/multiSite';
 import { type SiteRunRef } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
-import type { OpenedStore } from '../reports/openStore';
+import type { OpenedStore } from '../store/open';
 import { TaskQueue } from '../temporal/taskQueues';
 import { startWorkflow } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';

@@ -1,4 +1,4 @@
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type RunSummary } from '../domain/results';
 
 /** Outcomes a resumed run keeps (activities/resume.ts): every other row (error, timed_out, skipped) is asked again. */

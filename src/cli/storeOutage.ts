@@ -4,7 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type LoadedDataConverter, type Payload, type ProtoFailure } from '@temporalio/common';
-import { STORE_WAIT_FIELD } from '../reports/storeErrors';
+import { STORE_WAIT_FIELD } from '../store/errors';
 import type { RunProgress } from '../domain/run';
 import type { Logger } from './logger';
 

@@ -11,7 +11,7 @@ import { DatasetFileError, normalizeDelimiter } from '../datasets';
 import { EMAIL_PATTERN } from '../datasets/schema';
 import { loadCustomGrader } from '../grading/custom';
 import { combinedLines } from '../reports/baselineSelect';
-import { ReportFile } from '../reports/files';
+import { ReportFile } from '../store/files';
 import { isNotFound } from '../shared/fileIo';
 import type { RunFlags } from './commands/run';
 import { temporalConfigured } from '../temporal/configured';

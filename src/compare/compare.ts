@@ -1,6 +1,6 @@
 /** Builds a comparison of finished runs from the results store. Nothing is asked. */
 import { DEFAULT_ALPHA } from '../reports/stats';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { formatP } from './markdown';
 import { lineUpRows, loadVariants } from './rows';
 import { bestVariant, pairStats, variantStats } from './statistics';

@@ -1,5 +1,5 @@
 /** Reads finished runs from the results store and lines their rows up by dataset row. */
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import type { RowCounts } from '../reports/repeatStats';
 import { Outcome, type RowResult, type RunMeta } from '../domain/results';
 import { isDecided } from './statistics';

@@ -6,7 +6,7 @@
 import { escalationRequest } from '../grading/escalation';
 import type { JudgeCache } from '../grading/judge/cache';
 import { formatReferences, parseReferences } from '../grading/references';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult } from '../domain/results';
 import type { LabelledAnswer } from './agreement';
 import { labelKey } from './key';

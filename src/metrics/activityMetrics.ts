@@ -1,5 +1,5 @@
 import type { AnswerRecord } from '../domain/rowResult';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import type { RowResult } from '../domain/results';
 import { metrics, metricsEnabled } from './registry';
 

@@ -6,7 +6,7 @@
 import { loadBaseline } from '../reports/baseline';
 import { lineName, lineNoun } from '../reports/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import type { CleanupReport } from '../cleanup/types';
 import {

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isNotFound, writeFileAtomic } from '../shared/fileIo';
-import { ReportFile, StoreFile } from '../reports/files';
+import { ReportFile, StoreFile } from '../store/files';
 import { outcomeLine, type NotifyOutcome } from '../domain/notify';
 
 export const NOTIFICATIONS_FILE = StoreFile.notifications;

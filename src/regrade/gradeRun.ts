@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { RunConfig } from '../config';
 import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type ResultsStore, type RunSummary } from '../reports';
 import { JudgeCache, type Judge } from '../grading/judge';
-import { openStore } from '../reports/openStore';
+import { openStore } from '../store/open';
 import { recordReportDir } from '../reports/reportDirs';
 import { buildInfo } from '../shared/buildInfo';
 import { AnswerSource, gradingOf, type Provenance } from '../domain/provenance';

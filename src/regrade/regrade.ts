@@ -3,7 +3,7 @@
  * Chat API. Rows stream from the input to the results store in batches; only the rows being graded are held.
  */
 import { unansweredResult } from '../domain/rowResult';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult } from '../domain/results';
 import type { GradeItem } from './types';
 

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256File, walkDataset, type DatasetIssue, type DatasetRow } from '../datasets';
 import { isNotFound, readJsonIfExists, scanLines } from '../shared/fileIo';
-import { ReportFile } from '../reports/files';
+import { ReportFile } from '../store/files';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import type { GradeInput, GradeItem } from './types';
 

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ReportFile } from './files';
+import { ReportFile } from '../store/files';
 import { isNotFound, readJsonIfExists, scanLines } from '../shared/fileIo';
 import type { ConfirmTally } from './confirmTally';
 import { regressionFailsGate } from './gate';
 import { RepeatTally } from './repeatTally';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { Outcome, type BaselineComparison, type RowResult, type RunSummary, type TagStats } from '../domain/results';
 
 /** What a run is compared against: the outcome of every row of an earlier run. */

@@ -5,7 +5,7 @@
  * the failure a recovery follows.
  */
 import { wasCancelled } from './baselineSelect';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { RunKind, type GateVerdict } from '../domain/results';
 
 export interface PreviousTarget {

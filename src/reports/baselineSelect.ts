@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadBaseline, loadBaselineFromStore, type BaselineInput } from './baseline';
-import { ReportFile } from './files';
+import { ReportFile } from '../store/files';
 import { pct } from './gate';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from '../domain/results';
 
 /**

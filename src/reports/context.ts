@@ -1,6 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
 import { baselineRowsFor, type BaselineInput } from './baseline';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { DecidedBy, Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from '../domain/results';
 
 /** An earlier turn of a conversation, shown above a follow-up row. */

@@ -6,11 +6,11 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { writeFileAtomic } from '../shared/fileIo';
-import { ReportFile } from './files';
+import { ReportFile } from '../store/files';
 import { renderHistoryHtml } from './historyHtml';
 import { readReportDirs } from './reportDirs';
-import type { ResultsStore } from './store';
-import { CorruptRunFileError } from './storeErrors';
+import type { ResultsStore } from '../store/store';
+import { CorruptRunFileError } from '../store/errors';
 import { GateVerdict, type RunMeta, type RunSummary } from '../domain/results';
 
 /** The verdict of a finished run, as `sitechat runs` and history.html show it: the gate's. */

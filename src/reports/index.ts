@@ -1,8 +1,8 @@
 /** Results store, summary, baseline comparison, quality gate and report renderers. */
 export * from '../domain/results';
-export * from './store';
-export { FileResultsStore } from './fileStore';
-export { ReportFile, StoreFile } from './files';
+export * from '../store/store';
+export { FileResultsStore } from '../store/file/resultsStore';
+export { ReportFile, StoreFile } from '../store/files';
 export { summarize, type SummarizeOptions } from './summary';
 export { BaselineDiff, baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore, type BaselineInput } from './baseline';
 export { loadExplicitBaseline, selectLatestBaseline, type BaselineChoice, type BaselineTarget } from './baselineSelect';

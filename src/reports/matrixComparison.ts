@@ -10,7 +10,7 @@ import { CompareFile } from '../compare/write';
 import type { Comparison } from '../compare/types';
 import type { ComparisonDigest, SiteRunRef } from '../domain/multiSite';
 import { lineName } from '../domain/siteVerdict';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 
 /** A comparison of the finished variants, or why there is none. */
 export interface VariantComparison {

@@ -4,7 +4,7 @@
  */
 import type { MultiSiteSummary, SiteLine, SiteRunRef } from '../domain/multiSite';
 import { digestOf, referenceReasons, type VariantComparison } from './matrixComparison';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { CANCELLED_BEFORE_START, lineName, lineNoun, SiteVerdict, unjudgedSites } from '../domain/siteVerdict';
 import { summarize } from './summary';
 import { GateVerdict, type GateResult, type RowResult, type RunKind, type RunMeta, type RunSummary } from '../domain/results';

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from '../notify/reportNote';
 import type { NotifyOutcome } from '../domain/notify';
 import { writeFileAtomic } from '../shared/fileIo';
-import { ReportFile } from './files';
+import { ReportFile } from '../store/files';
 import { describeGateSettings, pct, verdictLabel } from './gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { lineName, lineNoun, overallLabel, SiteVerdict } from './multiSite';

@@ -6,12 +6,12 @@ import type { BaselineInput } from './baseline';
 import type { BaselineChoice } from './baselineSelect';
 import { collectReportContext } from './context';
 import { writeFileAtomic } from '../shared/fileIo';
-import { ReportFile } from './files';
+import { ReportFile } from '../store/files';
 import { evaluateGate, gateSettingsOf, type GateOptions } from './gate';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown, renderStepSummary } from './markdown';
-import type { ResultsStore } from './store';
+import type { ResultsStore } from '../store/store';
 import { summarize, type SummarizeOptions } from './summary';
 import { Outcome, RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from '../domain/results';
 

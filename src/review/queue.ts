@@ -6,7 +6,7 @@
 import { rowLabelKey } from '../labels/rowSubject';
 import { loadBaselineFromStore, baselineRowsFor } from '../reports/baseline';
 import type { PriorTurn } from '../reports/context';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { DecidedBy, Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { personItem } from './person';
 import { Reservoir } from './sample';

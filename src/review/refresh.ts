@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { loadBaselineFromStore, type BaselineInput } from '../reports/baseline';
 import { writeHistory } from '../reports/history';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import type { RunSummary } from '../domain/results';
 import { finalizeRun } from '../reports/writeReports';
 

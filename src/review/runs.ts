@@ -7,7 +7,7 @@ import { readJsonIfExists } from '../shared/fileIo';
 import { summarizeMultiSite } from '../reports/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../reports/multiSiteRender';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { RunKind, type RunMeta } from '../domain/results';
 import { siteRunId } from '../../workflows/multiSiteSignals';
 import { ReviewRunError } from './errors';

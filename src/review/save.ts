@@ -7,7 +7,7 @@ import { forbiddenCharacter } from '../datasets/encoding';
 import { labelDecision, labelledResult } from '../labels/apply';
 import { labelForRow } from '../labels/rowSubject';
 import { LabelVerdict, type LabelMatch } from '../domain/label';
-import type { ResultsStore } from '../reports/store';
+import type { ResultsStore } from '../store/store';
 import { DecidedBy, type GradeDecision, type GraderDecision, type RowResult, type RunMeta, type RunSummary } from '../domain/results';
 import { readRow } from '../../activities/labelFeedback';
 import { ReviewRequestError } from './errors';

@@ -8,7 +8,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonIfExists, writeFileAtomic } from '../shared/fileIo';
-import type { PgDatabase } from '../reports/pgDatabase';
+import type { PgDatabase } from './pg/database';
 import type { NotifyKind } from '../domain/notify';
 
 export interface DeliveryRecord {

@@ -3,12 +3,12 @@
  * several hosts share nothing but the database), otherwise the file store in the runs directory (one machine, or
  * a shared filesystem). Every command and the worker open their store here.
  */
-import { FilePlanStore, type PlanStore } from '../datasets/planStore';
-import { FileNotificationLedger, PgNotificationLedger, type NotificationLedger } from '../notify/ledger';
-import { FileResultsStore } from './fileStore';
-import { PgDatabase, redactStoreUrl } from './pgDatabase';
-import { PgPlanStore } from './pgPlanStore';
-import { PgResultsStore } from './pgStore';
+import { FilePlanStore, type PlanStore } from './file/planStore';
+import { FileNotificationLedger, PgNotificationLedger, type NotificationLedger } from './ledger';
+import { FileResultsStore } from './file/resultsStore';
+import { PgDatabase, redactStoreUrl } from './pg/database';
+import { PgPlanStore } from './pg/planStore';
+import { PgResultsStore } from './pg/resultsStore';
 import type { ResultsStore } from './store';
 
 /** The variable that selects and locates the PostgreSQL store. It may hold a password: never log it. */

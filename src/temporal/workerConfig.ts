@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { Secret } from '../api/secret';
 import { ConfigError } from '../shared/configError';
 import { parseDuration } from '../config/duration';
-import { parseStoreUrl } from '../reports/pgDatabase';
-import { storeUrlFromEnv } from '../reports/openStore';
+import { parseStoreUrl } from '../store/pg/database';
+import { storeUrlFromEnv } from '../store/open';
 import { judgeSettingsFromEnv, type JudgeSettings } from '../grading/judge/settings';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sha256File } from '../../src/datasets/hash';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import type { RunSummary } from '../../src/domain/results';
 import { CLI, sitechat } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgreementReport } from '../../src/labels/agreement';
-import { LABELS_FILE } from '../../src/reports/files';
+import { LABELS_FILE } from '../../src/store/files';
 import { CLI, sitechat } from '../helpers/cli';
 import { describeWithPostgres } from '../helpers/usePostgres';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import type { RowResult, RunSummary } from '../../src/domain/results';
 import { labelFeedbackWorkflowId } from '../../workflows/labelFeedbackTypes';
 import type { RunResult } from '../../src/domain/run';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreFile } from '../../src/reports/files';
+import { StoreFile } from '../../src/store/files';
 import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { DEMO_QUESTIONS, printedSummary, rowOf, startFaultStack, type FaultStack } from '../helpers/faultStack';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { finalizeRun } from '../../src/reports/writeReports';
 import { recordReportDir } from '../../src/reports/reportDirs';
 import type { Outcome, RowResult, RunKind } from '../../src/domain/results';

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labelKey } from '../../src/labels/key';
 import type { Label } from '../../src/domain/label';
-import type { ResultsStore } from '../../src/reports/store';
+import type { ResultsStore } from '../../src/store/store';
 import { summarize } from '../../src/reports/summary';
 import { collect, meta, row } from '../unit/reports/fixtures';
 

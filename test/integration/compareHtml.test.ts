@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/compare/compare';
 import { writeComparison } from '../../src/compare/write';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import type { Outcome, RowResult } from '../../src/domain/results';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 

@@ -7,7 +7,7 @@ import { labelKey, normalizeAnswerForLabel } from '../../src/labels/key';
 import { labelSubjectOf } from '../../src/labels/subject';
 import { gradeRun } from '../../src/regrade/gradeRun';
 import { openRunInput } from '../../src/regrade/runInput';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { DEMO } from '../../src/sim/constants';
 import type { RunResult } from '../../src/domain/run';
 import { readResults, startRun, writeDataset } from '../helpers/runs';

@@ -4,7 +4,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256File } from '../../src/datasets';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { TaskQueue } from '../../src/temporal/taskQueues';

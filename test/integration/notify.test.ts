@@ -10,7 +10,7 @@ import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { sha256File } from '../../src/datasets';
 import type { WebhookPayload } from '../../src/notify/webhook';
 import type { SlackMessage } from '../../src/notify/slack';
-import { FileResultsStore } from '../../src/reports/fileStore';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { refreshRun } from '../../src/review/refresh';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { openStore, type OpenedStore } from '../../src/reports/openStore';
+import { openStore, type OpenedStore } from '../../src/store/open';
 import { finalizeRun } from '../../src/reports/writeReports';
 import type { Outcome, RowResult } from '../../src/domain/results';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';

@@ -11,7 +11,7 @@ import { ExitCode, exitCodeFor } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { isUsageError } from '../usageErrors';
 import { runsDir, storeUrlProblem } from '../preflight';
-import { storeUrlFromEnv } from '../../reports/openStore';
+import { storeUrlFromEnv } from '../../store/open';
 import { parsePositiveInt, parseRate } from '../runOptions';
 import { errorSamplesFor } from '../errorSamples';
 import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';

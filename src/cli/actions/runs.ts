@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpenedStore } from '../../reports/openStore';
+import type { OpenedStore } from '../../store/open';
 import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryOptions } from '../../reports/history';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';

@@ -11,7 +11,7 @@ import { PAYLOAD_KEYS_ENV, PayloadKeysError } from '../../codec/errors';
 import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
-import { PgDatabase } from '../../reports/pgDatabase';
+import { PgDatabase } from '../../store/pg/database';
 import { tracingDestination } from '../../telemetry/settings';
 import { startTracingFromEnv } from '../../telemetry/start';
 import type { Tracing } from '../../telemetry/tracing';

@@ -1,9 +1,9 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Label, LabelFilter, LabelStore } from '../domain/label';
-import { appendDurably, scanLines } from '../shared/fileIo';
-import { LABELS_FILE } from './files';
-import { assertValidLabel, byKey, latestByKey } from './labelRecords';
+import type { Label, LabelFilter, LabelStore } from '../../domain/label';
+import { appendDurably, scanLines } from '../../shared/fileIo';
+import { LABELS_FILE } from '../files';
+import { assertValidLabel, byKey, latestByKey } from '../labelRecords';
 
 /** Labels read concurrently per step of `readLabels`. */
 const READ_BATCH = 256;

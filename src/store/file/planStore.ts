@@ -5,8 +5,8 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from './plan';
-import type { WorkUnit } from '../domain/dataset';
+import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../../datasets/plan';
+import type { WorkUnit } from '../../domain/dataset';
 
 export interface PlanStore {
   /**

@@ -1,14 +1,14 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Label, LabelFilter } from '../domain/label';
-import { notificationsJson } from '../notify/reportNote';
-import type { NotifyOutcome } from '../domain/notify';
-import { FileLabelStore } from './fileLabels';
-import { StoreFile } from './files';
-import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from '../shared/fileIo';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, summaryShapeProblem, type ResultsStore, type RunFilter } from './store';
-import { CorruptRunFileError } from './storeErrors';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../domain/results';
+import type { Label, LabelFilter } from '../../domain/label';
+import { notificationsJson } from '../../notify/reportNote';
+import type { NotifyOutcome } from '../../domain/notify';
+import { FileLabelStore } from './labelStore';
+import { StoreFile } from '../files';
+import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from '../../shared/fileIo';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, summaryShapeProblem, type ResultsStore, type RunFilter } from '../store';
+import { CorruptRunFileError } from '../errors';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../../domain/results';
 
 /** Rows read concurrently per step of `read`. */
 const READ_BATCH = 256;

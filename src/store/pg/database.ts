@@ -3,10 +3,10 @@
  * shown only as `location` (password replaced), and scrubbed from the text of every error that leaves this module.
  */
 import { DatabaseError, Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
-import { Secret } from '../api/secret';
-import { shownUrl } from '../api/shownUrl';
-import { migrate } from './pgSchema';
-import { isTransientStoreError, StoreDatabaseError, StoreUnavailableError } from './storeErrors';
+import { Secret } from '../../api/secret';
+import { shownUrl } from '../../api/shownUrl';
+import { migrate } from './schema';
+import { isTransientStoreError, StoreDatabaseError, StoreUnavailableError } from '../errors';
 
 /** URL schemes that select the PostgreSQL store in `SITECHAT_STORE_URL`. */
 export const PG_SCHEMES = ['postgres:', 'postgresql:'] as const;
@@ -16,7 +16,7 @@ export interface PgDatabaseOptions {
   max?: number;
 }
 
-export { StoreDatabaseError, StoreUnavailableError } from './storeErrors';
+export { StoreDatabaseError, StoreUnavailableError } from '../errors';
 
 /** Throws a `TypeError` naming the variable when `url` is no PostgreSQL URL; never echoes the URL (it may hold a password). */
 export function parseStoreUrl(url: string, variable = 'SITECHAT_STORE_URL'): URL {

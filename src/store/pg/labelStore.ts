@@ -1,6 +1,6 @@
-import type { Label, LabelFilter, LabelStore } from '../domain/label';
-import { assertValidLabel, latestByKey } from './labelRecords';
-import type { PgDatabase } from './pgDatabase';
+import type { Label, LabelFilter, LabelStore } from '../../domain/label';
+import { assertValidLabel, latestByKey } from '../labelRecords';
+import type { PgDatabase } from './database';
 
 /** Labels per statement of `putLabels` and per page of `readLabels`. */
 const BATCH = 500;

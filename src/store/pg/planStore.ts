@@ -8,11 +8,11 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { DatasetChangedError, DatasetFileError } from '../datasets/issues';
-import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../datasets/plan';
-import type { PlanStore } from '../datasets/planStore';
-import type { WorkUnit } from '../domain/dataset';
-import type { PgDatabase } from './pgDatabase';
+import { DatasetChangedError, DatasetFileError } from '../../datasets/issues';
+import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../../datasets/plan';
+import type { PlanStore } from '../file/planStore';
+import type { WorkUnit } from '../../domain/dataset';
+import type { PgDatabase } from './database';
 
 /** Bytes per stored piece of a shared dataset: one bounded-size row each, whatever the file's size. */
 const CHUNK_BYTES = 1 << 20;

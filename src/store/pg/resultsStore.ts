@@ -1,10 +1,10 @@
 import type { QueryResultRow } from 'pg';
-import type { Label, LabelFilter } from '../domain/label';
-import type { NotifyOutcome } from '../domain/notify';
-import { PgLabelStore } from './pgLabels';
-import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './pgDatabase';
-import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from './store';
-import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../domain/results';
+import type { Label, LabelFilter } from '../../domain/label';
+import type { NotifyOutcome } from '../../domain/notify';
+import { PgLabelStore } from './labelStore';
+import { PgDatabase, StoreDatabaseError, type PgDatabaseOptions } from './database';
+import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, newestFirst, type ResultsStore, type RunFilter } from '../store';
+import type { RowResult, RunMeta, RunSummary, SessionCloseFailure, SettleMark, Submission } from '../../domain/results';
 
 /** Rows per statement of `append`, and per page of the keyset reads: a few MB at most of either. */
 const BATCH = 500;
@@ -16,7 +16,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * Results store on PostgreSQL (`SITECHAT_STORE_URL=postgres://…`), for workers on several hosts without a shared
  * filesystem. Same contract as `FileResultsStore`: rows are upserted by (run, row id), the last write wins, and every
  * read is a keyset-paginated stream in dataset order, so memory stays bounded at any run size. The schema is created
- * on first use (`pgSchema.ts`).
+ * on first use (`schema.ts`).
  */
 export class PgResultsStore implements ResultsStore {
   private readonly labels: PgLabelStore;

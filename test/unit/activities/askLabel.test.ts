@@ -7,7 +7,7 @@ import type { AskInput, AskResult } from '../../../activities/types';
 import { labelKey, normalizeAnswerForLabel } from '../../../src/labels/key';
 import type { Label } from '../../../src/domain/label';
 import { FileResultsStore } from '../../../src/reports';
-import { StoreUnavailableError } from '../../../src/reports/storeErrors';
+import { StoreUnavailableError } from '../../../src/store/errors';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';
 

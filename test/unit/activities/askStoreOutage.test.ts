@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskHeartbeat, AskInput, AskResult } from '../../../activities/types';
 import { FileResultsStore } from '../../../src/reports';
-import { StoreUnavailableError } from '../../../src/reports/storeErrors';
+import { StoreUnavailableError } from '../../../src/store/errors';
 import type { Submission } from '../../../src/domain/results';
 import { DEMO, type SimulatorHandle } from '../../../src/sim';
 import type { WorkerConfig } from '../../../src/temporal/workerConfig';

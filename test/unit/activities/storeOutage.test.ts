@@ -1,7 +1,7 @@
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { failureForRetry, LOCAL_MAX_ATTEMPTS } from '../../../activities/storeOutage';
-import { isTransientStoreError, StoreUnavailableError } from '../../../src/reports/storeErrors';
+import { isTransientStoreError, StoreUnavailableError } from '../../../src/store/errors';
 import { TaskQueue } from '../../../src/temporal/taskQueues';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../../src/compare/compare';
 import { CompareInputError } from '../../../src/compare/rows';
 import { writeComparison } from '../../../src/compare/write';
-import { FileResultsStore } from '../../../src/reports/fileStore';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 
 const SHA = 'ab'.repeat(32);

@@ -15,7 +15,7 @@ import { csvCell, csvCellText, csvLine } from '../../../src/datasets/csvWriter';
 import { forbiddenCharacter } from '../../../src/datasets/encoding';
 import { labelKey, normalizeAnswerForLabel } from '../../../src/labels/key';
 import { LabelVerdict, type Label } from '../../../src/domain/label';
-import { FileResultsStore } from '../../../src/reports/fileStore';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import type { RowResult } from '../../../src/domain/results';
 import { noteProblem } from '../../../src/review/save';
 import { FORMULA_START, HOSTILE_CELLS } from '../../helpers/csvHostile';

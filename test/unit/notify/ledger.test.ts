@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileNotificationLedger, PgNotificationLedger, type DeliveryRecord, type NotificationLedger } from '../../../src/notify/ledger';
-import { PgDatabase } from '../../../src/reports/pgDatabase';
+import { FileNotificationLedger, PgNotificationLedger, type DeliveryRecord, type NotificationLedger } from '../../../src/store/ledger';
+import { PgDatabase } from '../../../src/store/pg/database';
 import { describeWithPostgres } from '../../helpers/usePostgres';
 
 function record(overrides: Partial<DeliveryRecord> = {}): DeliveryRecord {

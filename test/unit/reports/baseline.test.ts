@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore } from '../../../src/reports/baseline';
 import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from '../../../src/reports/baselineSelect';
-import { StoreFile } from '../../../src/reports/files';
+import { StoreFile } from '../../../src/store/files';
 import { summarize } from '../../../src/reports/summary';
 import { finalizeRun } from '../../../src/reports/writeReports';
 import type { Outcome } from '../../../src/domain/results';

@@ -1,8 +1,8 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FileResultsStore } from '../../../src/reports/fileStore';
-import { LABELS_FILE, StoreFile } from '../../../src/reports/files';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
+import { LABELS_FILE, StoreFile } from '../../../src/store/files';
 import { label, storeContract } from '../../helpers/storeContract';
 import { collect, meta, row, tempDir, useTempStore } from './fixtures';
 

@@ -2,8 +2,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as fileIo from '../../../src/shared/fileIo';
-import { FileResultsStore } from '../../../src/reports/fileStore';
-import { StoreFile } from '../../../src/reports/files';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
+import { StoreFile } from '../../../src/store/files';
 import { meta, useTempStore } from './fixtures';
 
 vi.mock('../../../src/shared/fileIo', async (original) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileResultsStore } from '../../../src/reports/fileStore';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { appendReversed, meta, readInOrder, row, tempDir } from './fixtures';
 
 const ROWS = 100_000;

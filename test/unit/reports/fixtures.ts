@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { FileResultsStore } from '../../../src/reports/fileStore';
-import type { ResultsStore } from '../../../src/reports/store';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
+import type { ResultsStore } from '../../../src/store/store';
 import type { RowResult, RunMeta } from '../../../src/domain/results';
 
 /** A run meta with sensible defaults. */

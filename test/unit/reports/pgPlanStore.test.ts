@@ -2,9 +2,9 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { sha256File } from '../../../src/datasets/hash';
-import { FilePlanStore, type PlanStore } from '../../../src/datasets/planStore';
-import { PgDatabase } from '../../../src/reports/pgDatabase';
-import { PgPlanStore } from '../../../src/reports/pgPlanStore';
+import { FilePlanStore, type PlanStore } from '../../../src/store/file/planStore';
+import { PgDatabase } from '../../../src/store/pg/database';
+import { PgPlanStore } from '../../../src/store/pg/planStore';
 import { describeWithPostgres } from '../../helpers/usePostgres';
 import { tempDir } from './fixtures';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labelForRow } from '../../../src/labels/rowSubject';
 import { loadBaselineFromStore } from '../../../src/reports/baseline';
-import { FileResultsStore } from '../../../src/reports/fileStore';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { finalizeRun } from '../../../src/reports/writeReports';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { buildRunQueue } from '../../../src/review/queue';
