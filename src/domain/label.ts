@@ -34,19 +34,6 @@ export interface LabelFilter {
 }
 
 /**
- * Where labels live: the results store, in both back ends (file and PostgreSQL), under the same contract tests.
- * `ResultsStore` extends this.
- */
-export interface LabelStore {
-  /** Records labels. Idempotent by `key`: the last write of a key wins (a person corrected their label). */
-  putLabels(labels: readonly Label[]): Promise<void>;
-  /** The labels of these keys that exist (absent keys are not in the map). */
-  getLabels(keys: readonly string[]): Promise<Map<string, Label>>;
-  /** Every label matching the filter, ordered by key. Streams; memory bounded by the page size. */
-  readLabels(filter?: LabelFilter): AsyncIterable<Label>;
-}
-
-/**
  * What a run needs of a matching label to settle a row with it (the ask activity returns it with the answer). `at` is
  * optional: ask results recorded in histories before it was passed on have none.
  */

@@ -10,7 +10,7 @@ import { createJudge, JudgeCache, judgeCached, judgeSettingsFromEnv, pacedJudge,
 import { labelKey } from '../labels/key';
 import { labelledResult } from '../labels/apply';
 import { labelSubjectOf } from '../labels/subject';
-import type { LabelStore } from '../domain/label';
+import type { LabelStore } from '../store/store';
 import { hostOf, type Provenance } from '../domain/provenance';
 import { answeredResult } from '../domain/rowResult';
 import type { ItemGrader } from './regrade';

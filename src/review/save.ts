@@ -9,7 +9,6 @@ import { labelForRow } from '../labels/rowSubject';
 import { LabelVerdict, type LabelMatch } from '../domain/label';
 import type { ResultsStore } from '../store/store';
 import { DecidedBy, type GradeDecision, type GraderDecision, type RowResult, type RunMeta, type RunSummary } from '../domain/results';
-import { readRow } from '../../activities/labelFeedback';
 import { ReviewRequestError } from './errors';
 import { startLabelFeedback } from './feedback';
 import { refreshRun } from './refresh';
@@ -73,7 +72,7 @@ export async function saveLabel(deps: ReviewDeps, meta: RunMeta, request: SaveRe
   const note = request.note?.trim() || undefined;
   const problem = note === undefined ? undefined : noteProblem(note);
   if (problem) throw new ReviewRequestError(problem);
-  const row = await readRow(deps.store, meta.runId, request.rowId);
+  const row = await deps.store.getRow(meta.runId, request.rowId);
   if (!row) throw new ReviewRequestError(`run ${meta.runId} has no row ${request.rowId}`, 404);
   if (row.answer === undefined) throw new ReviewRequestError(`row ${request.rowId} has no answer to label`);
   const label = labelForRow(meta.siteId, row, {

@@ -1,4 +1,4 @@
-import type { LabelStore } from '../domain/label';
+import type { Label, LabelFilter } from '../domain/label';
 import type { NotifyOutcome } from '../domain/notify';
 import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from '../domain/results';
 
@@ -12,23 +12,10 @@ export interface RunFilter {
   finished?: boolean;
 }
 
-/**
- * Where results live between the activities that record them and the report that reads them.
- * Activities run on any worker, so a cluster needs a shared implementation (e.g. PostgreSQL);
- * `FileResultsStore` is the single-machine default. Workflows never see the store, only activities. The store also
- * keeps the site's labels (`LabelStore`), which are not tied to a run.
- */
-export interface ResultsStore extends LabelStore {
+/** A run's record: its meta, and its summary once finished. */
+export interface RunStore {
   /** Records the run. Idempotent: when the run exists already, its meta is kept as it is. */
   init(runId: string, meta: RunMeta): Promise<void>;
-  /**
-   * Records a batch. Idempotent by row id: a retried batch, an overlapping batch or a replayed
-   * workflow never duplicates a row. When the same id is written twice, the **last write wins**
-   * (a retry carries the same or a newer result of the same row).
-   */
-  append(runId: string, results: readonly RowResult[]): Promise<void>;
-  /** One result per row id, in dataset order (`index`, then `id`). Memory stays bounded. */
-  read(runId: string): AsyncIterable<RowResult>;
   /** The run's meta, or undefined when there is no such run. */
   getMeta(runId: string): Promise<RunMeta | undefined>;
   /** The summary given to `finish`, or undefined while the run is not finished. */
@@ -37,13 +24,27 @@ export interface ResultsStore extends LabelStore {
   finish(runId: string, summary: RunSummary): Promise<void>;
   /** Runs matching the filter, newest first (by `startedAt`). */
   listRuns(filter?: RunFilter): Promise<RunMeta[]>;
+}
+
+/** The rows' results: one per row id, the last write of an id wins. */
+export interface RowStore {
   /**
-   * Records sessions the run could not close, with the reason. Idempotent by session id: a retried batch never
-   * duplicates one; the last reason recorded wins.
+   * Records a batch. Idempotent by row id: a retried batch, an overlapping batch or a replayed
+   * workflow never duplicates a row. When the same id is written twice, the **last write wins**
+   * (a retry carries the same or a newer result of the same row).
    */
-  recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void>;
-  /** The sessions recorded by `recordSessionFailures`, one per session id. Streams; memory bounded by their number. */
-  readSessionFailures(runId: string): AsyncIterable<SessionCloseFailure>;
+  append(runId: string, results: readonly RowResult[]): Promise<void>;
+  /** One result per row id, in dataset order (`index`, then `id`). Memory stays bounded. */
+  read(runId: string): AsyncIterable<RowResult>;
+  /** The result of `rowId` as written last, or undefined when the run has no such row. */
+  getRow(runId: string, rowId: string): Promise<RowResult | undefined>;
+}
+
+/**
+ * What is known about sending each row's question, kept outside Temporal's heartbeat so that a retry after a lost
+ * heartbeat resumes polling instead of asking again.
+ */
+export interface SubmissionStore {
   /**
    * Records what is known about sending a row's question: written before each send and when the API accepted it.
    * Keyed by row id, the last write wins; durable when the promise resolves (a worker may die right after).
@@ -53,6 +54,10 @@ export interface ResultsStore extends LabelStore {
   getSubmission(runId: string, rowId: string): Promise<Submission | undefined>;
   /** The last record of every row sent, in no particular order. Streams; memory bounded by the number of rows. */
   readSubmissions(runId: string): AsyncIterable<Submission>;
+}
+
+/** What the rows' settles did on the API: feedback sent, sessions closed, and the sessions that could not be. */
+export interface SettleStore {
   /**
    * Records what the settles of rows have done on the API (feedback sent, session closed). Keyed by row id, the last
    * write wins (a mark carries everything done for its row so far); durable when the promise resolves.
@@ -61,6 +66,17 @@ export interface ResultsStore extends LabelStore {
   /** The last mark of each of `rowIds` that has one. */
   getSettled(runId: string, rowIds: readonly string[]): Promise<Map<string, SettleMark>>;
   /**
+   * Records sessions the run could not close, with the reason. Idempotent by session id: a retried batch never
+   * duplicates one; the last reason recorded wins.
+   */
+  recordSessionFailures(runId: string, failures: readonly SessionCloseFailure[]): Promise<void>;
+  /** The sessions recorded by `recordSessionFailures`, one per session id. Streams; memory bounded by their number. */
+  readSessionFailures(runId: string): AsyncIterable<SessionCloseFailure>;
+}
+
+/** What became of the notifications sent when a run ended, as its reports show them. */
+export interface NotificationStore {
+  /**
    * Records what became of the notifications sent when the run ended, replacing an earlier record: its reports
    * show them whenever they are rendered again. Needs no `init`: a multi-site run records under its own id.
    */
@@ -68,6 +84,25 @@ export interface ResultsStore extends LabelStore {
   /** The outcomes last recorded for the run, or undefined when it notified nobody. */
   getNotifications(runId: string): Promise<NotifyOutcome[] | undefined>;
 }
+
+/** A site's labels (`sitechat review`, `sitechat labels import`): not tied to a run. */
+export interface LabelStore {
+  /** Records labels. Idempotent by `key`: the last write of a key wins (a person corrected their label). */
+  putLabels(labels: readonly Label[]): Promise<void>;
+  /** The labels of these keys that exist (absent keys are not in the map). */
+  getLabels(keys: readonly string[]): Promise<Map<string, Label>>;
+  /** Every label matching the filter, ordered by key. Streams; memory bounded by the page size. */
+  readLabels(filter?: LabelFilter): AsyncIterable<Label>;
+}
+
+/**
+ * Where results live between the activities that record them and the report that reads them: a run's record, its
+ * rows, what was sent and settled, its notifications, and the site's labels. Activities run on any worker, so a
+ * cluster needs a shared implementation (PostgreSQL, `PgResultsStore`); `FileResultsStore` is the single-machine
+ * default. Both pass the same contract tests (test/helpers/storeContract.ts). Workflows never see the store, only
+ * activities. `openStore` (open.ts) gives it with the run's plans (`PlanStore`) and the notification ledger.
+ */
+export interface ResultsStore extends RunStore, RowStore, SubmissionStore, SettleStore, NotificationStore, LabelStore {}
 
 const outcomes = new Set<string>(Object.values(Outcome));
 const kinds = new Set<string>(Object.values(RunKind));

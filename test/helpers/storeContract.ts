@@ -60,6 +60,16 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(rows.map((r) => r.outcome)).toEqual(['passed', 'passed', 'passed', 'failed', 'failed', 'failed', 'timed_out']);
     });
 
+    it('gets one row as written last, for a second instance too; nothing for an unknown row or run', async () => {
+      await store().append('run-1', [row(0), row(1), row(2)]);
+      await store().append('run-1', [row(1, { outcome: 'failed' })]);
+      await store().append('run-1', [row(1, { outcome: 'error', error: 'last' })]);
+      expect(await store().getRow('run-1', 'r1')).toEqual(row(1, { outcome: 'error', error: 'last' }));
+      expect(await ctx.other().getRow('run-1', 'r2')).toEqual(row(2));
+      expect(await store().getRow('run-1', 'r9')).toBeUndefined();
+      expect(await store().getRow('nope', 'r1')).toBeUndefined();
+    });
+
     it('reads in dataset order (index, then id) whatever the append order', async () => {
       await store().append('run-1', [row(5), row(2), row(2, { id: 'b' }), row(2, { id: 'a' })]);
       await store().append('run-1', [row(9), row(0), row(7)]);

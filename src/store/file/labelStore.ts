@@ -1,6 +1,7 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Label, LabelFilter, LabelStore } from '../../domain/label';
+import type { Label, LabelFilter } from '../../domain/label';
+import type { LabelStore } from '../store';
 import { appendDurably, scanLines } from '../../shared/fileIo';
 import { LABELS_FILE } from '../files';
 import { assertValidLabel, byKey, latestByKey } from '../labelRecords';

@@ -86,6 +86,15 @@ export class FileResultsStore implements ResultsStore {
     }
   }
 
+  /** One pass over the run's log, keeping the last line of `rowId` (a torn line is skipped, as `read` skips it). */
+  async getRow(runId: string, rowId: string): Promise<RowResult | undefined> {
+    const path = this.path(runId, 'log');
+    if (!(await stat(path).catch(() => undefined))) return undefined;
+    let last: string | undefined;
+    for await (const { text } of scanLines(path)) if (parseRow(text)?.id === rowId) last = text;
+    return last === undefined ? undefined : (JSON.parse(last) as RowResult);
+  }
+
   async getMeta(runId: string): Promise<RunMeta | undefined> {
     return (await readJsonIfExists(this.path(runId, 'meta'))) as RunMeta | undefined;
   }

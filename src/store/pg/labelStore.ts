@@ -1,4 +1,5 @@
-import type { Label, LabelFilter, LabelStore } from '../../domain/label';
+import type { Label, LabelFilter } from '../../domain/label';
+import type { LabelStore } from '../store';
 import { assertValidLabel, latestByKey } from '../labelRecords';
 import type { PgDatabase } from './database';
 

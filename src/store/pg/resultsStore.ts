@@ -69,6 +69,11 @@ export class PgResultsStore implements ResultsStore {
     }
   }
 
+  async getRow(runId: string, rowId: string): Promise<RowResult | undefined> {
+    const { rows } = await this.db.query<{ data: RowResult }>('SELECT data FROM run_rows WHERE run_id = $1 AND row_id = $2', [runId, rowId]);
+    return rows[0]?.data;
+  }
+
   async getMeta(runId: string): Promise<RunMeta | undefined> {
     const { rows } = await this.db.query<{ meta: RunMeta }>('SELECT meta FROM runs WHERE run_id = $1', [runId]);
     return rows[0]?.meta;
