@@ -1,7 +1,7 @@
 import type { SiteChatClient } from '../src/api';
 import type { JudgeCache } from '../src/grading/judge/cache';
-import type { PlanStore } from '../src/store/file/planStore';
-import type { NotificationLedger } from '../src/store/ledger';
+import type { PlanStore } from '../src/store/store';
+import type { NotificationLedger } from '../src/store/store';
 import type { Judge } from '../src/grading/judge/types';
 import type { Pacer } from '../src/ratelimit/pacer';
 import type { SlidingWindowLimiter } from '../src/ratelimit/slidingWindow';

@@ -1,4 +1,4 @@
-import type { PlanStore } from '../src/store/file/planStore';
+import type { PlanStore } from '../src/store/store';
 import type { RowResult } from '../src/domain/results';
 
 /** Pages whose metadata a worker keeps at hand: the pages of the chunks it is working on. */

@@ -6,7 +6,7 @@
  * de-duplicates on the id). The URL and secret are read from the worker's environment here and nowhere else; the
  * error recorded is made of fixed text (send.ts), never of the receiver's answer or the URL.
  */
-import type { DeliveryRecord, NotificationLedger } from '../store/ledger';
+import type { DeliveryRecord, NotificationLedger } from '../store/store';
 import type { NotificationMessage } from './message';
 import { postOnce } from './send';
 import { renderSlack } from './slack';

@@ -8,16 +8,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isNotFound, writeFileAtomic } from '../shared/fileIo';
-import { ReportFile, StoreFile } from '../store/files';
 import { outcomeLine, type NotifyOutcome } from '../domain/notify';
+import { notificationsJson, ReportFile, StoreFile } from '../store/files';
+
+export { notificationsJson };
 
 export const NOTIFICATIONS_FILE = StoreFile.notifications;
 const SECTION = '\n<!-- sitechat:notifications -->\n';
-
-/** `notifications.json`: the outcomes, as the store keeps them. */
-export function notificationsJson(outcomes: readonly NotifyOutcome[]): string {
-  return `${JSON.stringify(outcomes, null, 2)}\n`;
-}
 
 /** report.md with its Notifications section for `outcomes` (replacing the one it has); unchanged without outcomes. */
 export function withNotificationsSection(markdown: string, outcomes: readonly NotifyOutcome[] | undefined): string {

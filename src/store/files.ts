@@ -1,3 +1,5 @@
+import type { NotifyOutcome } from '../domain/notify';
+
 /** Files the file store keeps in `<rootDir>/<runId>/`. */
 export const StoreFile = {
   meta: 'meta.json',
@@ -30,3 +32,8 @@ export const ReportFile = {
   html: 'report.html',
 } as const;
 export type ReportFile = (typeof ReportFile)[keyof typeof ReportFile];
+
+/** `notifications.json`: a run's notification outcomes, as the file store keeps them and report directories show them. */
+export function notificationsJson(outcomes: readonly NotifyOutcome[]): string {
+  return `${JSON.stringify(outcomes, null, 2)}\n`;
+}

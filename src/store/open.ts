@@ -3,8 +3,11 @@
  * several hosts share nothing but the database), otherwise the file store in the runs directory (one machine, or
  * a shared filesystem). Every command and the worker open their store here.
  */
-import { FilePlanStore, type PlanStore } from './file/planStore';
-import { FileNotificationLedger, PgNotificationLedger, type NotificationLedger } from './ledger';
+import { FilePlanStore } from './file/planStore';
+import { type PlanStore } from './store';
+import { FileNotificationLedger } from './file/ledger';
+import { PgNotificationLedger } from './pg/ledger';
+import { type NotificationLedger } from './store';
 import { FileResultsStore } from './file/resultsStore';
 import { PgDatabase, redactStoreUrl } from './pg/database';
 import { PgPlanStore } from './pg/planStore';

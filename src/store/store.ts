@@ -1,5 +1,7 @@
+import type { WorkPlanInfo, WorkPlanOptions } from '../datasets/plan';
+import type { WorkUnit } from '../domain/dataset';
 import type { Label, LabelFilter } from '../domain/label';
-import type { NotifyOutcome } from '../domain/notify';
+import type { NotifyKind, NotifyOutcome } from '../domain/notify';
 import { Outcome, RunKind, type RowResult, type RunMeta, type RunSummary, type SessionCloseFailure, type SettleMark, type Submission } from '../domain/results';
 
 /** Which runs `ResultsStore.listRuns` returns; every given field must match. */
@@ -103,6 +105,65 @@ export interface LabelStore {
  * activities. `openStore` (open.ts) gives it with the run's plans (`PlanStore`) and the notification ledger.
  */
 export interface ResultsStore extends RunStore, RowStore, SubmissionStore, SettleStore, NotificationStore, LabelStore {}
+
+/**
+ * Where a run's work plan lives between `prepareRun` and the chunks that read its pages. Activities run on any
+ * worker: the file implementation (`FilePlanStore`) needs every worker to see the same runs directory; the PostgreSQL
+ * one (`PgPlanStore`) keeps the pages in the results database, so workers share nothing but it.
+ */
+export interface PlanStore {
+  /**
+   * Validates the dataset in one streaming pass and stores the run's paged plan. Repeatable: a retry rebuilds the
+   * same plan over the old one.
+   */
+  build(runId: string, datasetPath: string, options: WorkPlanOptions): Promise<WorkPlanInfo>;
+  /** One page (0-based) of the run's plan; a `RangeError` for a page the plan does not have. */
+  readPage(runId: string, page: number): Promise<WorkUnit[]>;
+  /**
+   * Stores a page after the plan's own ones (`page` ≥ its page count), e.g. the rows `--confirm` asks again.
+   * Repeatable: writing the same page again replaces it.
+   */
+  writeExtraPage(runId: string, page: number, units: WorkUnit[]): Promise<void>;
+  /**
+   * Makes a dataset file the run is started with readable by every worker that may prepare the run (the workers
+   * then find it by its sha256 when its path does not exist on their host). Repeatable.
+   */
+  shareDataset(datasetPath: string, sha256: string): Promise<void>;
+}
+
+/** One notification as the ledger knows it. */
+export interface DeliveryRecord {
+  deliveryId: string;
+  /** `slack (SITECHAT_SLACK_WEBHOOK)`: names only. */
+  destination: string;
+  kind: NotifyKind;
+  /** `sending`: a send began and its answer is not known; `delivered`: 2xx; `failed`: refused, or out of attempts. */
+  status: 'sending' | 'delivered' | 'failed';
+  /** Sends begun so far (each may have reached the receiver). */
+  sends: number;
+  error?: string;
+  updatedAt: string;
+}
+
+/**
+ * What the runner knows about each notification it sent, by delivery id, kept in the results store's place (the
+ * runs directory, or the PostgreSQL store) so every worker sees it. The notify activity writes `sending` before a
+ * send and `delivered` right after the receiver's 2xx, before it returns: a retried activity (another attempt, or
+ * another worker after a crash) that finds `delivered` does not send again. Only a crash between the 2xx and that
+ * write re-sends, with the same delivery id (docs/notifications.md, "Guarantees").
+ */
+export interface NotificationLedger {
+  get(deliveryId: string): Promise<DeliveryRecord | undefined>;
+  /** Durable when the promise resolves: the worker may die right after. */
+  put(record: DeliveryRecord): Promise<void>;
+}
+
+const DELIVERY_ID = /^[A-Za-z0-9_-]{1,100}$/u;
+
+/** Throws when a delivery id could not be a file name or key of the ledger. */
+export function assertValidDeliveryId(id: string): void {
+  if (!DELIVERY_ID.test(id)) throw new Error(`notification ledger: invalid delivery id ${JSON.stringify(id)}`);
+}
 
 const outcomes = new Set<string>(Object.values(Outcome));
 const kinds = new Set<string>(Object.values(RunKind));

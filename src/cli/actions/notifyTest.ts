@@ -3,7 +3,7 @@ import { loadRunConfig, ConfigError } from '../../config';
 import { sampleMessage } from '../../notify/build';
 import { REPORT_BASE_URL_VARIABLE } from '../../notify/message';
 import { deliver } from '../../notify/deliver';
-import type { NotificationLedger } from '../../store/ledger';
+import type { NotificationLedger } from '../../store/store';
 import { outcomeLine } from '../../domain/notify';
 import type { NotifyTestFlags } from '../commands/notify';
 import { ExitCode } from '../follow';

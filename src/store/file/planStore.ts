@@ -1,32 +1,9 @@
-/**
- * Where a run's work plan lives between `prepareRun` and the chunks that read its pages. Activities run on any
- * worker: the file implementation needs every worker to see the same runs directory; the PostgreSQL one
- * (`PgPlanStore`) keeps the pages in the results database, so workers share nothing but it.
- */
+/** The plan store of the file store: plans in the runs directory, which every worker must see. */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../../datasets/plan';
 import type { WorkUnit } from '../../domain/dataset';
-
-export interface PlanStore {
-  /**
-   * Validates the dataset in one streaming pass and stores the run's paged plan. Repeatable: a retry rebuilds the
-   * same plan over the old one.
-   */
-  build(runId: string, datasetPath: string, options: WorkPlanOptions): Promise<WorkPlanInfo>;
-  /** One page (0-based) of the run's plan; a `RangeError` for a page the plan does not have. */
-  readPage(runId: string, page: number): Promise<WorkUnit[]>;
-  /**
-   * Stores a page after the plan's own ones (`page` ≥ its page count), e.g. the rows `--confirm` asks again.
-   * Repeatable: writing the same page again replaces it.
-   */
-  writeExtraPage(runId: string, page: number, units: WorkUnit[]): Promise<void>;
-  /**
-   * Makes a dataset file the run is started with readable by every worker that may prepare the run (the workers
-   * then find it by its sha256 when its path does not exist on their host). Repeatable.
-   */
-  shareDataset(datasetPath: string, sha256: string): Promise<void>;
-}
+import type { PlanStore } from '../store';
 
 /** Plans in `<runsDir>/<runId>/plan/` (`plan.jsonl` and its page index). */
 export class FilePlanStore implements PlanStore {

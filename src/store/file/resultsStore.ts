@@ -1,10 +1,9 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Label, LabelFilter } from '../../domain/label';
-import { notificationsJson } from '../../notify/reportNote';
 import type { NotifyOutcome } from '../../domain/notify';
 import { FileLabelStore } from './labelStore';
-import { StoreFile } from '../files';
+import { notificationsJson, StoreFile } from '../files';
 import { appendDurably, isNotFound, readJsonIfExists, scanLines, writeFileAtomic } from '../../shared/fileIo';
 import { assertValidMeta, assertValidRow, assertValidSessionFailure, assertValidSettleMark, assertValidSubmission, matchesFilter, newestFirst, summaryShapeProblem, type ResultsStore, type RunFilter } from '../store';
 import { CorruptRunFileError } from '../errors';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DatasetChangedError, DatasetFileError } from '../../datasets/issues';
 import { buildWorkPlan, readWorkPage, type WorkPlanInfo, type WorkPlanOptions } from '../../datasets/plan';
-import type { PlanStore } from '../file/planStore';
+import type { PlanStore } from '../store';
 import type { WorkUnit } from '../../domain/dataset';
 import type { PgDatabase } from './database';
 

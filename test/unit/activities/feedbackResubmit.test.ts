@@ -7,7 +7,7 @@ import { createActivities } from '../../../activities';
 import { PlanMetadata } from '../../../activities/planRows';
 import type { SettleRowsInput } from '../../../activities/types';
 import { SiteChatClient } from '../../../src/api';
-import type { PlanStore } from '../../../src/store/file/planStore';
+import type { PlanStore } from '../../../src/store/store';
 import { FileResultsStore } from '../../../src/reports';
 import { Outcome, type RowResult } from '../../../src/domain/results';
 import { DEMO, startSimulator, type FeedbackResubmit, type SimulatorHandle } from '../../../src/sim';

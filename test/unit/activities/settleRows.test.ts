@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskResult, SettleItem, SettleRowsInput, SettleRowsResult } from '../../../activities/types';
 import { PlanMetadata } from '../../../activities/planRows';
-import type { PlanStore } from '../../../src/store/file/planStore';
+import type { PlanStore } from '../../../src/store/store';
 import { SiteChatClient } from '../../../src/api';
 import { FileResultsStore } from '../../../src/reports';
 import { Outcome, type RowResult } from '../../../src/domain/results';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enableMetrics } from '../../../src/metrics/registry';
 import { deliver } from '../../../src/notify/deliver';
-import { FileNotificationLedger } from '../../../src/store/ledger';
+import { FileNotificationLedger } from '../../../src/store/file/ledger';
 import { MAX_RESPONSE_BYTES, retryAfterMs } from '../../../src/notify/send';
 import { expressNotFound, Receiver } from '../../helpers/receiver';
 import { freePort } from '../../../src/temporal/devServerProcess';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver } from '../../../src/notify/deliver';
-import { FileNotificationLedger } from '../../../src/store/ledger';
+import { FileNotificationLedger } from '../../../src/store/file/ledger';
 import { fencesOf, type Fence } from '../../helpers/docExamples';
 import { Receiver, type Received } from '../../helpers/receiver';
 import { skippable } from '../../helpers/requirements';

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileNotificationLedger, PgNotificationLedger, type DeliveryRecord, type NotificationLedger } from '../../../src/store/ledger';
+import { FileNotificationLedger } from '../../../src/store/file/ledger';
+import { PgNotificationLedger } from '../../../src/store/pg/ledger';
+import { type DeliveryRecord, type NotificationLedger } from '../../../src/store/store';
 import { PgDatabase } from '../../../src/store/pg/database';
 import { describeWithPostgres } from '../../helpers/usePostgres';
 
