@@ -1,4 +1,4 @@
-import { loadExplicitBaseline, selectLatestBaseline, type BaselineChoice } from '../src/reports';
+import { loadExplicitBaseline, selectLatestBaseline, type BaselineChoice } from '../src/analysis/baselineSelect';
 import type { RunInput } from '../src/domain/run';
 import type { ActivityDeps } from './deps';
 

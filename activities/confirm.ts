@@ -1,12 +1,12 @@
 import { confirmationUnits } from '../src/datasets/confirm';
 import type { WorkUnit } from '../src/domain/dataset';
-import { BaselineDiff } from '../src/reports/baseline';
-import { ConfirmTally } from '../src/reports/confirmTally';
-import { confirmOrder, nextConfirmStep } from '../src/reports/confirmSequence';
-import { regressionFailsGate } from '../src/reports/gate';
-import { summarize } from '../src/reports/summary';
+import { BaselineDiff } from '../src/analysis/baseline';
+import { ConfirmTally } from '../src/analysis/confirmTally';
+import { confirmOrder, nextConfirmStep } from '../src/analysis/confirmSequence';
+import { regressionFailsGate } from '../src/analysis/gate';
+import { summarize } from '../src/analysis/summary';
 import { baseIdOf } from '../src/datasets/repeat';
-import type { BaselineInput } from '../src/reports/baseline';
+import type { BaselineInput } from '../src/analysis/baseline';
 import type { RunMeta } from '../src/domain/results';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';

@@ -1,8 +1,9 @@
 import { basename, resolve } from 'node:path';
 import { Context } from '@temporalio/activity';
-import { finalizeRun, writeHistory } from '../src/reports';
-import { writeBackfillOutput } from '../src/backfill/output';
-import { recordReportDir } from '../src/reports/reportDirs';
+import { finalizeRun } from '../src/render/writeReports';
+import { writeHistory } from '../src/render/history';
+import { writeBackfillOutput } from '../src/render/backfillOutput';
+import { recordReportDir } from '../src/render/reportDirs';
 import type { RunResult } from '../src/domain/run';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';

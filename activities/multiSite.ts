@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
-import { compareVariants } from '../src/reports/matrixComparison';
-import { summarizeMultiSite, type MultiSiteSummaryInput } from '../src/reports/multiSite';
-import { writeMultiSiteReports } from '../src/reports/multiSiteRender';
+import { compareVariants } from '../src/analysis/matrixComparison';
+import { summarizeMultiSite, type MultiSiteSummaryInput } from '../src/analysis/multiSite';
+import { writeMultiSiteReports } from '../src/render/multiSiteRender';
 import type { MultiSiteResult } from '../src/domain/multiSite';
 import type { ActivityDeps } from './deps';
 

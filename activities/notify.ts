@@ -5,13 +5,13 @@ import { buildCleanupMessage, buildMultiSiteMessage, buildRunMessage, cleanupVer
 import { deliver, type Delivered } from '../src/notify/deliver';
 import { deliveryIdFor } from '../src/notify/deliveryId';
 import { NOTIFY_HEARTBEAT_MS, NOTIFY_MAX_ATTEMPTS, NOTIFY_MAX_RETRY_AFTER_MS } from '../src/notify/policy';
-import { writeReportNote } from '../src/notify/reportNote';
+import { writeReportNote } from '../src/render/reportNote';
 import { DEFAULT_TRIGGERS, destinationLabel, type NotifyOutcome, type NotifySpec } from '../src/domain/notify';
 import { firedTrigger } from '../src/notify/triggers';
 import { REPORT_BASE_URL_VARIABLE } from '../src/notify/message';
 import { readJsonIfExists } from '../src/shared/fileIo';
-import { previousCompatibleRun } from '../src/reports/baselinePrevious';
-import { summarizeMultiSite } from '../src/reports/multiSite';
+import { previousCompatibleRun } from '../src/analysis/baselinePrevious';
+import { summarizeMultiSite } from '../src/analysis/multiSite';
 import type { ActivityDeps } from './deps';
 import { withHeartbeats } from './heartbeat';
 import type { MultiSiteReportInput } from './multiSite';

@@ -17,7 +17,7 @@ import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../src/temporal/client';
 import { NativeConnection } from '@temporalio/worker';
 import { sha256File } from '../src/datasets';
-import { mcnemarExact } from '../src/reports/stats';
+import { mcnemarExact } from '../src/analysis/stats';
 import { DEMO, startSimulator } from '../src/sim';
 import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';

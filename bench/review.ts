@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTemporalClient } from '../src/temporal/client';
 import { FileResultsStore } from '../src/store/file/resultsStore';
-import { finalizeRun } from '../src/reports/writeReports';
+import { finalizeRun } from '../src/render/writeReports';
 import type { Outcome, RowResult } from '../src/domain/results';
 import { resolveReviewTarget } from '../src/review/runs';
 import { ReviewSession } from '../src/review/session';

@@ -102,7 +102,7 @@ function countsOf(outcomes: ReadonlyMap<string, Outcome>): Map<string, RowCounts
 
 /**
  * With repeats on either side, rows are compared by their pass rates over their answers: a row regressed when its
- * rate fell. The test is CMH with each row a stratum (src/reports/repeatStats.ts); `mcnemar` keeps the row counts.
+ * rate fell. The test is CMH with each row a stratum (src/analysis/repeatStats.ts); `mcnemar` keeps the row counts.
  */
 function compareRowwise(
   baselineRows: ReadonlyMap<string, RowCounts>,

@@ -1,13 +1,13 @@
 /**
  * The comparison a multi-site or matrix run writes beside its combined report: its variants' runs through
- * `src/compare` (the same figures and files as `sitechat compare`), a digest of it for summary.json and report.md,
+ * `src/analysis/compare` (the same figures and files as `sitechat compare`), a digest of it for summary.json and report.md,
  * and the `--reference` check of the gate.
  */
-import { compareRuns } from '../compare/compare';
-import { formatP } from '../compare/markdown';
-import { CompareInputError } from '../compare/rows';
-import { CompareFile } from '../compare/write';
-import type { Comparison } from '../compare/types';
+import { compareRuns } from './compare/compare';
+import { formatP } from '../render/compare/markdown';
+import { CompareInputError } from './compare/rows';
+import { CompareFile } from '../render/compare/write';
+import type { Comparison } from './compare/types';
 import type { ComparisonDigest, SiteRunRef } from '../domain/multiSite';
 import { lineName } from '../domain/siteVerdict';
 import type { ResultsStore } from '../store/store';

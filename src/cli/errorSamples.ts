@@ -3,7 +3,7 @@ import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { openCliStore } from './storeReports';
 
-/** The type a row's error is counted under in `summary.errorsByType` (as src/reports/summary.ts counts it). */
+/** The type a row's error is counted under in `summary.errorsByType` (as src/analysis/summary.ts counts it). */
 function errorTypeOf(row: RowResult): string | undefined {
   if (row.outcome !== Outcome.error && row.outcome !== Outcome.timedOut) return undefined;
   return row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');

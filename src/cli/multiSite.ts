@@ -1,15 +1,15 @@
 import { join, resolve } from 'node:path';
 import { type Client, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { clientFor } from '../temporal/client';
-import { CANCELLED_BEFORE_START, summarizeMultiSite } from '../reports/multiSite';
+import { CANCELLED_BEFORE_START, summarizeMultiSite } from '../analysis/multiSite';
 import { type SiteRunRef } from '../domain/multiSite';
-import { writeMultiSiteReports } from '../reports/multiSiteRender';
+import { writeMultiSiteReports } from '../render/multiSiteRender';
 import type { OpenedStore } from '../store/open';
 import { TaskQueue } from '../temporal/taskQueues';
 import { startWorkflow } from '../temporal/workflowTypes';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput, VariantSpec } from '../domain/multiSite';
-import { compareVariants } from '../reports/matrixComparison';
+import { compareVariants } from '../analysis/matrixComparison';
 import { matrixPlanLines } from './matrixPlan';
 import { variantSites } from './variants';
 import { progressQuery } from '../../workflows/signals';

@@ -1,5 +1,5 @@
-import { verdictLabel } from '../reports/gate';
-import { lineName } from '../reports/multiSite';
+import { verdictLabel } from '../analysis/gate';
+import { lineName } from '../analysis/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import { SiteVerdict } from '../domain/siteVerdict';
 import type { RunSummary } from '../domain/results';

@@ -5,12 +5,12 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeBackfillOutput } from '../backfill/output';
-import { loadBaselineFromStore, type BaselineInput } from '../reports/baseline';
+import { writeBackfillOutput } from '../render/backfillOutput';
+import { loadBaselineFromStore, type BaselineInput } from '../analysis/baseline';
 import { ReportFile } from '../store/files';
 import { openStore, storeUrlFromEnv, type OpenedStore } from '../store/open';
-import { recordReportDir } from '../reports/reportDirs';
-import { writeReports } from '../reports/writeReports';
+import { recordReportDir } from '../render/reportDirs';
+import { writeReports } from '../render/writeReports';
 import type { Logger } from './logger';
 import { runsDir } from './preflight';
 import { UsageError } from './runOptions';

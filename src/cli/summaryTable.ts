@@ -1,8 +1,8 @@
-import { verdictLabel } from '../reports/gate';
+import { verdictLabel } from '../analysis/gate';
 import { GateVerdict, type RunSummary } from '../domain/results';
-import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../reports/escape';
-import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../reports/repeatText';
-import { overallLabel } from '../reports/multiSite';
+import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../render/escape';
+import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../render/repeatText';
+import { overallLabel } from '../analysis/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import { siteLines } from './siteTable';
 

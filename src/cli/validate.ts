@@ -10,7 +10,7 @@ import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfi
 import { DatasetFileError, normalizeDelimiter } from '../datasets';
 import { EMAIL_PATTERN } from '../datasets/schema';
 import { loadCustomGrader } from '../grading/custom';
-import { combinedLines } from '../reports/baselineSelect';
+import { combinedLines } from '../analysis/baselineSelect';
 import { ReportFile } from '../store/files';
 import { isNotFound } from '../shared/fileIo';
 import type { RunFlags } from './commands/run';

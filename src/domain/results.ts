@@ -307,7 +307,7 @@ export interface RepeatSummary {
   kOfN: Record<string, number>;
   /**
    * Pass rate of all graded answers with a 95 % interval that counts rows, not answers, as the independent units
-   * (Wilson at the effective sample size of the clustered answers: src/reports/repeatStats.ts).
+   * (Wilson at the effective sample size of the clustered answers: src/analysis/repeatStats.ts).
    */
   passRate: { value: number; low: number; high: number; effectiveN: number; answers: number; rows: number } | null;
   /** The first flaky rows in dataset order (capped), with their differing answers. */

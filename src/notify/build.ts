@@ -3,8 +3,8 @@
  * verdict and reasons, the first regressed rows with the baseline's answer and today's, the errors by type. Memory is
  * bounded: one streaming pass over the run's rows, one over the baseline's.
  */
-import { loadBaseline } from '../reports/baseline';
-import { lineName, lineNoun } from '../reports/multiSite';
+import { loadBaseline } from '../analysis/baseline';
+import { lineName, lineNoun } from '../analysis/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import type { ResultsStore } from '../store/store';
 import { Outcome, type RowResult, type RunSummary } from '../domain/results';

@@ -3,7 +3,7 @@
  * `latency_ms`). Read twice, streaming: once to validate everything (nothing is graded when a line is wrong), once
  * to grade.
  */
-import { BACKFILL_COLUMNS } from '../backfill/output';
+import { BACKFILL_COLUMNS } from '../render/backfillOutput';
 import { KNOWN_COLUMNS, walkDataset, type DatasetIssue, type DatasetReadOptions } from '../datasets';
 import { DECLARE_AS_METADATA, type ColumnNameRules } from '../datasets/columnNames';
 import { AnswerColumn, takeAnswer } from './answerColumns';

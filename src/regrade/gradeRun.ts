@@ -4,10 +4,14 @@
  */
 import { join, resolve } from 'node:path';
 import type { RunConfig } from '../config';
-import { finalizeRun, loadExplicitBaseline, selectLatestBaseline, writeHistory, type ResultsStore, type RunSummary } from '../reports';
+import { finalizeRun } from '../render/writeReports';
+import { loadExplicitBaseline, selectLatestBaseline } from '../analysis/baselineSelect';
+import { writeHistory } from '../render/history';
+import { type ResultsStore } from '../store/store';
+import { type RunSummary } from '../domain/results';
 import { JudgeCache, type Judge } from '../grading/judge';
 import { openStore } from '../store/open';
-import { recordReportDir } from '../reports/reportDirs';
+import { recordReportDir } from '../render/reportDirs';
 import { buildInfo } from '../shared/buildInfo';
 import { AnswerSource, gradingOf, type Provenance } from '../domain/provenance';
 import { createItemGrader } from './grader';

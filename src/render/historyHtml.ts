@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { pct } from './gate';
+import { pct } from '../analysis/gate';
 import { RunOrigin, type HistoryEntry, type ParentGroup } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a } from './escape';

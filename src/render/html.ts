@@ -1,7 +1,7 @@
 import { baseIdOf } from '../datasets/repeat';
-import { baselineVerdict } from './baseline';
-import { EMPTY_CONTEXT, type ReportContext } from './context';
-import { describeGateSettings, pct, verdictLabel } from './gate';
+import { baselineVerdict } from '../analysis/baseline';
+import { EMPTY_CONTEXT, type ReportContext } from '../analysis/context';
+import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
 import { confirmationHtml, repeatsSection } from './htmlRepeats';
 import { reviewSections, sideEffectSections } from './htmlReview';

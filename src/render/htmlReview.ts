@@ -1,6 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
 import type { AssertionResult } from '../domain/grade';
-import { DetailSection, type PriorTurn, type ReportContext } from './context';
+import { DetailSection, type PriorTurn, type ReportContext } from '../analysis/context';
 import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
 import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personFacts, personView, type PersonView } from './labelView';
 import type { RowResult } from '../domain/results';

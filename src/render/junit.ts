@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { baseIdOf } from '../datasets/repeat';
-import { describeGateSettings, verdictLabel } from './gate';
+import { describeGateSettings, verdictLabel } from '../analysis/gate';
 import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
 import { gradersLine, gradersView, labelFailureMessage, personLine, personView, type PersonView } from './labelView';

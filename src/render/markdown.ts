@@ -1,9 +1,9 @@
 import { baseIdOf } from '../datasets/repeat';
-import { withNotificationsSection } from '../notify/reportNote';
+import { withNotificationsSection } from './reportNote';
 import type { NotifyOutcome } from '../domain/notify';
-import { baselineVerdict } from './baseline';
-import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from './context';
-import { describeGateSettings, pct, verdictLabel } from './gate';
+import { baselineVerdict } from '../analysis/baseline';
+import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from '../analysis/context';
+import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
 import { mdRowDetail } from './markdownRows';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';

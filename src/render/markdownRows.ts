@@ -1,5 +1,5 @@
 import type { AssertionResult } from '../domain/grade';
-import type { PriorTurn } from './context';
+import type { PriorTurn } from '../analysis/context';
 import { mdFence, mdInline } from './escape';
 import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personText, personView, type PersonView } from './labelView';
 import { Outcome, type RowResult } from '../domain/results';

@@ -4,16 +4,16 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from '../notify/reportNote';
+import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from './reportNote';
 import type { NotifyOutcome } from '../domain/notify';
 import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from '../store/files';
-import { describeGateSettings, pct, verdictLabel } from './gate';
+import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { lineName, lineNoun, overallLabel, SiteVerdict } from './multiSite';
+import { lineName, lineNoun, overallLabel, SiteVerdict } from '../analysis/multiSite';
 import { type MultiSiteSummary, type SiteLine } from '../domain/multiSite';
-import type { Comparison } from '../compare/types';
-import { writeComparison } from '../compare/write';
+import type { Comparison } from '../analysis/compare/types';
+import { writeComparison } from './compare/write';
 import { comparisonHtml, comparisonMd } from './matrixRender';
 import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
 import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';

@@ -1,5 +1,5 @@
 /** The words every report uses for a run with repeats (Markdown, HTML and the CLI summary build on these). */
-import { pct } from './gate';
+import { pct } from '../analysis/gate';
 import type { Confirmation, ConfirmingAnswer, RepeatSummary } from '../domain/results';
 
 /** "66.7% (95% CI 44.1–83.6%, 17.3 independent answers' worth over 10 rows)" */

@@ -1,18 +1,18 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extraSends } from '../api/failureRules';
-import { NOTIFICATIONS_FILE, notificationsJson } from '../notify/reportNote';
-import type { BaselineInput } from './baseline';
-import type { BaselineChoice } from './baselineSelect';
-import { collectReportContext } from './context';
+import { NOTIFICATIONS_FILE, notificationsJson } from './reportNote';
+import type { BaselineInput } from '../analysis/baseline';
+import type { BaselineChoice } from '../analysis/baselineSelect';
+import { collectReportContext } from '../analysis/context';
 import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from '../store/files';
-import { evaluateGate, gateSettingsOf, type GateOptions } from './gate';
+import { evaluateGate, gateSettingsOf, type GateOptions } from '../analysis/gate';
 import { renderHtml } from './html';
 import { renderJUnit } from './junit';
 import { renderMarkdown, renderStepSummary } from './markdown';
 import type { ResultsStore } from '../store/store';
-import { summarize, type SummarizeOptions } from './summary';
+import { summarize, type SummarizeOptions } from '../analysis/summary';
 import { Outcome, RunKind, type GateResult, type RowResult, type RunMeta, type RunSummary } from '../domain/results';
 
 /** Where each report file was written. */

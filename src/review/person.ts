@@ -1,5 +1,5 @@
 /** The review page's view of a row a person settled, computed here so the page writes the reports' words (labelView.ts). */
-import { capitalized, DECIDED_BY_A_PERSON, formatWhen, gradersHead, gradersView, personFacts, personView, type PersonView } from '../reports/labelView';
+import { capitalized, DECIDED_BY_A_PERSON, formatWhen, gradersHead, gradersView, personFacts, personView, type PersonView } from '../render/labelView';
 import type { PersonItem, ReviewItem } from './types';
 
 /** The row's own label decision, else the label of its key the queue found; undefined when neither exists. */

@@ -4,8 +4,8 @@
  * stay in the queue, shown as settled. Streams the run; memory holds the queued rows only (capped by `limit`).
  */
 import { rowLabelKey } from '../labels/rowSubject';
-import { loadBaselineFromStore, baselineRowsFor } from '../reports/baseline';
-import type { PriorTurn } from '../reports/context';
+import { loadBaselineFromStore, baselineRowsFor } from '../analysis/baseline';
+import type { PriorTurn } from '../analysis/context';
 import type { ResultsStore } from '../store/store';
 import { DecidedBy, Outcome, type RowResult, type RunSummary } from '../domain/results';
 import { personItem } from './person';

@@ -4,11 +4,11 @@
  * the same code as the end of a run and `sitechat grade` (`finalizeRun`, `writeHistory`).
  */
 import { join } from 'node:path';
-import { loadBaselineFromStore, type BaselineInput } from '../reports/baseline';
-import { writeHistory } from '../reports/history';
+import { loadBaselineFromStore, type BaselineInput } from '../analysis/baseline';
+import { writeHistory } from '../render/history';
 import type { ResultsStore } from '../store/store';
 import type { RunSummary } from '../domain/results';
-import { finalizeRun } from '../reports/writeReports';
+import { finalizeRun } from '../render/writeReports';
 
 export interface RefreshOptions {
   /** Where the run's report files and history.html live on this host. */

@@ -4,9 +4,9 @@
  */
 import { join } from 'node:path';
 import { readJsonIfExists } from '../shared/fileIo';
-import { summarizeMultiSite } from '../reports/multiSite';
+import { summarizeMultiSite } from '../analysis/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
-import { writeMultiSiteReports } from '../reports/multiSiteRender';
+import { writeMultiSiteReports } from '../render/multiSiteRender';
 import type { ResultsStore } from '../store/store';
 import { RunKind, type RunMeta } from '../domain/results';
 import { siteRunId } from '../../workflows/multiSiteSignals';

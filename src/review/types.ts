@@ -1,5 +1,5 @@
 import type { Label, LabelVerdict } from '../domain/label';
-import type { PriorTurn } from '../reports/context';
+import type { PriorTurn } from '../analysis/context';
 import type { GateResult, Outcome, RowResult } from '../domain/results';
 
 /** Why a row is in the review queue, in queue order. */

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Comparison } from '../../src/compare/types';
+import type { Comparison } from '../../src/analysis/compare/types';
 import { CLI, sitechat } from '../helpers/cli';
 
 const DEMO = resolve(__dirname, '..', '..', 'datasets', 'demo.csv');

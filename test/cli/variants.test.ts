@@ -35,7 +35,7 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
     expect(existsSync(join(dir, '.sitechat')), 'no embedded Temporal server was started').toBe(false);
   });
 
-  it('--model a,b: the plan, a run per model, the comparison through src/compare, each verdict, and exit 1 when the --reference is beaten significantly', async () => {
+  it('--model a,b: the plan, a run per model, the comparison through src/analysis/compare, each verdict, and exit 1 when the --reference is beaten significantly', async () => {
     const out = join(dir, 'models');
     const ran = await sitechat(dir, ['run', 'demo.csv', '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-3.5-mini-sim', '--fail-under', '30%', '--out', out]);
     expect(ran.code, ran.stderr).toBe(1);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { FileResultsStore } from '../../src/store/file/resultsStore';
-import { finalizeRun } from '../../src/reports/writeReports';
-import { recordReportDir } from '../../src/reports/reportDirs';
+import { finalizeRun } from '../../src/render/writeReports';
+import { recordReportDir } from '../../src/render/reportDirs';
 import type { Outcome, RowResult, RunKind } from '../../src/domain/results';
 
 /** A finished run to write into a runs directory: its outcomes decide pass rate and errors. */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labelKey } from '../../src/labels/key';
 import type { Label } from '../../src/domain/label';
 import type { ResultsStore } from '../../src/store/store';
-import { summarize } from '../../src/reports/summary';
+import { summarize } from '../../src/analysis/summary';
 import { collect, meta, row } from '../unit/reports/fixtures';
 
 /** A label of `site-1` with its key computed from its fields. */

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
-import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
+import { MultiSiteReportFile } from '../../src/render/multiSiteRender';
 import type { RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';

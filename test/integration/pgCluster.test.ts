@@ -6,7 +6,7 @@ import { ReportFile } from '../../src/store/files';
 import type { RowResult, RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
-import { MultiSiteReportFile } from '../../src/reports/multiSiteRender';
+import { MultiSiteReportFile } from '../../src/render/multiSiteRender';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { sitechat } from '../helpers/cli';
 import { startStack, type Stack } from '../helpers/stack';

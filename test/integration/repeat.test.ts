@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { DEMO } from '../../src/sim/constants';
 import type { WorkUnit } from '../../src/domain/dataset';
-import { mcnemarExact } from '../../src/reports/stats';
+import { mcnemarExact } from '../../src/analysis/stats';
 import type { RunSummary } from '../../src/domain/results';
 import type { RunResult } from '../../src/domain/run';
 import { DEMO_HEADER, readResults, startRun, writeDataset } from '../helpers/runs';

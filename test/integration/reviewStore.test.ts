@@ -5,7 +5,7 @@ import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../src/temporal/client';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { openStore, type OpenedStore } from '../../src/store/open';
-import { finalizeRun } from '../../src/reports/writeReports';
+import { finalizeRun } from '../../src/render/writeReports';
 import type { Outcome, RowResult } from '../../src/domain/results';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { resolveReviewTarget } from '../../src/review/runs';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, type TestContext } from 'vitest';
 import type { RunActivities } from '../../activities';
 import type { AskInput, AskResult, PlannedRow, PlannedUnit, SettleInput, SettleResult, SettleRowsInput } from '../../activities/types';
 import { payloadDataConverter } from '../../src/codec/dataConverter';
-import { summarize } from '../../src/reports/summary';
+import { summarize } from '../../src/analysis/summary';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/domain/results';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { TaskQueue } from '../../src/temporal/taskQueues';

@@ -1,7 +1,7 @@
 /** Reads finished runs from the results store and lines their rows up by dataset row. */
-import type { ResultsStore } from '../store/store';
-import type { RowCounts } from '../reports/repeatStats';
-import { Outcome, type RowResult, type RunMeta } from '../domain/results';
+import type { ResultsStore } from '../../store/store';
+import type { RowCounts } from '../repeatStats';
+import { Outcome, type RowResult, type RunMeta } from '../../domain/results';
 import { isDecided } from './statistics';
 import type { Cell, ComparedRow, Variant } from './types';
 

@@ -1,7 +1,7 @@
 /** The figures of a comparison: intervals, paired tests and their correction for many pairs. */
-import { clusteredPassRate, cochranMantelHaenszel, type RowCounts, type Stratum } from '../reports/repeatStats';
-import { DEFAULT_ALPHA, mcnemarExact, percentile, wilsonInterval } from '../reports/stats';
-import { Outcome } from '../domain/results';
+import { clusteredPassRate, cochranMantelHaenszel, type RowCounts, type Stratum } from '../repeatStats';
+import { DEFAULT_ALPHA, mcnemarExact, percentile, wilsonInterval } from '../stats';
+import { Outcome } from '../../domain/results';
 import type { Cell, ComparedRow, PairStats, VariantStats } from './types';
 
 /**

@@ -1,5 +1,5 @@
-import type { CmhResult, RowCounts } from '../reports/repeatStats';
-import type { McNemarResult, Outcome } from '../domain/results';
+import type { CmhResult, RowCounts } from '../repeatStats';
+import type { McNemarResult, Outcome } from '../../domain/results';
 
 /** One compared run ("variant"): what it asked with, and where its rows come from. */
 export interface Variant {

@@ -1,9 +1,9 @@
 import { basename, join, resolve } from 'node:path';
-import { compareRuns } from '../../compare/compare';
-import { formatP, intervalOf, pctOf } from '../../compare/markdown';
-import { CompareInputError } from '../../compare/rows';
-import type { Comparison } from '../../compare/types';
-import { writeComparison } from '../../compare/write';
+import { compareRuns } from '../../analysis/compare/compare';
+import { formatP, intervalOf, pctOf } from '../../render/compare/markdown';
+import { CompareInputError } from '../../analysis/compare/rows';
+import type { Comparison } from '../../analysis/compare/types';
+import { writeComparison } from '../../render/compare/write';
 import type { CompareFlags } from '../commands/compare';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';

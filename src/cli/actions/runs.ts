@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../store/open';
-import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryOptions } from '../../reports/history';
+import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryOptions } from '../../render/history';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';

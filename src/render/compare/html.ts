@@ -3,10 +3,10 @@
  * filterable to the rows where the variants disagree. One self-contained page; answers are untrusted text and are
  * escaped; the script is a constant (no data interpolated into code), under the reports' CSP.
  */
-import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../reports/htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../reports/escape';
+import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../htmlAssets';
+import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../escape';
 import { formatP, gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
-import type { Comparison, VariantStats } from './types';
+import type { Comparison, VariantStats } from '../../analysis/compare/types';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */
 export const HTML_ROW_LIMIT = 5_000;

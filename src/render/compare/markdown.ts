@@ -1,7 +1,7 @@
 /** compare.md: the conclusion, per-variant figures, the pair table, and the rows where the variants disagree. */
-import { formatMs, mdInline, moreLine } from '../reports/escape';
-import { pct } from '../reports/gate';
-import type { Comparison, PairStats, VariantStats } from './types';
+import { formatMs, mdInline, moreLine } from '../escape';
+import { pct } from '../../analysis/gate';
+import type { Comparison, PairStats, VariantStats } from '../../analysis/compare/types';
 
 /** Disagreeing rows listed in the Markdown (the html has them all). */
 const MD_ROWS = 50;

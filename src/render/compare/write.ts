@@ -1,11 +1,11 @@
 /** Writes a comparison's files: compare.md, compare.html, compare.json and compare.junit.xml. */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../shared/fileIo';
-import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../reports/escape';
+import { writeFileAtomic } from '../../shared/fileIo';
+import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../escape';
 import { renderCompareHtml } from './html';
 import { renderCompareMarkdown } from './markdown';
-import type { Comparison } from './types';
+import type { Comparison } from '../../analysis/compare/types';
 
 export const CompareFile = { markdown: 'compare.md', html: 'compare.html', json: 'compare.json', junit: 'compare.junit.xml' } as const;
 

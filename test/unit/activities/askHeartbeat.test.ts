@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskHeartbeat, AskResult } from '../../../activities/types';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';
 

@@ -6,7 +6,7 @@ import { createActivities } from '../../../activities';
 import type { AskInput, AskResult } from '../../../activities/types';
 import { labelKey, normalizeAnswerForLabel } from '../../../src/labels/key';
 import type { Label } from '../../../src/domain/label';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { StoreUnavailableError } from '../../../src/store/errors';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';

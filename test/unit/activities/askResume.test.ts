@@ -2,7 +2,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskInput, AskResult } from '../../../activities/types';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { DEMO, type SimulatorHandle } from '../../../src/sim';
 import { useAskHarness } from './askHarness';
 

@@ -4,7 +4,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import type { AskHeartbeat, AskInput, AskResult } from '../../../activities/types';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { StoreUnavailableError } from '../../../src/store/errors';
 import type { Submission } from '../../../src/domain/results';
 import { DEMO, type SimulatorHandle } from '../../../src/sim';

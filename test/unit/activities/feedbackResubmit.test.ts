@@ -8,7 +8,7 @@ import { PlanMetadata } from '../../../activities/planRows';
 import type { SettleRowsInput } from '../../../activities/types';
 import { SiteChatClient } from '../../../src/api';
 import type { PlanStore } from '../../../src/store/store';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { Outcome, type RowResult } from '../../../src/domain/results';
 import { DEMO, startSimulator, type FeedbackResubmit, type SimulatorHandle } from '../../../src/sim';
 

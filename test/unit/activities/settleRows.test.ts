@@ -7,7 +7,7 @@ import type { AskResult, SettleItem, SettleRowsInput, SettleRowsResult } from '.
 import { PlanMetadata } from '../../../activities/planRows';
 import type { PlanStore } from '../../../src/store/store';
 import { SiteChatClient } from '../../../src/api';
-import { FileResultsStore } from '../../../src/reports';
+import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import { Outcome, type RowResult } from '../../../src/domain/results';
 import { DEMO } from '../../../src/sim';
 import { useAskHarness } from './askHarness';

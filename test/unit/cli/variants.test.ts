@@ -3,8 +3,8 @@ import { formatRuns } from '../../../src/cli/actions/runs';
 import { matrixPlanLines } from '../../../src/cli/matrixPlan';
 import { UsageError } from '../../../src/cli/runOptions';
 import { checkReference, resolveVariants } from '../../../src/cli/variants';
-import type { HistoryEntry } from '../../../src/reports/history';
-import { renderHistoryHtml } from '../../../src/reports/historyHtml';
+import type { HistoryEntry } from '../../../src/render/history';
+import { renderHistoryHtml } from '../../../src/render/historyHtml';
 
 const one = { siteFrom: '--site', modelFrom: '--model' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../src/cli/follow';
 import { summaryTable } from '../../../src/cli/summaryTable';
-import { summarize } from '../../../src/reports/summary';
+import { summarize } from '../../../src/analysis/summary';
 import type { GateResult, RunSummary } from '../../../src/domain/results';
 import { iterate, meta, row } from '../reports/fixtures';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compareRuns } from '../../../src/compare/compare';
-import { CompareInputError } from '../../../src/compare/rows';
-import { writeComparison } from '../../../src/compare/write';
+import { compareRuns } from '../../../src/analysis/compare/compare';
+import { CompareInputError } from '../../../src/analysis/compare/rows';
+import { writeComparison } from '../../../src/render/compare/write';
 import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bestVariant, holmAdjust, pairStats, variantStats } from '../../../src/compare/statistics';
-import { wilsonInterval } from '../../../src/reports/stats';
-import type { Cell, ComparedRow } from '../../../src/compare/types';
+import { bestVariant, holmAdjust, pairStats, variantStats } from '../../../src/analysis/compare/statistics';
+import { wilsonInterval } from '../../../src/analysis/stats';
+import type { Cell, ComparedRow } from '../../../src/analysis/compare/types';
 
 function row(id: string, ...outcomes: (Cell['outcome'] | undefined)[]): ComparedRow {
   return { id, index: Number(id.slice(1)), question: `${id}?`, cells: outcomes.map((o, i) => (o ? { outcome: o, answer: `${id}-${i}`, latencyMs: 100 * (i + 1) } : undefined)), disagree: false };

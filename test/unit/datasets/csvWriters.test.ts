@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { writeBackfillOutput, BACKFILL_COLUMNS } from '../../../src/backfill/output';
+import { writeBackfillOutput, BACKFILL_COLUMNS } from '../../../src/render/backfillOutput';
 import { labelsExportAction } from '../../../src/cli/actions/labelsExport';
 import { labelsImportAction } from '../../../src/cli/actions/labelsImport';
 import type { Logger } from '../../../src/cli/logger';

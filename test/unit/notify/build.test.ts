@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRunMessage } from '../../../src/notify/build';
 import { MAX_REGRESSED_ROWS, MAX_ROW_TEXT } from '../../../src/notify/message';
-import { previousCompatibleRun } from '../../../src/reports/baselinePrevious';
-import { selectLatestBaseline } from '../../../src/reports/baselineSelect';
-import { finalizeRun } from '../../../src/reports/writeReports';
+import { previousCompatibleRun } from '../../../src/analysis/baselinePrevious';
+import { selectLatestBaseline } from '../../../src/analysis/baselineSelect';
+import { finalizeRun } from '../../../src/render/writeReports';
 import type { RowResult } from '../../../src/domain/results';
 import { meta, row, useTempStore } from '../reports/fixtures';
 

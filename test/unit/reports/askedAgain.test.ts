@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../../src/cli/summaryTable';
-import { summarize } from '../../../src/reports/summary';
-import { finalizeRun } from '../../../src/reports/writeReports';
+import { summarize } from '../../../src/analysis/summary';
+import { finalizeRun } from '../../../src/render/writeReports';
 import { iterate, meta, row, useTempStore } from './fixtures';
 
 const RAG = 'failed to call rag service';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore } from '../../../src/reports/baseline';
-import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from '../../../src/reports/baselineSelect';
+import { baselineRowsFor, baselineVerdict, loadBaseline, loadBaselineFromStore } from '../../../src/analysis/baseline';
+import { loadExplicitBaseline, selectLatestBaseline, type BaselineTarget } from '../../../src/analysis/baselineSelect';
 import { StoreFile } from '../../../src/store/files';
-import { summarize } from '../../../src/reports/summary';
-import { finalizeRun } from '../../../src/reports/writeReports';
+import { summarize } from '../../../src/analysis/summary';
+import { finalizeRun } from '../../../src/render/writeReports';
 import type { Outcome } from '../../../src/domain/results';
 import { meta, row, useTempStore } from './fixtures';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { confirmationUnits } from '../../../src/datasets/confirm';
 import type { DatasetRow } from '../../../src/domain/dataset';
-import { loadBaseline, type BaselineInput } from '../../../src/reports/baseline';
-import { evaluateGate } from '../../../src/reports/gate';
-import { summarize } from '../../../src/reports/summary';
+import { loadBaseline, type BaselineInput } from '../../../src/analysis/baseline';
+import { evaluateGate } from '../../../src/analysis/gate';
+import { summarize } from '../../../src/analysis/summary';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 

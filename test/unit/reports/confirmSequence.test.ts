@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BaselineDiff, type BaselineInput } from '../../../src/reports/baseline';
-import { ConfirmTally } from '../../../src/reports/confirmTally';
-import { confirmOrder, nextConfirmStep } from '../../../src/reports/confirmSequence';
-import { evaluateGate, regressionFailsGate } from '../../../src/reports/gate';
-import { summarize } from '../../../src/reports/summary';
+import { BaselineDiff, type BaselineInput } from '../../../src/analysis/baseline';
+import { ConfirmTally } from '../../../src/analysis/confirmTally';
+import { confirmOrder, nextConfirmStep } from '../../../src/analysis/confirmSequence';
+import { evaluateGate, regressionFailsGate } from '../../../src/analysis/gate';
+import { summarize } from '../../../src/analysis/summary';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeXml, escapeXmlAttr, formatMs, mdFence, mdInline, truncate } from '../../../src/reports/escape';
+import { escapeXml, escapeXmlAttr, formatMs, mdFence, mdInline, truncate } from '../../../src/render/escape';
 
 describe('escaping', () => {
   it('escapes markup and replaces characters XML cannot carry', () => {

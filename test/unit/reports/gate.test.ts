@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, gateSettingsOf } from '../../../src/reports/gate';
-import { mcnemarExact } from '../../../src/reports/stats';
-import { summarize } from '../../../src/reports/summary';
+import { evaluateGate, gateSettingsOf } from '../../../src/analysis/gate';
+import { mcnemarExact } from '../../../src/analysis/stats';
+import { summarize } from '../../../src/analysis/summary';
 import type { BaselineComparison, RunSummary } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 

@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/reports/history';
-import { trendSvg } from '../../../src/reports/trendSvg';
+import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/render/history';
+import { trendSvg } from '../../../src/render/trendSvg';
 import type { RunSummary } from '../../../src/domain/results';
 import { seedRuns } from '../../helpers/seedRuns';
 import { useTempStore } from './fixtures';

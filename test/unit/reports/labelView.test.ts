@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AssertionResult } from '../../../src/domain/grade';
 import { labelledResult } from '../../../src/labels/apply';
-import { collectReportContext } from '../../../src/reports/context';
-import { renderHtml } from '../../../src/reports/html';
-import { renderJUnit } from '../../../src/reports/junit';
-import { renderMarkdown } from '../../../src/reports/markdown';
-import { summarize } from '../../../src/reports/summary';
+import { collectReportContext } from '../../../src/analysis/context';
+import { renderHtml } from '../../../src/render/html';
+import { renderJUnit } from '../../../src/render/junit';
+import { renderMarkdown } from '../../../src/render/markdown';
+import { summarize } from '../../../src/analysis/summary';
 import type { RowResult, RunSummary } from '../../../src/domain/results';
 import { settledByLabel } from '../../../src/review/save';
 import { collect, iterate, meta, row, useTempStore } from './fixtures';

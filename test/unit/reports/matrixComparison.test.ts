@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referenceReasons } from '../../../src/reports/matrixComparison';
+import { referenceReasons } from '../../../src/analysis/matrixComparison';
 import { type ComparisonDigest } from '../../../src/domain/multiSite';
 
 function digest(pairs: ComparisonDigest['pairs']): ComparisonDigest {

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { verdictLabel } from '../../../src/reports/gate';
-import { combineGates, overallLabel, summarizeMultiSite } from '../../../src/reports/multiSite';
+import { verdictLabel } from '../../../src/analysis/gate';
+import { combineGates, overallLabel, summarizeMultiSite } from '../../../src/analysis/multiSite';
 import { type SiteLine } from '../../../src/domain/multiSite';
-import { writeMultiSiteReports } from '../../../src/reports/multiSiteRender';
-import { finalizeRun } from '../../../src/reports/writeReports';
+import { writeMultiSiteReports } from '../../../src/render/multiSiteRender';
+import { finalizeRun } from '../../../src/render/writeReports';
 import { meta, row, useTempStore } from './fixtures';
 
 function line(siteId: string, overrides: Partial<SiteLine>): SiteLine {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AssertionResult } from '../../../src/domain/grade';
-import { renderHtml } from '../../../src/reports/html';
-import { REPORT_SCRIPT } from '../../../src/reports/htmlAssets';
-import { renderJUnit } from '../../../src/reports/junit';
-import { renderMarkdown } from '../../../src/reports/markdown';
-import { summarize } from '../../../src/reports/summary';
+import { renderHtml } from '../../../src/render/html';
+import { REPORT_SCRIPT } from '../../../src/render/htmlAssets';
+import { renderJUnit } from '../../../src/render/junit';
+import { renderMarkdown } from '../../../src/render/markdown';
+import { summarize } from '../../../src/analysis/summary';
 import type { Outcome, RowResult, RunSummary } from '../../../src/domain/results';
 import { collect, iterate, meta, row } from './fixtures';
 import { checkWellFormedXml } from './xmlCheck';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { summaryTable } from '../../../src/cli/summaryTable';
-import { wilsonInterval } from '../../../src/reports/stats';
-import type { BaselineInput } from '../../../src/reports/baseline';
-import { evaluateGate } from '../../../src/reports/gate';
-import { renderMarkdown } from '../../../src/reports/markdown';
-import { chiSquare1Tail, clusteredPassRate, cochranMantelHaenszel } from '../../../src/reports/repeatStats';
-import { RepeatTally } from '../../../src/reports/repeatTally';
-import { summarize } from '../../../src/reports/summary';
+import { wilsonInterval } from '../../../src/analysis/stats';
+import type { BaselineInput } from '../../../src/analysis/baseline';
+import { evaluateGate } from '../../../src/analysis/gate';
+import { renderMarkdown } from '../../../src/render/markdown';
+import { chiSquare1Tail, clusteredPassRate, cochranMantelHaenszel } from '../../../src/analysis/repeatStats';
+import { RepeatTally } from '../../../src/analysis/repeatTally';
+import { summarize } from '../../../src/analysis/summary';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { histogram, mcnemarExact, niceCeil, percentile } from '../../../src/reports/stats';
+import { histogram, mcnemarExact, niceCeil, percentile } from '../../../src/analysis/stats';
 
 describe('mcnemarExact', () => {
   it.each([

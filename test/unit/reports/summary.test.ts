@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../../src/reports/summary';
+import { summarize } from '../../../src/analysis/summary';
 import type { Outcome, RowResult } from '../../../src/domain/results';
 import { iterate, meta, row } from './fixtures';
 

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBaseline } from '../../../src/reports/baseline';
+import { loadBaseline } from '../../../src/analysis/baseline';
 import { ReportFile, StoreFile } from '../../../src/store/files';
-import { finalizeRun, writeReports } from '../../../src/reports/writeReports';
+import { finalizeRun, writeReports } from '../../../src/render/writeReports';
 import type { RowResult, RunSummary } from '../../../src/domain/results';
 import { meta, row, useTempStore } from './fixtures';
 import { checkWellFormedXml } from './xmlCheck';
