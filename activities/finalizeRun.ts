@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { Context } from '@temporalio/activity';
 import { finalizeRun } from '../src/render/writeReports';
-import { writeHistory } from '../src/render/history';
+import { writeHistory } from '../src/render/historyPage';
 import { writeBackfillOutput } from '../src/render/backfillOutput';
 import { recordReportDir } from '../src/render/reportDirs';
 import type { RunResult } from '../src/domain/run';

@@ -4,9 +4,9 @@
  * and the `--reference` check of the gate.
  */
 import { compareRuns } from './compare/compare';
-import { formatP } from '../render/compare/markdown';
+import { formatP } from './stats';
 import { CompareInputError } from './compare/rows';
-import { CompareFile } from '../render/compare/write';
+import { CompareFile } from './compare/types';
 import type { Comparison } from './compare/types';
 import type { ComparisonDigest, SiteRunRef } from '../domain/multiSite';
 import { lineName } from '../domain/siteVerdict';

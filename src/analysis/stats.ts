@@ -82,3 +82,8 @@ export function addToTag(stats: TagStats, outcome: Outcome): void {
   if (outcome === Outcome.uncertain) stats.uncertain = (stats.uncertain ?? 0) + 1;
   if (outcome === Outcome.passed || outcome === Outcome.failed) stats.graded++;
 }
+
+/** p as one notation everywhere: fixed above 0.001, else scientific. */
+export function formatP(p: number): string {
+  return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
+}

@@ -3,7 +3,7 @@
  * here: the worker that finalized it may be on another host (`run --no-worker` in a cluster), and then only this
  * command can bring this host's page up to date.
  */
-import { writeHistory } from '../render/history';
+import { writeHistory } from '../render/historyPage';
 import type { OpenedStore } from '../store/open';
 import type { Logger } from './logger';
 import { runsDir } from './preflight';

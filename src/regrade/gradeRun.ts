@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { RunConfig } from '../config';
 import { finalizeRun } from '../render/writeReports';
 import { loadExplicitBaseline, selectLatestBaseline } from '../analysis/baselineSelect';
-import { writeHistory } from '../render/history';
+import { writeHistory } from '../render/historyPage';
 import { type ResultsStore } from '../store/store';
 import { type RunSummary } from '../domain/results';
 import { JudgeCache, type Judge } from '../grading/judge';

@@ -4,10 +4,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { mkdir } from 'node:fs/promises';
-import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from '../store/files';
-import { renderHistoryHtml } from './historyHtml';
 import { readReportDirs } from './reportDirs';
 import type { ResultsStore } from '../store/store';
 import { CorruptRunFileError } from '../store/errors';
@@ -131,7 +128,7 @@ export function parentGroups(entries: readonly HistoryEntry[]): ParentGroup[] {
  * Where a parent's combined report.html is on this host: beside its variants' directories (`<runsDir>/<runId>/`), or
  * above them when `--out DIR` put the variants in `DIR/<variant>/`.
  */
-async function parentReport(runsDir: string, g: ParentGroup): Promise<string | undefined> {
+export async function parentReport(runsDir: string, g: ParentGroup): Promise<string | undefined> {
   const candidates = [resolve(runDirOf(runsDir, g.runId), ReportFile.html)];
   for (const v of g.variants) {
     if (v.reportHtml && v.parent && basename(dirname(v.reportHtml)) === v.parent.variant) candidates.push(resolve(dirname(dirname(v.reportHtml)), ReportFile.html));
@@ -204,24 +201,4 @@ async function readSummary(store: ResultsStore, runId: string, onSkip: HistoryOp
 /** A link from the page at `fromFile` to `target`, relative, each path segment URL-encoded. */
 export function relativeHref(fromFile: string, target: string): string {
   return relative(dirname(resolve(fromFile)), target).split(sep).map(encodeURIComponent).join('/');
-}
-
-/**
- * Writes the history page of every finished run in `store` (atomically) and returns its path.
- * @param file where the page goes. @default `<runsDir>/history.html`
- */
-export async function writeHistory(store: ResultsStore, runsDir: string, file = join(runsDir, HISTORY_FILE), options: HistoryOptions = {}): Promise<string> {
-  const entries = await collectHistory(store, runsDir, options);
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  const parents = await Promise.all(parentGroups(entries).map(async (g) => {
-    const reportHtml = await parentReport(runsDir, g);
-    return reportHtml ? { ...g, reportHtml } : g;
-  }));
-  const html = renderHistoryHtml(entries, {
-    href: (entry) => (entry.reportHtml ? relativeHref(file, entry.reportHtml) : undefined),
-    parents: parents.map((g) => ({ ...g, href: g.reportHtml ? relativeHref(file, g.reportHtml) : undefined })),
-    generatedAt: new Date().toISOString(),
-  });
-  await writeFileAtomic(file, html);
-  return file;
 }

@@ -2,8 +2,9 @@
  * The comparison section of a multi-site or matrix run's report.md and report.html: the sentence, each variant's
  * pass rate with its interval, and the pair table, with links to compare.html (rows side by side) and compare.md.
  */
-import { CompareFile } from './compare/write';
-import { formatP, pairsNote, pctOf } from './compare/markdown';
+import { CompareFile } from '../analysis/compare/types';
+import { pairsNote, pctOf } from './compare/markdown';
+import { formatP } from '../analysis/stats';
 import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
 import type { ComparisonDigest } from '../domain/multiSite';
 import type { MultiSiteSummary } from '../domain/multiSite';

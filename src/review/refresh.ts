@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { loadBaselineFromStore, type BaselineInput } from '../analysis/baseline';
-import { writeHistory } from '../render/history';
+import { writeHistory } from '../render/historyPage';
 import type { ResultsStore } from '../store/store';
 import type { RunSummary } from '../domain/results';
 import { finalizeRun } from '../render/writeReports';

@@ -1,7 +1,7 @@
 /** Builds a comparison of finished runs from the results store. Nothing is asked. */
 import { DEFAULT_ALPHA } from '../stats';
 import type { ResultsStore } from '../../store/store';
-import { formatP } from '../../render/compare/markdown';
+import { formatP } from '../stats';
 import { lineUpRows, loadVariants } from './rows';
 import { bestVariant, pairStats, variantStats } from './statistics';
 import type { Comparison, PairStats, Variant } from './types';

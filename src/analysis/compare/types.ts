@@ -112,3 +112,6 @@ export interface Comparison {
   /** The plain sentence: the best variant, or "no significant difference". */
   conclusion: string;
 }
+
+/** The files a comparison is written to (src/render/compare/write.ts), named here so a multi-site digest can list them. */
+export const CompareFile = { markdown: 'compare.md', html: 'compare.html', json: 'compare.json', junit: 'compare.junit.xml' } as const;

@@ -1,6 +1,7 @@
 import { basename, join, resolve } from 'node:path';
 import { compareRuns } from '../../analysis/compare/compare';
-import { formatP, intervalOf, pctOf } from '../../render/compare/markdown';
+import { intervalOf, pctOf } from '../../render/compare/markdown';
+import { formatP } from '../../analysis/stats';
 import { CompareInputError } from '../../analysis/compare/rows';
 import type { Comparison } from '../../analysis/compare/types';
 import { writeComparison } from '../../render/compare/write';

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../store/open';
-import { collectHistory, HISTORY_FILE, parentGroups, writeHistory, type HistoryEntry, type HistoryOptions } from '../../render/history';
+import { collectHistory, HISTORY_FILE, parentGroups, type HistoryEntry, type HistoryOptions } from '../../render/history';
+import { writeHistory } from '../../render/historyPage';
 import type { RunsFlags } from '../commands/runs';
 import { createLogger, type Logger } from '../logger';
 import { runsDir } from '../preflight';

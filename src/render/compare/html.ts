@@ -5,7 +5,8 @@
  */
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../escape';
-import { formatP, gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
+import { gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
+import { formatP } from '../../analysis/stats';
 import type { Comparison, VariantStats } from '../../analysis/compare/types';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */

@@ -1,6 +1,7 @@
 /** compare.md: the conclusion, per-variant figures, the pair table, and the rows where the variants disagree. */
 import { formatMs, mdInline, moreLine } from '../escape';
 import { pct } from '../../analysis/gate';
+import { formatP } from '../../analysis/stats';
 import type { Comparison, PairStats, VariantStats } from '../../analysis/compare/types';
 
 /** Disagreeing rows listed in the Markdown (the html has them all). */
@@ -18,11 +19,6 @@ export function intervalOf(s: VariantStats): string {
 /** Rows graded on their first answer; with repeats also the answers behind the pass rate. */
 export function gradedOf(s: VariantStats): string {
   return s.answers === undefined ? String(s.decided) : `${s.decided} (${s.answers} answers, ${s.repeat} per row)`;
-}
-
-/** p as one notation everywhere: fixed above 0.001, else scientific. */
-export function formatP(p: number): string {
-  return p >= 0.001 ? p.toFixed(3) : p.toExponential(2);
 }
 
 export function pairLine(c: Comparison, p: PairStats): string[] {

@@ -5,9 +5,7 @@ import { writeFileAtomic } from '../../shared/fileIo';
 import { escapeXml as x, escapeXmlAttr as xa, truncate } from '../escape';
 import { renderCompareHtml } from './html';
 import { renderCompareMarkdown } from './markdown';
-import type { Comparison } from '../../analysis/compare/types';
-
-export const CompareFile = { markdown: 'compare.md', html: 'compare.html', json: 'compare.json', junit: 'compare.junit.xml' } as const;
+import { CompareFile, type Comparison } from '../../analysis/compare/types';
 
 /** One testsuite per variant, one testcase per row: a failed row fails, a row without a grade is skipped with why. */
 export function renderCompareJunit(c: Comparison): string {

@@ -1,7 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectHistory, relativeHref, verdictOf, writeHistory } from '../../../src/render/history';
+import { collectHistory, relativeHref, verdictOf } from '../../../src/render/history';
+import { writeHistory } from '../../../src/render/historyPage';
 import { trendSvg } from '../../../src/render/trendSvg';
 import type { RunSummary } from '../../../src/domain/results';
 import { seedRuns } from '../../helpers/seedRuns';
