@@ -8,7 +8,7 @@ import { JudgeCache } from '../src/grading/judge/cache';
 import { JUDGE_DEFAULTS } from '../src/grading/judge/settings';
 import { createJudge } from '../src/grading/judge/openaiJudge';
 import { DEFAULT_NEW_REQUEST_GRACE_MS, DEFAULT_STORE_OUTAGE_LIMIT_MS, type WorkerConfig } from '../src/temporal/workerConfig';
-import { measuredAsk } from '../src/metrics/activityMetrics';
+import { measuredAsk } from './metrics';
 import { buildInfo } from '../src/shared/buildInfo';
 import { AnswerSource, hostOf, type WorkerProvenance } from '../src/domain/provenance';
 import { workerApi } from '../src/api/identity';

@@ -1,7 +1,7 @@
-import type { AnswerRecord } from '../domain/rowResult';
-import type { ResultsStore } from '../store/store';
-import type { RowResult } from '../domain/results';
-import { metrics, metricsEnabled } from './registry';
+import type { AnswerRecord } from '../src/domain/rowResult';
+import type { ResultsStore } from '../src/store/store';
+import type { RowResult } from '../src/domain/results';
+import { metrics, metricsEnabled } from '../src/observability/metrics/registry';
 
 /**
  * The ask activity, counted: in flight while it runs (sending, or waiting for the answer), and the latency it

@@ -1,4 +1,4 @@
-import { countRows } from '../src/metrics/activityMetrics';
+import { countRows } from './metrics';
 import { unansweredResult } from '../src/domain/rowResult';
 import { slimRow } from '../src/datasets/limits';
 import { gradingOf, runAnswers } from '../src/domain/provenance';

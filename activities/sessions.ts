@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { metrics } from '../src/metrics/registry';
+import { metrics } from '../src/observability/metrics/registry';
 import type { SessionCloseFailure } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import { asFailure, shortError } from './failures';

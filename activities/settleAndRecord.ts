@@ -2,8 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
 import { BadRequestError, SiteChatError } from '../src/api/errors';
 import { feedbackRefusalCause } from '../src/api/ids';
-import { countRows } from '../src/metrics/activityMetrics';
-import { metrics } from '../src/metrics/registry';
+import { countRows } from './metrics';
+import { metrics } from '../src/observability/metrics/registry';
 import { shortError, toFailure } from './failures';
 import type { CallOutcome, RecordRowsInput, SettleInput, SettleResult } from './types';
 

@@ -1,6 +1,6 @@
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { Context } from '@temporalio/activity';
-import { countRows } from '../src/metrics/activityMetrics';
+import { countRows } from './metrics';
 import type { RowResult, SettleMark } from '../src/domain/results';
 import type { ActivityDeps } from './deps';
 import { feedbackRefusal, finalOrThrow } from './settleAndRecord';

@@ -2,7 +2,7 @@ import { NotFoundError, RateLimitError, SiteChatError } from '../src/api/errors'
 import type { SiteChatClient } from '../src/api';
 import type { RequestStatus } from '../src/api/schemas';
 import type { Pacer } from '../src/ratelimit/pacer';
-import { carryContext, type InContext } from '../src/telemetry/carry';
+import { carryContext, type InContext } from '../src/observability/tracing/carry';
 import { DEFAULT_NEW_REQUEST_GRACE_MS } from '../src/temporal/workerConfig';
 
 /** How a watched request ended. */

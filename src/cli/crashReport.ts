@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scrubSecrets } from '../logging/scrubSecrets';
+import { scrubSecrets } from '../observability/logging/scrubSecrets';
 
 // The scrubber lives with the logs, which use it too; crash reports and main.ts import it from here.
 export { scrubSecrets };

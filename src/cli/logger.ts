@@ -1,5 +1,5 @@
-import { logFormatFromEnv } from '../logging/format';
-import { jsonLogLine, type LogFields } from '../logging/jsonLine';
+import { logFormatFromEnv } from '../observability/logging/format';
+import { jsonLogLine, type LogFields } from '../observability/logging/jsonLine';
 import { escapeControl } from './terminalText';
 
 /**

@@ -1,8 +1,8 @@
 import { Runtime } from '@temporalio/worker';
 import { installQuietRuntime } from '../temporal/sdkRuntime';
-import type { ListenAddress } from './address';
-import { enableMetrics } from './registry';
-import { freeLoopbackPort, serveMetrics, type MetricsServer } from './server';
+import type { ListenAddress } from '../observability/metrics/address';
+import { enableMetrics } from '../observability/metrics/registry';
+import { freeLoopbackPort, serveMetrics, type MetricsServer } from '../observability/metrics/server';
 
 export interface WorkerMetrics extends MetricsServer {
   /** Whether the Temporal SDK's metrics are in the scrape: only when this process's runtime was installed here. */

@@ -13,7 +13,7 @@ import { renderSlack } from './slack';
 import { destinationLabel, NotifyKind, type NotifyDestination, type NotifyOutcome } from '../domain/notify';
 import { renderTeams } from './teams';
 import { DELIVERY_HEADER, EVENT_HEADER, renderWebhook, SIGNATURE_HEADER, signBody, TIMESTAMP_HEADER } from './webhook';
-import { metrics } from '../metrics/registry';
+import { metrics } from '../observability/metrics/registry';
 
 export interface DeliverOptions {
   ledger: NotificationLedger;

@@ -1,5 +1,5 @@
-import { pacerKeyLabels } from '../metrics/pacerLabels';
-import { metrics } from '../metrics/registry';
+import { pacerKeyLabels } from '../observability/metrics/pacerLabels';
+import { metrics } from '../observability/metrics/registry';
 import { HostWindow } from './hostWindow';
 import { SlidingWindowLimiter } from './slidingWindow';
 

@@ -1,7 +1,7 @@
 import { Client, type Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { payloadDataConverter } from '../codec/dataConverter';
-import { tracedClientOptions } from '../telemetry/client';
+import { tracedClientOptions } from '../observability/tracing/client';
 import type { TemporalConnections } from './connect';
 
 export interface TemporalClientOptions {

@@ -1,15 +1,15 @@
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
-import { logFormatFromEnv } from '../logging/format';
-import { jsonLogLine } from '../logging/jsonLine';
-import { scrubSecrets } from '../logging/scrubSecrets';
-import { temporalLogFields } from '../logging/temporalFields';
+import { logFormatFromEnv } from '../observability/logging/format';
+import { jsonLogLine } from '../observability/logging/jsonLine';
+import { scrubSecrets } from '../observability/logging/scrubSecrets';
+import { temporalLogFields } from '../observability/logging/temporalFields';
 
 type Level = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 export interface RuntimeSettings {
   /**
    * Where the SDK core serves its own Prometheus metrics (`127.0.0.1:port`); off when absent. The runner's metrics
-   * endpoint fetches them from there and serves them with its own (`src/metrics`).
+   * endpoint fetches them from there and serves them with its own (`src/observability/metrics`).
    */
   metricsBindAddress?: string;
 }

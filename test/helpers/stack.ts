@@ -10,7 +10,7 @@ import { DEMO } from '../../src/sim/constants';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { payloadDataConverter } from '../../src/codec/dataConverter';
 import { createTemporalClient } from '../../src/temporal/client';
-import { activeTracing } from '../../src/telemetry/state';
+import { activeTracing } from '../../src/observability/tracing/state';
 import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';

@@ -1,8 +1,8 @@
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO } from '../../src/sim/constants';
-import { SpanAttr } from '../../src/telemetry/attributes';
-import { startTracing } from '../../src/telemetry/tracing';
+import { SpanAttr } from '../../src/observability/tracing/attributes';
+import { startTracing } from '../../src/observability/tracing/tracing';
 import { readResults, startRun, writeDataset } from '../helpers/runs';
 import { ancestorNames, spanText } from '../helpers/spans';
 import { useStack, type Stack } from '../helpers/stack';

@@ -1,5 +1,5 @@
 import { connectTemporal, temporalConfigured } from '../../temporal/connect';
-import { metricsAddressFromEnv } from '../../metrics/address';
+import { metricsAddressFromEnv } from '../../observability/metrics/address';
 import { installRuntimeWithMetrics, type WorkerMetrics } from '../../metrics/start';
 import { TaskQueue } from '../../temporal/taskQueues';
 import { startWorkers } from '../../temporal/worker';
@@ -12,9 +12,9 @@ import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';
 import { ExitCode } from '../follow';
 import { createLogger } from '../logger';
 import { PgDatabase } from '../../store/pg/database';
-import { tracingDestination } from '../../telemetry/settings';
-import { startTracingFromEnv } from '../../telemetry/start';
-import type { Tracing } from '../../telemetry/tracing';
+import { tracingDestination } from '../../observability/tracing/settings';
+import { startTracingFromEnv } from '../../observability/tracing/start';
+import type { Tracing } from '../../observability/tracing/tracing';
 
 /** What the worker does with payloads, for its start line: ids only, never a key. */
 function payloadsLine(keys: PayloadKeys | undefined): string {

@@ -8,14 +8,14 @@ import { inspect } from 'node:util';
 import OpenAI from 'openai';
 import type { Secret } from '../../api/secret';
 import { shownUrl } from '../../api/shownUrl';
-import { metrics } from '../../metrics/registry';
+import { metrics } from '../../observability/metrics/registry';
 import { readCompletion, type ReplyOrigin } from './completion';
 import { toJudgeError } from './openaiErrors';
 import { parseJudgeReply } from './parse';
 import { buildMessages } from './prompts';
 import { judgeSettingsFromEnv, type JudgeSettings } from './settings';
 import { JudgeConfigError } from './errors';
-import { withJudgeSpan } from '../../telemetry/judgeSpan';
+import { withJudgeSpan } from '../../observability/tracing/judgeSpan';
 import type { Judge, JudgeRequest, JudgeVerdict } from './types';
 
 /** The request body the judge sends (what tests pin). */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../shared/configError';
+import { ConfigError } from '../../shared/configError';
 
 export type LogFormat = 'text' | 'json';
 

@@ -1,4 +1,4 @@
-import { Secret } from '../api/secret';
+import { Secret } from '../../api/secret';
 
 /** Settings whose values are secrets: never written into a crash report or a log line. */
 const SECRET_SETTINGS = ['SITECHAT_API_KEY', 'SITECHAT_JUDGE_API_KEY', 'SITECHAT_STORE_URL', 'SITECHAT_DB_PASSWORD'] as const;

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ConfigError } from '../shared/configError';
+import { ConfigError } from '../../shared/configError';
 
 /** A SITECHAT_METRICS_ADDR the worker cannot listen on; a usage error (exit 2) like every worker setting. */
 export class MetricsAddressError extends ConfigError {

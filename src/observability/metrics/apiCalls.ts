@@ -1,4 +1,4 @@
-import type { Endpoint } from '../api/endpoints';
+import type { Endpoint } from '../../api/endpoints';
 import { metrics, metricsEnabled } from './registry';
 
 /**

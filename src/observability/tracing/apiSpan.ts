@@ -1,5 +1,5 @@
 import { context, SpanKind, type Attributes, type Span } from '@opentelemetry/api';
-import type { Endpoint } from '../api/endpoints';
+import type { Endpoint } from '../../api/endpoints';
 import { attemptOf } from './attempt';
 import { SpanAttr } from './attributes';
 import { inSpan } from './spanError';

@@ -1,4 +1,4 @@
-import { ConfigError } from '../shared/configError';
+import { ConfigError } from '../../shared/configError';
 
 /** An OTEL_* or SITECHAT_TRACE_* value tracing cannot start with: a usage error (exit 2), like every worker setting. */
 export class TracingConfigError extends ConfigError {

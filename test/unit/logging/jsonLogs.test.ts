@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/cli/logger';
-import { LogFormatError, logFormatFromEnv } from '../../../src/logging/format';
-import { jsonLogLine } from '../../../src/logging/jsonLine';
-import { temporalLogFields } from '../../../src/logging/temporalFields';
+import { LogFormatError, logFormatFromEnv } from '../../../src/observability/logging/format';
+import { jsonLogLine } from '../../../src/observability/logging/jsonLine';
+import { temporalLogFields } from '../../../src/observability/logging/temporalFields';
 import { ConfigError } from '../../../src/shared/configError';
 
 const API_KEY = 'sk-live-JSONLOGS-0123456789abcdef';

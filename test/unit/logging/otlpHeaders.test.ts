@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubSecrets } from '../../../src/logging/scrubSecrets';
+import { scrubSecrets } from '../../../src/observability/logging/scrubSecrets';
 
 describe("the OTLP exporter's header values are scrubbed like keys", () => {
   it('each value of OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TRACES_HEADERS, as given and URL-decoded', () => {

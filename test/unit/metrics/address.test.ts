@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MetricsAddressError, metricsAddressFromEnv } from '../../../src/metrics/address';
+import { MetricsAddressError, metricsAddressFromEnv } from '../../../src/observability/metrics/address';
 import { ConfigError } from '../../../src/shared/configError';
 
 const parse = (value: string | undefined) => metricsAddressFromEnv({ SITECHAT_METRICS_ADDR: value });

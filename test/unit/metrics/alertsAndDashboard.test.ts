@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMetrics } from '../../../src/metrics/registry';
+import { describeMetrics } from '../../../src/observability/metrics/registry';
 import { alertExpressions, dashboardExpressions, metricNamesIn, servedNames } from '../../helpers/promql';
 
 // The SDK's own metrics (temporal_*) exist only once a worker runs: test/integration/workerMetrics.test.ts checks

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusPollKey } from '../../../activities/ask';
 import { Endpoints } from '../../../src/api/endpoints';
-import { pacerKeyLabels } from '../../../src/metrics/pacerLabels';
+import { pacerKeyLabels } from '../../../src/observability/metrics/pacerLabels';
 
 describe('pacer key labels', () => {
   it('names the endpoint template and the site, never a filled-in id', () => {

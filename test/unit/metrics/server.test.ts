@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Registry, Counter } from 'prom-client';
-import { freeLoopbackPort, serveMetrics, type MetricsServer } from '../../../src/metrics/server';
+import { freeLoopbackPort, serveMetrics, type MetricsServer } from '../../../src/observability/metrics/server';
 
 describe('metrics endpoint', () => {
   let server: MetricsServer | undefined;

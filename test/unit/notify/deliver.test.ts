@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { enableMetrics } from '../../../src/metrics/registry';
+import { enableMetrics } from '../../../src/observability/metrics/registry';
 import { deliver } from '../../../src/notify/deliver';
 import { FileNotificationLedger } from '../../../src/store/file/ledger';
 import { MAX_RESPONSE_BYTES, retryAfterMs } from '../../../src/notify/send';

@@ -1,8 +1,8 @@
 import { ExportResultCode, globalErrorHandler, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { diagnosticText, REPEAT_WINDOW_MS, withoutRepeats } from '../../../src/telemetry/diagnostics';
-import { startTracing } from '../../../src/telemetry/tracing';
+import { diagnosticText, REPEAT_WINDOW_MS, withoutRepeats } from '../../../src/observability/tracing/diagnostics';
+import { startTracing } from '../../../src/observability/tracing/tracing';
 
 describe('OpenTelemetry diagnostics as log lines', () => {
   it("condenses the SDK's JSON of an exception to its name and message (no stack)", () => {

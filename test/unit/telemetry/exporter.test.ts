@@ -4,8 +4,8 @@ import { SpanKind } from '@opentelemetry/api';
 import { ExportResultCode } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exportersFor } from '../../../src/telemetry/exporter';
-import { tracingSettingsFromEnv } from '../../../src/telemetry/settings';
+import { exportersFor } from '../../../src/observability/tracing/exporter';
+import { tracingSettingsFromEnv } from '../../../src/observability/tracing/settings';
 
 /** A finished span to export. */
 function oneSpan(): ReadableSpan {

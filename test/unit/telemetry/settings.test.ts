@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TracingConfigError, tracingDestination, tracingSettingsFromEnv } from '../../../src/telemetry/settings';
+import { TracingConfigError, tracingDestination, tracingSettingsFromEnv } from '../../../src/observability/tracing/settings';
 
 describe('tracing settings from OTEL_* (off unless configured)', () => {
   it('is off with no OTEL_* variable, with OTEL_TRACES_EXPORTER=none, and with OTEL_SDK_DISABLED=true whatever else is set', () => {
