@@ -29,6 +29,7 @@ import { PlanMetadata } from './planRows';
 import { ResumeIndex } from './resume';
 import { sessionActivities } from './sessions';
 import { waitingOutStoreOutages } from './storeOutage';
+import { apiObserver } from '../src/observability/apiObserver';
 
 export type { ActivityDeps } from './deps';
 
@@ -73,7 +74,7 @@ export function workerProvenance(config: WorkerConfig): WorkerProvenance {
  * nowhere else: activities receive site ids, never keys.
  */
 export function createActivities(config: WorkerConfig, overrides: Partial<ActivityDeps> = {}): { activities: RunActivities; close: () => Promise<void> } {
-  const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const api = overrides.api ?? new SiteChatClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, observer: apiObserver });
   const runsDir = overrides.runsDir ?? config.runsDir;
   // SITECHAT_STORE_URL (PostgreSQL) or the runs directory; the URL is revealed to the pool only. An injected store
   // comes with its plans (or the runs directory's).

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Endpoint } from './endpoints';
 import { ConfigurationError } from './errors';
 import { REDACTED } from './secret';
 import { shownUrl } from './shownUrl';
@@ -11,6 +12,27 @@ export interface ResponseInfo {
   /** HTTP status; undefined when no response arrived (network error, timeout, abort). */
   status?: number;
   durationMs: number;
+}
+
+/** One call as an {@link ApiObserver} sees it: the endpoint, its path parameters and body. Never the key. */
+export interface ObservedCall {
+  endpoint: Endpoint;
+  params: Readonly<Record<string, unknown>>;
+  body?: unknown;
+}
+
+/**
+ * Watches every call of a client, for metrics and traces (src/observability/apiObserver.ts): the client imports
+ * neither, whoever builds it hands one in.
+ */
+export interface ApiObserver {
+  /**
+   * Runs one call: must call `send` once and return what it returns (or throw what it throws); `send` reports the
+   * HTTP status to `onStatus` as soon as a response came. A trace wraps the call in its span here.
+   */
+  around<T>(call: ObservedCall, origin: URL, send: (onStatus: (status: number) => void) => Promise<T>): Promise<T>;
+  /** After every exchange: its status (undefined when no response came: network error, timeout, abort) and duration. */
+  exchanged(call: ObservedCall, status: number | undefined, durationMs: number): void;
 }
 
 export interface SiteChatClientOptions {
@@ -40,6 +62,8 @@ export interface SiteChatClientOptions {
   userAgent?: string;
   /** Called after every HTTP exchange, for metrics. Exceptions thrown by the hook are ignored. */
   onResponse?: (info: ResponseInfo) => void;
+  /** Metrics and traces of every call. @default none: the client measures and traces nothing */
+  observer?: ApiObserver;
 }
 
 export interface ResolvedConfig {
@@ -57,6 +81,7 @@ export interface ResolvedConfig {
   connections?: number;
   userAgent: string;
   onResponse?: (info: ResponseInfo) => void;
+  observer?: ApiObserver;
 }
 
 /** Header-safe visible ASCII only; undici would otherwise throw an error of its own. */
@@ -124,5 +149,6 @@ export function resolveConfig(options: SiteChatClientOptions): ResolvedConfig {
     connections: options.connections,
     userAgent: options.userAgent ?? 'sitechat-runner',
     onResponse: options.onResponse,
+    observer: options.observer,
   };
 }

@@ -1,5 +1,5 @@
 export { SiteChatClient } from './client';
-export type { ResponseInfo, SiteChatClientOptions } from './config';
+export type { ApiObserver, ObservedCall, ResponseInfo, SiteChatClientOptions } from './config';
 export type { RequestOptions } from './transport';
 export type { ListSessionsParams, IterateSessionsParams } from './sessions';
 export { Sessions } from './sessions';

@@ -1,10 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { Span } from '@opentelemetry/api';
-import { apiCallMetrics } from '../observability/metrics/apiCalls';
-import { setApiStatus, withApiSpan } from '../observability/tracing/apiSpan';
-import { activeTracing } from '../observability/tracing/state';
 import type { ResolvedConfig } from './config';
 import { type Endpoint, endpointLabel, fillPath, queryString } from './endpoints';
 import { ConfigurationError } from './errors';
@@ -64,12 +60,12 @@ export class Transport {
   }
 
   async call<S extends z.ZodType>(call: Call<S>, options: RequestOptions = {}): Promise<z.output<S>> {
-    const tracing = activeTracing();
-    if (tracing === undefined) return this.#call(call, options);
-    return withApiSpan(tracing, this.#origin, call, (span) => this.#call(call, options, span));
+    const observer = this.config.observer;
+    if (observer === undefined) return this.#call(call, options);
+    return observer.around(call, this.#origin, (onStatus) => this.#call(call, options, onStatus));
   }
 
-  async #call<S extends z.ZodType>(call: Call<S>, options: RequestOptions, span?: Span): Promise<z.output<S>> {
+  async #call<S extends z.ZodType>(call: Call<S>, options: RequestOptions, onStatus?: (status: number) => void): Promise<z.output<S>> {
     const label = endpointLabel(call.endpoint);
     if (this.#closing !== undefined) {
       throw new ConfigurationError(`${label} called after close() — create a new SiteChatClient`, { endpoint: label });
@@ -87,7 +83,7 @@ export class Transport {
       throw connectionError(err, { endpoint: label, origin: this.scrub(this.config.baseUrl), timeoutMs });
     }
     this.#report(call, res.status, started);
-    setApiStatus(span, res.status);
+    onStatus?.(res.status);
     const scrub = (text: string): string => this.scrub(text);
     if (res.status < 200 || res.status > 299) {
       throw errorFromResponse({ status: res.status, endpoint: label, bodyText: res.text, retryAfter: res.retryAfter, scrub });
@@ -127,9 +123,10 @@ export class Transport {
     return headers;
   }
 
-  #report({ endpoint, params }: Call<z.ZodType>, status: number | undefined, started: number): void {
+  #report(call: Call<z.ZodType>, status: number | undefined, started: number): void {
     const durationMs = performance.now() - started;
-    apiCallMetrics(endpoint, params.site_id, status, durationMs);
+    const { endpoint } = call;
+    this.config.observer?.exchanged(call, status, durationMs);
     const hook = this.config.onResponse;
     if (hook === undefined) return;
     try {

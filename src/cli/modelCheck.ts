@@ -9,6 +9,7 @@ import { walkDataset } from '../datasets';
 import { DEMO } from '../sim/constants';
 import type { Logger } from './logger';
 import { capLines } from './validate';
+import { apiObserver } from '../observability/apiObserver';
 
 /** Where the tenant's limits can be read from this process, if anywhere. */
 export interface ModelSource {
@@ -30,7 +31,7 @@ export async function tenantModels(source: ModelSource, log: Logger): Promise<st
     log.debug('models not checked before the start: needs SITECHAT_TENANT_ID and the API key in this process');
     return undefined;
   }
-  const client = new SiteChatClient({ baseUrl, apiKey, connectTimeoutMs: 10_000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000 });
+  const client = new SiteChatClient({ baseUrl, apiKey, connectTimeoutMs: 10_000, headersTimeoutMs: 10_000, bodyTimeoutMs: 10_000, observer: apiObserver });
   try {
     const limits = await client.tenants.limits(tenantId);
     const models = limits.models;

@@ -7,6 +7,7 @@ import type { CheckFlags } from '../commands/check';
 import { ExitCode } from '../follow';
 import { createLogger, type Logger } from '../logger';
 import { isSiteList, parseSiteList } from '../siteList';
+import { apiObserver } from '../../observability/apiObserver';
 
 /** Injection points for tests: the environment read and the output channel. */
 export interface CheckIo {
@@ -36,7 +37,7 @@ async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, given: string[] 
       return configReport(shownUrl(baseUrl), 'SITECHAT_API_KEY is not set: export the tenant API key (created in the dashboard) as SITECHAT_API_KEY');
     }
     try {
-      client = new SiteChatClient({ baseUrl, apiKey, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
+      client = new SiteChatClient({ baseUrl, apiKey, connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs, observer: apiObserver });
     } catch (err) {
       if (err instanceof ConfigurationError) return configReport(shownUrl(baseUrl), err.message);
       throw err;
