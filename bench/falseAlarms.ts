@@ -22,7 +22,7 @@ import { DEMO, startSimulator } from '../src/sim';
 import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { startWorkers } from '../src/temporal/worker';
+import { startWorkers } from '../src/worker/worker';
 import type { RunInput, RunOptions, RunResult } from '../src/domain/run';
 import { startBenchServer } from './devServer';
 

@@ -11,7 +11,7 @@ import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator } from '../src/sim';
 import { demoFixturesWithSites } from '../src/sim/siteCopies';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { executeWorkflow } from '../src/temporal/workflowTypes';
+import { executeWorkflow } from '../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../src/domain/multiSite';
 import type { RunOptions } from '../src/domain/run';

@@ -4,7 +4,7 @@
  *
  *   npm run build && node --expose-gc dist/bench/probe-bundle-memory.js
  */
-import { bundleWorkflows } from '../src/temporal/worker';
+import { bundleWorkflows } from '../src/worker/worker';
 
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(0)} MiB`;
 

@@ -11,7 +11,7 @@ import { sha256File } from '../src/datasets';
 import { DEMO, startSimulator, type SimStats } from '../src/sim';
 import { Prng, sampleCompletionMs } from '../src/sim/prng';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { startWorkflow } from '../src/temporal/workflowTypes';
+import { startWorkflow } from '../workflows/starts';
 import type { RunInput, RunOptions, RunResult } from '../src/domain/run';
 import { benchRows, writeBenchCsv } from './datasets';
 import { delta, frontendRequests, type BenchServer } from './devServer';

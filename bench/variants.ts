@@ -23,7 +23,7 @@ import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { demoFixturesWithSites } from '../src/sim/siteCopies';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
 import { TaskQueue } from '../src/temporal/taskQueues';
-import { executeWorkflow } from '../src/temporal/workflowTypes';
+import { executeWorkflow } from '../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../workflows/multiSiteSignals';
 import type { MultiSiteInput, VariantSpec } from '../src/domain/multiSite';
 import type { RunInput, RunOptions, RunResult } from '../src/domain/run';

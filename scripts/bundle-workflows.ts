@@ -4,7 +4,7 @@
  * start-up: faster, and ~87 MiB less resident memory that bundling would leave behind (CHANGELOG.md, "Pacing at the rate limit").
  */
 import { writeFileSync } from 'node:fs';
-import { bundleWorkflows, prebuiltBundlePath } from '../src/temporal/worker';
+import { bundleWorkflows, prebuiltBundlePath } from '../src/worker/worker';
 
 async function main(): Promise<void> {
   for (const traced of [false, true]) {

@@ -1,6 +1,6 @@
 import type { Client, ScheduleOptionsStartWorkflowAction, WorkflowHandleWithStartDetails, WorkflowStartOptions } from '@temporalio/client';
 import type { WorkflowResultType } from '@temporalio/common';
-import type * as workflows from '../../workflows';
+import type * as workflows from '.';
 
 /**
  * The runner's workflow functions by their registered names. A type-only import: the CLI never loads workflow

@@ -17,7 +17,7 @@ import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { startLocalServer } from '../../src/temporal/localServer';
 import { createTemporalClient } from '../../src/temporal/client';
-import { startWorkers, type RunningWorkers } from '../../src/temporal/worker';
+import { startWorkers, type RunningWorkers } from '../../src/worker/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { collectHistories, decodedText, type CollectedHistory } from './collect';
 import { MAX_MESSAGE_LENGTH, MULTI_SITES, type Scenario, type ScenarioContext } from './scenarios';

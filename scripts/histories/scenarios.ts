@@ -17,7 +17,7 @@ import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { DEMO } from '../../src/sim/constants';
 import type { SimulatorHandle } from '../../src/sim';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
+import { startWorkflow, type Workflows } from '../../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput } from '../../src/domain/multiSite';
 import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';

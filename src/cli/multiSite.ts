@@ -6,7 +6,7 @@ import { type SiteRunRef } from '../domain/multiSite';
 import { writeMultiSiteReports } from '../render/multiSiteRender';
 import type { OpenedStore } from '../store/open';
 import { TaskQueue } from '../temporal/taskQueues';
-import { startWorkflow } from '../temporal/workflowTypes';
+import { startWorkflow } from '../../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery, siteRunId } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput, VariantSpec } from '../domain/multiSite';
 import { compareVariants } from '../analysis/matrixComparison';

@@ -5,10 +5,10 @@ import { connectTemporal, temporalConfigured, type TemporalConnections } from '.
 import { startLocalServer, type LocalServer } from '../temporal/localServer';
 import { isSameProcess, processIdentity, type ProcessIdentity } from '../temporal/processIdentity';
 import { metricsAddressFromEnv } from '../observability/metrics/address';
-import { installRuntimeWithMetrics } from '../metrics/start';
+import { installRuntimeWithMetrics } from '../worker/metrics';
 import { tracingDestination } from '../observability/tracing/settings';
 import { startTracingFromEnv } from '../observability/tracing/start';
-import { startWorkers, type RunningWorkers } from '../temporal/worker';
+import { startWorkers, type RunningWorkers } from '../worker/worker';
 import { workerConfigFromEnv, type WorkerConfig } from '../temporal/workerConfig';
 import { Secret } from '../api/secret';
 import { apiIdentity, workerApi, type ApiIdentity } from '../api/identity';

@@ -3,7 +3,7 @@ import type { ScheduleOptions } from '@temporalio/client';
 import { CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE } from '../cleanup/workflow';
 import type { CleanupInput } from '../cleanup/types';
 import { TaskQueue } from '../temporal/taskQueues';
-import { startWorkflowAction, type WorkflowName } from '../temporal/workflowTypes';
+import { startWorkflowAction, type WorkflowName } from '../../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { RunOptions } from '../domain/run';
 import { checkScheduleId, schedulePolicies, ScheduleUsageError, type SchedulePolicyFlags } from './policy';

@@ -1,5 +1,5 @@
 /**
- * The refusal of a run's task by a worker of another API, as workers raise it (src/temporal/apiGuard.ts) and workflows
+ * The refusal of a run's task by a worker of another API, as workers raise it (src/worker/apiGuard.ts) and workflows
  * recognise it (workflows/apiRouting.ts). Plain values only: workflow code imports this.
  */
 import type { ApiIdentity } from '../api/identity';

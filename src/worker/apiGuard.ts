@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { ApiIdentity } from '../api/identity';
-import { WRONG_API_ERROR, type WrongApiDetails } from './wrongApi';
+import { WRONG_API_ERROR, type WrongApiDetails } from '../temporal/wrongApi';
 
 /** The run's API of an activity's input (`api`, set by the workflow on every call of a run that names one), if any. */
 export function runApiOf(arg: unknown): ApiIdentity | undefined {

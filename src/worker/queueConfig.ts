@@ -1,7 +1,7 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
-import { RATE_LIMITED_QUEUES } from './taskQueues';
-import type { WorkerConfig } from './workerConfig';
+import { RATE_LIMITED_QUEUES } from '../temporal/taskQueues';
+import type { WorkerConfig } from '../temporal/workerConfig';
 
 /** What the server was told, for the worker's log. */
 export interface QueueBudget {

@@ -12,9 +12,9 @@ import { configureQueueBudgets } from './queueConfig';
 import { refuseOtherApis } from './apiGuard';
 import { workerApi } from '../api/identity';
 import { limitHeapGrowth } from './heapGrowth';
-import { RATE_LIMITED_QUEUES, TaskQueue } from './taskQueues';
+import { RATE_LIMITED_QUEUES, TaskQueue } from '../temporal/taskQueues';
 import { runTogether } from './workerGroup';
-import type { WorkerConfig } from './workerConfig';
+import type { WorkerConfig } from '../temporal/workerConfig';
 
 export interface WorkersOptions {
   connection: NativeConnection;

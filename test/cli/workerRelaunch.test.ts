@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/temporal/devServerProcess';
-import { runsOnGlibc } from '../../src/temporal/memoryRelaunch';
+import { runsOnGlibc } from '../../src/worker/memoryRelaunch';
 import { CLI } from '../helpers/cli';
 import { failOnWarnings } from '../helpers/warnings';
 

@@ -4,7 +4,7 @@ import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { sha256File } from '../../src/datasets';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { startWorkflow, type Workflows } from '../../src/temporal/workflowTypes';
+import { startWorkflow, type Workflows } from '../../workflows/starts';
 import type { RowResult } from '../../src/domain/results';
 import type { RunInput, RunKind, RunOptions } from '../../src/domain/run';
 import type { Stack } from './stack';

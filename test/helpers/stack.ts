@@ -11,7 +11,7 @@ import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { payloadDataConverter } from '../../src/codec/dataConverter';
 import { createTemporalClient } from '../../src/temporal/client';
 import { activeTracing } from '../../src/observability/tracing/state';
-import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/temporal/worker';
+import { bundleWorkflows, startWorkers, type RunningWorkers } from '../../src/worker/worker';
 import type { WorkerConfig } from '../../src/temporal/workerConfig';
 import { namespaceForFile } from './namespace';
 import { watchOwnWarnings } from './warnings';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { startWorkflow } from '../../src/temporal/workflowTypes';
+import { startWorkflow } from '../../workflows/starts';
 import type { RunInput, RunResult } from '../../src/domain/run';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';

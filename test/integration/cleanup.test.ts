@@ -11,7 +11,7 @@ import type { CleanupCommandFlags } from '../../src/cli/commands/cleanup';
 import type { Logger } from '../../src/cli/logger';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { startWorkflow } from '../../src/temporal/workflowTypes';
+import { startWorkflow } from '../../workflows/starts';
 import { PAGES_PER_RUN } from '../../workflows/cleanup';
 import { historyLength, historyText } from '../helpers/history';
 import { startStack, type Stack } from '../helpers/stack';

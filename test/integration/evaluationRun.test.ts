@@ -7,7 +7,7 @@ import { WEAK_MODEL } from '../../src/sim/kb/models';
 import { sha256File } from '../../src/datasets';
 import type { RunInput, RunResult } from '../../src/domain/run';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { executeWorkflow } from '../../src/temporal/workflowTypes';
+import { executeWorkflow } from '../../workflows/starts';
 import { historyText } from '../helpers/history';
 import { readResults } from '../helpers/runs';
 import { useStack, type Stack } from '../helpers/stack';

@@ -8,7 +8,7 @@ import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { executeWorkflow, startWorkflow } from '../../src/temporal/workflowTypes';
+import { executeWorkflow, startWorkflow } from '../../workflows/starts';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import { cancelSignal } from '../../workflows/signals';
 import type { MultiSiteInput } from '../../src/domain/multiSite';

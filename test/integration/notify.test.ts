@@ -14,7 +14,7 @@ import { FileResultsStore } from '../../src/store/file/resultsStore';
 import { refreshRun } from '../../src/review/refresh';
 import { DEMO } from '../../src/sim/constants';
 import { demoFixturesWithSites } from '../../src/sim/siteCopies';
-import { startWorkflow } from '../../src/temporal/workflowTypes';
+import { startWorkflow } from '../../workflows/starts';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { MULTI_SITE_WORKFLOW_TYPE } from '../../workflows/multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult } from '../../src/domain/multiSite';

@@ -10,7 +10,7 @@ import { dataConverterFor } from '../../src/codec/dataConverter';
 import { EncryptionCodec } from '../../src/codec/encryption';
 import { parsePayloadKeys, type PayloadKeys } from '../../src/codec/keys';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
-import { bundleWorkflows } from '../../src/temporal/worker';
+import { bundleWorkflows } from '../../src/worker/worker';
 import { FIXTURES_DIR, replayFixtures } from './fixtures';
 
 const encrypted = readHistoryIndex(FIXTURES_DIR).fixtures.filter((f) => f.scenario === 'encrypted');

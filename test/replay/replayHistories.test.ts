@@ -4,7 +4,7 @@ import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readHistoryIndex } from '../../scripts/histories/fixtureIndex';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
-import { bundleWorkflows, workflowsPath } from '../../src/temporal/worker';
+import { bundleWorkflows, workflowsPath } from '../../src/worker/worker';
 import * as workflows from '../../workflows';
 import { describeOutcome, FIXTURES_DIR, fixtureFilesOnDisk, replayFixtures, type ReplayOutcome } from './fixtures';
 

@@ -4,7 +4,7 @@ import { makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readHistoryIndex } from '../../scripts/histories/fixtureIndex';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
-import { bundleWorkflows } from '../../src/temporal/worker';
+import { bundleWorkflows } from '../../src/worker/worker';
 import { describeOutcome, FIXTURES_DIR, replayFixtures, type ReplayOutcome } from './fixtures';
 
 const index = readHistoryIndex(FIXTURES_DIR);

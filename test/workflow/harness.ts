@@ -9,7 +9,7 @@ import { summarize } from '../../src/analysis/summary';
 import { Outcome, type RowResult, type SessionCloseFailure } from '../../src/domain/results';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { TaskQueue } from '../../src/temporal/taskQueues';
-import { bundleWorkflows } from '../../src/temporal/worker';
+import { bundleWorkflows } from '../../src/worker/worker';
 import type { RunInput, RunOptions } from '../../src/domain/run';
 import { assertMet, skippable } from '../helpers/requirements';
 import { locateTestServer } from '../helpers/timeSkippingServer';

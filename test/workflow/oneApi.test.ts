@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { refusal } from '../../src/temporal/apiGuard';
+import { refusal } from '../../src/worker/apiGuard';
 import { TaskQueue } from '../../src/temporal/taskQueues';
 import { evaluationRun } from '../../workflows';
 import { FakeRun, Outcome, answered, runInput, singleTurnUnits, useWorkflowTestEnv } from './harness';

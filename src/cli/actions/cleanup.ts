@@ -6,7 +6,7 @@ import {
   formatCleanupReport, type CleanupInput, type CleanupReport,
 } from '../../cleanup';
 import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkflow } from '../../temporal/workflowTypes';
+import { startWorkflow } from '../../../workflows/starts';
 import type { CleanupCommandFlags } from '../commands/cleanup';
 import { ExitCode, failureText } from '../follow';
 import { notifyProblems } from '../notifyOptions';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { clientFor } from '../../temporal/client';
 import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkflow } from '../../temporal/workflowTypes';
+import { startWorkflow } from '../../../workflows/starts';
 import type { RunInput, RunKind } from '../../domain/run';
 import { ExitCode, exitCodeFor, followRun } from '../follow';
 import { gradersDirFor, relativeGraders } from '../graders';

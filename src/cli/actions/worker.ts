@@ -1,9 +1,9 @@
 import { connectTemporal, temporalConfigured } from '../../temporal/connect';
 import { metricsAddressFromEnv } from '../../observability/metrics/address';
-import { installRuntimeWithMetrics, type WorkerMetrics } from '../../metrics/start';
+import { installRuntimeWithMetrics, type WorkerMetrics } from '../../worker/metrics';
 import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkers } from '../../temporal/worker';
-import { relaunchWithMemorySettings } from '../../temporal/memoryRelaunch';
+import { startWorkers } from '../../worker/worker';
+import { relaunchWithMemorySettings } from '../../worker/memoryRelaunch';
 import { workerConfigFromEnv } from '../../temporal/workerConfig';
 import { ConfigError } from '../../shared/configError';
 import { JudgeConfigError } from '../../grading/judge/errors';

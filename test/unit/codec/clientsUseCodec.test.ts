@@ -22,7 +22,7 @@ function sources(): { file: string; text: string }[] {
  * them must pass a data converter of src/codec itself.
  */
 const OWN_DATA_CONVERTER: Record<string, string> = {
-  'src/temporal/worker.ts': 'startWorkers: the one place production workers are made',
+  'src/worker/worker.ts': 'startWorkers: the one place production workers are made',
   'test/workflow/harness.ts': 'workflow tests: mocked activities on the time-skipping server',
   'test/replay/fixtures.ts': 'replay workers: recorded histories, encrypted ones among them',
 };
@@ -43,7 +43,7 @@ describe('every Temporal client and worker has the payload codec (none sends a p
   it('workers and test environments are made only where a data converter of src/codec is passed', () => {
     const makers = files.filter((f) => /Worker\.create\(|Worker\.runReplayHistor\w*\(|TestWorkflowEnvironment\.create\w*\(/u.test(f.text)).map((f) => f.file);
     const unexpected = makers.filter((f) => !(f in OWN_DATA_CONVERTER) && f !== ADDRESS_ONLY && f !== 'test/unit/codec/clientsUseCodec.test.ts');
-    expect(unexpected, 'make workers with startWorkers (src/temporal/worker.ts)').toEqual([]);
+    expect(unexpected, 'make workers with startWorkers (src/worker/worker.ts)').toEqual([]);
     for (const file of Object.keys(OWN_DATA_CONVERTER)) {
       const text = files.find((f) => f.file === file)?.text ?? '';
       expect(/\b(payloadDataConverter|dataConverterFor)\(/u.test(text) && /\bdataConverter\b\s*[:,]/u.test(text), `${file} passes a data converter of src/codec`).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusal, runApiOf } from '../../../src/temporal/apiGuard';
+import { refusal, runApiOf } from '../../../src/worker/apiGuard';
 import { WRONG_API_ERROR } from '../../../src/temporal/wrongApi';
 
 const RUN = 'https://chat.example.com/api/v1';

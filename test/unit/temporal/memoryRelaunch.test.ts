@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { semiSpaceGiven } from '../../../src/temporal/heapGrowth';
-import { MALLOC_ARENAS, memoryRelaunchPlan, type LaunchFacts } from '../../../src/temporal/memoryRelaunch';
+import { semiSpaceGiven } from '../../../src/worker/heapGrowth';
+import { MALLOC_ARENAS, memoryRelaunchPlan, type LaunchFacts } from '../../../src/worker/memoryRelaunch';
 
 const facts = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({ env: { PATH: '/bin' }, execArgv: [], glibc: () => true, heapGrowthPercent: 30, ...over });
 

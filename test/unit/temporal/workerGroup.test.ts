@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runTogether, type GroupMember } from '../../../src/temporal/workerGroup';
+import { runTogether, type GroupMember } from '../../../src/worker/workerGroup';
 
 /** A worker whose run ends when it is shut down, or fails when told to. */
 class FakeWorker implements GroupMember {
