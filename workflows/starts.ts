@@ -1,3 +1,7 @@
+/**
+ * Typed starts of the workflows of this folder, for the processes that start them (the CLI, schedules, the review
+ * page, bench and scripts). Not workflow code: nothing the workflows import imports it, so it is never bundled.
+ */
 import type { Client, ScheduleOptionsStartWorkflowAction, WorkflowHandleWithStartDetails, WorkflowStartOptions } from '@temporalio/client';
 import type { WorkflowResultType } from '@temporalio/common';
 import type * as workflows from '.';
