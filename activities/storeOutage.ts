@@ -57,7 +57,7 @@ export function waitingOutStoreOutages<A extends Record<string, (...args: never[
  * is not taken for dead, and stopping when it is cancelled) for up to `limitMs` after the activity was first
  * scheduled. For activities whose own retry would cost more than waiting: an ask must not send its question again.
  * `heartbeat` gets what the activity waits for, to put in its heartbeat details: a wait in place fails no attempt,
- * so the details are where `sitechat run` sees it (src/cli/storeOutage.ts).
+ * so the details are where `sitechat run` sees it (src/cli/follow/storeOutage.ts).
  */
 export async function withStoreRetry<T>(op: () => Promise<T>, limitMs: number, heartbeat: (wait: StoreWait) => void): Promise<T> {
   const ctx = Context.current();

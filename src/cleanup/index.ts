@@ -8,5 +8,5 @@ export { cleanupSettings, CleanupDefaults, MAX_PAGE_SIZE, selectionRule, validat
 export { isFatalCloseError, newCursor, nextPageInput, nextStep, recordClose, startPass, takePage, type NextStep } from './cursor';
 export { CLOSE_LANES, FatalCloseError, pageThrough, type CleanupPorts } from './loop';
 export { buildCleanupReport, formatCleanupReport, type ReportMeta } from './report';
-export { cleanupInputFromFlags, CleanupOptionError, DEFAULT_IDLE_FOR, parseInstant, type CleanupFlags } from './options';
+export { cleanupInputFromFlags, CleanupOptionError, DEFAULT_IDLE_FOR, parseInstant, type CleanupFlags } from '../cli/commands/cleanup/options';
 export { CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupProgressQuery } from './workflow';

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../api/errors';
-import { CleanupOptionError } from '../cleanup/options';
+import { CleanupOptionError } from './commands/cleanup/options';
 import { PayloadKeysError } from '../codec/errors';
 import { ConfigError as RunConfigError } from '../config/load';
 import { DurationError } from '../config/duration';
@@ -8,7 +8,7 @@ import { JudgeConfigError } from '../grading/judge/errors';
 import { NotifySpecError } from '../domain/notify';
 import { ScheduleUsageError } from '../schedules/policy';
 import { ConfigError as WorkerConfigError } from '../shared/configError';
-import { UsageError } from './runOptions';
+import { UsageError } from './commands/run/runOptions';
 
 /**
  * Errors of what the user gave — flags, the config file, the dataset, the worker's settings — which exit 2 before

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCodeFor } from '../../src/cli/follow';
+import { exitCodeFor } from '../../src/cli/follow/follow';
 import type { RunSummary } from '../../src/domain/results';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';

@@ -9,7 +9,7 @@ import { parsePayloadKeys } from '../../src/codec/keys';
 import { createTemporalClient } from '../../src/temporal/client';
 import type { RunResult } from '../../src/domain/run';
 import { progressQuery } from '../../workflows/signals';
-import { ExitCode, followRun } from '../../src/cli/follow';
+import { ExitCode, followRun } from '../../src/cli/follow/follow';
 import { payloadGroupsIn } from '../../scripts/histories/collect';
 import { historyText } from '../helpers/history';
 import { DEMO_QUESTIONS, readResults, startRun, writeDataset } from '../helpers/runs';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scheduleAction } from '../../src/cli/actions/schedule';
+import { scheduleAction } from '../../src/cli/commands/schedule/action';
 import type { Logger } from '../../src/cli/logger';
 import type { ScheduleDetails } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';

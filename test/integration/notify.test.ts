@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { scheduleAction } from '../../src/cli/actions/schedule';
+import { scheduleAction } from '../../src/cli/commands/schedule/action';
 import type { Logger } from '../../src/cli/logger';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';

@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
-import { register as backfill } from './backfill';
-import { register as run } from './run';
-import { register as sim } from './sim';
-import { register as watch } from './watch';
-import { register as worker } from './worker';
-import { register as check } from './check';
-import { register as cleanup } from './cleanup';
-import { register as schedule } from './schedule';
-import { register as grade } from './grade';
-import { register as runs } from './runs';
-import { register as temporal } from './temporal';
-import { register as server } from './server';
-import { register as review } from './review';
-import { register as compare } from './compare';
-import { register as notify } from './notify';
-import { register as labels } from './labels';
-import { register as codecServer } from './codecServer';
+import { register as backfill } from './backfill/command';
+import { register as run } from './run/command';
+import { register as sim } from './sim/command';
+import { register as watch } from './watch/command';
+import { register as worker } from './worker/command';
+import { register as check } from './check/command';
+import { register as cleanup } from './cleanup/command';
+import { register as schedule } from './schedule/command';
+import { register as grade } from './grade/command';
+import { register as runs } from './runs/command';
+import { register as temporal } from './temporal/command';
+import { register as server } from './server/command';
+import { register as review } from './review/command';
+import { register as compare } from './compare/command';
+import { register as notify } from './notify/command';
+import { register as labels } from './labels/command';
+import { register as codecServer } from './codecServer/command';
 
 /** A command file exports one of these: it declares options and lazily imports its action. */
 export type RegisterCommand = (program: Command) => void;

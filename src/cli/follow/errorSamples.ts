@@ -1,7 +1,7 @@
-import type { MultiSiteSummary } from '../domain/multiSite';
-import type { ResultsStore } from '../store/store';
-import { Outcome, type RowResult, type RunSummary } from '../domain/results';
-import { openCliStore } from './storeReports';
+import type { MultiSiteSummary } from '../../domain/multiSite';
+import type { ResultsStore } from '../../store/store';
+import { Outcome, type RowResult, type RunSummary } from '../../domain/results';
+import { openCliStore } from '../store/storeReports';
 
 /** The type a row's error is counted under in `summary.errorsByType` (as src/analysis/summary.ts counts it). */
 function errorTypeOf(row: RowResult): string | undefined {

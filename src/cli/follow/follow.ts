@@ -1,10 +1,10 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { PayloadCodecError } from '../codec/errors';
-import { cancelSignal, progressQuery } from '../../workflows/signals';
-import { outcomeLine, type NotifyOutcome } from '../domain/notify';
-import type { RunProgress, RunResult } from '../domain/run';
-import type { Logger } from './logger';
+import { PayloadCodecError } from '../../codec/errors';
+import { cancelSignal, progressQuery } from '../../../workflows/signals';
+import { outcomeLine, type NotifyOutcome } from '../../domain/notify';
+import type { RunProgress, RunResult } from '../../domain/run';
+import type { Logger } from '../logger';
 import { askInterrupt } from './interruptPrompt';
 import { isUnreachable, OutageNotice } from './outage';
 import { ProgressView } from './progress';

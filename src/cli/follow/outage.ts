@@ -2,7 +2,7 @@
  * A Temporal server that stops answering while a run is followed: the run itself goes on (its state is on the
  * server, its work on the workers), so the CLI says so once, keeps trying, and says when it is back.
  */
-import type { Logger } from './logger';
+import type { Logger } from '../logger';
 
 /**
  * gRPC UNAVAILABLE: no connection. Not DEADLINE_EXCEEDED: a query also runs out of time when no worker answers,

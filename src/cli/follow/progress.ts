@@ -1,4 +1,4 @@
-import type { RunProgress } from '../domain/run';
+import type { RunProgress } from '../../domain/run';
 
 const BAR_WIDTH = 24;
 

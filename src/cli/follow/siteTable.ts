@@ -1,8 +1,8 @@
-import { verdictLabel } from '../analysis/gate';
-import { lineName } from '../analysis/multiSite';
-import { type MultiSiteSummary } from '../domain/multiSite';
-import { SiteVerdict } from '../domain/siteVerdict';
-import type { RunSummary } from '../domain/results';
+import { verdictLabel } from '../../analysis/gate';
+import { lineName } from '../../analysis/multiSite';
+import { type MultiSiteSummary } from '../../domain/multiSite';
+import { SiteVerdict } from '../../domain/siteVerdict';
+import type { RunSummary } from '../../domain/results';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;

@@ -4,9 +4,9 @@
  */
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, type LoadedDataConverter, type Payload, type ProtoFailure } from '@temporalio/common';
-import { STORE_WAIT_FIELD } from '../store/errors';
-import type { RunProgress } from '../domain/run';
-import type { Logger } from './logger';
+import { STORE_WAIT_FIELD } from '../../store/errors';
+import type { RunProgress } from '../../domain/run';
+import type { Logger } from '../logger';
 
 /** The failure type a store activity retries with while the store cannot be reached (activities/storeOutage.ts). */
 const STORE_UNAVAILABLE = 'StoreUnavailableError';

@@ -1,9 +1,9 @@
-import { verdictLabel } from '../analysis/gate';
-import { GateVerdict, type RunSummary } from '../domain/results';
-import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../render/escape';
-import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../render/repeatText';
-import { overallLabel } from '../analysis/multiSite';
-import { type MultiSiteSummary } from '../domain/multiSite';
+import { verdictLabel } from '../../analysis/gate';
+import { GateVerdict, type RunSummary } from '../../domain/results';
+import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../../render/escape';
+import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../../render/repeatText';
+import { overallLabel } from '../../analysis/multiSite';
+import { type MultiSiteSummary } from '../../domain/multiSite';
 import { siteLines } from './siteTable';
 
 function pct(rate: number | null): string {

@@ -1,4 +1,4 @@
-import { StoreDatabaseError, StoreUnavailableError } from '../store/errors';
+import { StoreDatabaseError, StoreUnavailableError } from '../../store/errors';
 
 /**
  * SQLSTATEs of a connection the database refused: wrong password or user (28P01, 28000), no such database (3D000).

@@ -5,15 +5,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeBackfillOutput } from '../render/backfillOutput';
-import { loadBaselineFromStore, type BaselineInput } from '../analysis/baseline';
-import { ReportFile } from '../store/files';
-import { openStore, storeUrlFromEnv, type OpenedStore } from '../store/open';
-import { recordReportDir } from '../render/reportDirs';
-import { writeReports } from '../render/writeReports';
-import type { Logger } from './logger';
-import { runsDir } from './preflight';
-import { UsageError } from './runOptions';
+import { writeBackfillOutput } from '../../render/backfillOutput';
+import { loadBaselineFromStore, type BaselineInput } from '../../analysis/baseline';
+import { ReportFile } from '../../store/files';
+import { openStore, storeUrlFromEnv, type OpenedStore } from '../../store/open';
+import { recordReportDir } from '../../render/reportDirs';
+import { writeReports } from '../../render/writeReports';
+import type { Logger } from '../logger';
+import { runsDir } from '../commands/run/preflight';
+import { UsageError } from '../commands/run/runOptions';
 
 /** The store of this process's environment; a bad `SITECHAT_STORE_URL` is a `UsageError` that does not echo it. */
 export function openCliStore(env: NodeJS.ProcessEnv = process.env): OpenedStore {

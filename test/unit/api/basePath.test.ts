@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../../activities';
 import { ConfigurationError } from '../../../src/api';
 import { parseBaseUrl } from '../../../src/api/config';
-import { checkAction } from '../../../src/cli/actions/check';
+import { checkAction } from '../../../src/cli/commands/check/action';
 import type { Logger } from '../../../src/cli/logger';
 import { DEMO, startSimulator, type SimulatorHandle } from '../../../src/sim';
 import { workerConfigFromEnv } from '../../../src/temporal/workerConfig';

@@ -8,7 +8,7 @@ import { shownUrl } from '../../../src/api/shownUrl';
 import { redactStoreUrl } from '../../../src/store/pg/database';
 import { openStore } from '../../../src/store/open';
 import { configReport, formatCheckReport } from '../../../src/check';
-import { checkAction } from '../../../src/cli/actions/check';
+import { checkAction } from '../../../src/cli/commands/check/action';
 import type { Logger } from '../../../src/cli/logger';
 
 const SECRETS = ['s3cr3t-code', 'hunter2-pass', 'frag-token', 'user-token'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanupInputFromFlags, CleanupOptionError, parseInstant } from '../../../src/cleanup/options';
+import { cleanupInputFromFlags, CleanupOptionError, parseInstant } from '../../../src/cli/commands/cleanup/options';
 
 describe('cleanupInputFromFlags', () => {
   it('defaults to sessions idle for 7 days, and needs a site', () => {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { askInterrupt, INTERRUPT_QUESTION, INTERRUPT_QUESTION_NO_DETACH } from '../../../src/cli/interruptPrompt';
-import { ProgressView } from '../../../src/cli/progress';
+import { askInterrupt, INTERRUPT_QUESTION, INTERRUPT_QUESTION_NO_DETACH } from '../../../src/cli/follow/interruptPrompt';
+import { ProgressView } from '../../../src/cli/follow/progress';
 
 /** A pretend terminal: an input that records raw-mode switches, an output that records what was written. */
 function terminal(tty = true) {

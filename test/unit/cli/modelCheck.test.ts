@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/cli/logger';
-import { checkModels, tenantModels } from '../../../src/cli/modelCheck';
+import { checkModels, tenantModels } from '../../../src/cli/commands/run/modelCheck';
 import { DEMO, startSimulator, type LimitsBody, type SimulatorHandle } from '../../../src/sim';
 
 function capture(): { log: Logger; lines: string[] } {

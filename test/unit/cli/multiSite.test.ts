@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { combineProgress } from '../../../src/cli/multiSite';
-import { UsageError } from '../../../src/cli/runOptions';
-import { isSiteList, parseSiteList } from '../../../src/cli/siteList';
-import { summaryTable } from '../../../src/cli/summaryTable';
-import { validateRunFlags } from '../../../src/cli/validate';
+import { combineProgress } from '../../../src/cli/commands/run/multiSite';
+import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { isSiteList, parseSiteList } from '../../../src/cli/commands/run/siteList';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
+import { validateRunFlags } from '../../../src/cli/commands/run/validate';
 import type { MultiSiteSummary } from '../../../src/domain/multiSite';
 import { nightlySchedule } from '../../../src/schedules';
 import { emptyCounts, type RunOptions, type RunProgress } from '../../../src/domain/run';

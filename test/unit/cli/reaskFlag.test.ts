@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadRunConfig } from '../../../src/config';
-import { resolveRunOptions } from '../../../src/cli/runOptions';
-import { validateRunFlags } from '../../../src/cli/validate';
+import { resolveRunOptions } from '../../../src/cli/commands/run/runOptions';
+import { validateRunFlags } from '../../../src/cli/commands/run/validate';
 import { configErrorOf, configScratch } from '../../helpers/configFiles';
 
 const { write } = configScratch('reask-config-');

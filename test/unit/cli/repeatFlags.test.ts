@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planLine } from '../../../src/cli/repeatPlan';
-import { resolveRunOptions } from '../../../src/cli/runOptions';
-import { validateRunFlags } from '../../../src/cli/validate';
+import { planLine } from '../../../src/cli/commands/run/repeatPlan';
+import { resolveRunOptions } from '../../../src/cli/commands/run/runOptions';
+import { validateRunFlags } from '../../../src/cli/commands/run/validate';
 
 describe('--repeat and --confirm', () => {
   it('refuses bad values naming the flag, and both on a backfill', async () => {

@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { storeWaitIn } from '../../../src/cli/storeOutage';
+import { storeWaitIn } from '../../../src/cli/follow/storeOutage';
 
 describe('storeWaitIn (a pending activity waiting for the results store in place)', () => {
   it('reads the store error an ask heartbeats while it waits, and nothing from other details', () => {

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { encodeErrorToFailure, encodeToPayload, loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
 import { describe, expect, it } from 'vitest';
-import { storeWaits } from '../../../src/cli/storeOutage';
+import { storeWaits } from '../../../src/cli/follow/storeOutage';
 import { dataConverterFor } from '../../../src/codec/dataConverter';
 import { parsePayloadKeys } from '../../../src/codec/keys';
 import { keyEntry } from '../codec/testKeys';

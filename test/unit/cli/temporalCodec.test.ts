@@ -1,6 +1,6 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { codecForTemporalCli } from '../../../src/cli/temporalCodec';
+import { codecForTemporalCli } from '../../../src/cli/commands/temporal/codec';
 import { EncryptionCodec } from '../../../src/codec/encryption';
 import { parsePayloadKeys, type PayloadKeys } from '../../../src/codec/keys';
 import { payloadsFromJson, payloadsToJson } from '../../../src/codec/payloadJson';

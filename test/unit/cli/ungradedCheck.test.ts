@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/cli/logger';
-import { preflight } from '../../../src/cli/preflight';
-import { isGradedRow, ungradedMessage } from '../../../src/cli/ungradedCheck';
-import type { ValidatedFlags } from '../../../src/cli/validate';
+import { preflight } from '../../../src/cli/commands/run/preflight';
+import { isGradedRow, ungradedMessage } from '../../../src/cli/commands/run/ungradedCheck';
+import type { ValidatedFlags } from '../../../src/cli/commands/run/validate';
 import type { RunKind } from '../../../src/domain/run';
 
 describe('isGradedRow', () => {

@@ -2,10 +2,10 @@ import { chmod, mkdir, mkdtemp, stat, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseRate, UsageError } from '../../../src/cli/runOptions';
+import { parseRate, UsageError } from '../../../src/cli/commands/run/runOptions';
 import {
   capLines, checkBaseline, checkConfig, checkOutDir, checkOutFile, checkRunId, validateRunFlags,
-} from '../../../src/cli/validate';
+} from '../../../src/cli/commands/run/validate';
 
 let dir: string;
 beforeEach(async () => {

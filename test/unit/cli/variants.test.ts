@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatRuns } from '../../../src/cli/actions/runs';
-import { matrixPlanLines } from '../../../src/cli/matrixPlan';
-import { UsageError } from '../../../src/cli/runOptions';
-import { checkReference, resolveVariants } from '../../../src/cli/variants';
+import { formatRuns } from '../../../src/cli/commands/runs/action';
+import { matrixPlanLines } from '../../../src/cli/commands/run/matrixPlan';
+import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { checkReference, resolveVariants } from '../../../src/cli/commands/run/variants';
 import type { HistoryEntry } from '../../../src/render/history';
 import { renderHistoryHtml } from '../../../src/render/historyHtml';
 

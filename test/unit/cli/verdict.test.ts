@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeFor } from '../../../src/cli/follow';
-import { summaryTable } from '../../../src/cli/summaryTable';
+import { exitCodeFor } from '../../../src/cli/follow/follow';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
 import { summarize } from '../../../src/analysis/summary';
 import type { GateResult, RunSummary } from '../../../src/domain/results';
 import { iterate, meta, row } from '../reports/fixtures';

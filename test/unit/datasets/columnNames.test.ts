@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { columnRulesFor } from '../../../src/cli/preflight';
+import { columnRulesFor } from '../../../src/cli/commands/run/preflight';
 import { formatIssue, KNOWN_COLUMNS, scanDataset, type DatasetReadOptions } from '../../../src/datasets';
 import { allowedEdits, closeColumns, columnNameProblem, DECLARE_AS_METADATA, looseName, swapEditDistance } from '../../../src/datasets/columnNames';
 import { gradeColumnRules, openFileInput } from '../../../src/regrade/fileInput';

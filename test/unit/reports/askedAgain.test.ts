@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { summaryTable } from '../../../src/cli/summaryTable';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
 import { summarize } from '../../../src/analysis/summary';
 import { finalizeRun } from '../../../src/render/writeReports';
 import { iterate, meta, row, useTempStore } from './fixtures';

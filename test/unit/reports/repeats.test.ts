@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summaryTable } from '../../../src/cli/summaryTable';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
 import { wilsonInterval } from '../../../src/analysis/stats';
 import type { BaselineInput } from '../../../src/analysis/baseline';
 import { evaluateGate } from '../../../src/analysis/gate';

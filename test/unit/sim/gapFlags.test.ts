@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { register, type SimFlags } from '../../../src/cli/commands/sim';
-import { optionsFromFlags } from '../../../src/sim/cli';
+import { register, type SimFlags } from '../../../src/cli/commands/sim/command';
+import { optionsFromFlags } from '../../../src/cli/commands/sim/action';
 import { resolveOptions, startSimulator } from '../../../src/sim';
 
 /** The flags of `sitechat sim` as commander hands them over (the action replaced, so nothing starts). */

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { withExamples } from '../helpText';
-import type { RunFlags } from './run';
+import { withExamples } from '../../helpText';
+import type { RunFlags } from '../run/command';
 
 export interface BackfillFlags extends RunFlags {
   mode?: 'async' | 'sync';
@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
     .action(async (dataset: string, flags: BackfillFlags & { keepSessions?: boolean }) => {
-      const { runAction } = await import('../actions/run.js');
+      const { runAction } = await import('../run/action.js');
       process.exitCode = await runAction('backfill', dataset, { ...flags, closeSessions: !flags.keepSessions });
     });
 }

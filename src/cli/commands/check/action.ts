@@ -1,13 +1,13 @@
-import { SiteChatClient } from '../../api';
-import { ConfigurationError } from '../../api/errors';
-import { shownUrl } from '../../api/shownUrl';
-import { configReport, formatCheckReport, runChecks, type CheckReport } from '../../check';
-import { DurationError, parseDuration } from '../../config/duration';
-import type { CheckFlags } from '../commands/check';
-import { ExitCode } from '../follow';
-import { createLogger, type Logger } from '../logger';
-import { isSiteList, parseSiteList } from '../siteList';
-import { apiObserver } from '../../observability/apiObserver';
+import { SiteChatClient } from '../../../api';
+import { ConfigurationError } from '../../../api/errors';
+import { shownUrl } from '../../../api/shownUrl';
+import { configReport, formatCheckReport, runChecks, type CheckReport } from '../../../check';
+import { DurationError, parseDuration } from '../../../config/duration';
+import type { CheckFlags } from './command';
+import { ExitCode } from '../../follow/follow';
+import { createLogger, type Logger } from '../../logger';
+import { isSiteList, parseSiteList } from '../run/siteList';
+import { apiObserver } from '../../../observability/apiObserver';
 
 /** Injection points for tests: the environment read and the output channel. */
 export interface CheckIo {
@@ -24,8 +24,8 @@ async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, given: string[] 
   let client: SiteChatClient | undefined;
   try {
     if (!baseUrl) {
-      const { startSimulator } = await import('../../sim/index.js');
-      const { DEMO } = await import('../../sim/constants.js');
+      const { startSimulator } = await import('../../../sim/index.js');
+      const { DEMO } = await import('../../../sim/constants.js');
       sim = await startSimulator({ port: 0 });
       baseUrl = sim.baseUrl;
       apiKey = DEMO.apiKey;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface CheckFlags {
   site?: string;
@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .option('--timeout <duration>', 'give up on a call after this long, e.g. 5s (default 10s)')
     .option('--json', 'print the result as JSON on stdout')
     .action(async (flags: CheckFlags) => {
-      const { checkAction } = await import('../actions/check.js');
+      const { checkAction } = await import('./action.js');
       process.exitCode = await checkAction(flags);
     });
 }

@@ -1,24 +1,24 @@
 import { type Client, WorkflowFailedError } from '@temporalio/client';
-import { clientFor } from '../../temporal/client';
+import { clientFor } from '../../../temporal/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupInputFromFlags, CleanupOptionError, cleanupProgressQuery,
   formatCleanupReport, type CleanupInput, type CleanupReport,
-} from '../../cleanup';
-import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkflow } from '../../../workflows/starts';
-import type { CleanupCommandFlags } from '../commands/cleanup';
-import { ExitCode, failureText } from '../follow';
-import { notifyProblems } from '../notifyOptions';
-import { createLogger, type Logger } from '../logger';
-import { defaultSiteId } from '../preflight';
-import { openRuntime } from '../runtime';
-import { isUsageError } from '../usageErrors';
-import { UsageError } from '../runOptions';
-import { isSiteList, parseSiteList } from '../siteList';
-import { newRunId } from './run';
+} from '../../../cleanup';
+import { TaskQueue } from '../../../temporal/taskQueues';
+import { startWorkflow } from '../../../../workflows/starts';
+import type { CleanupCommandFlags } from './command';
+import { ExitCode, failureText } from '../../follow/follow';
+import { notifyProblems } from '../run/notifyOptions';
+import { createLogger, type Logger } from '../../logger';
+import { defaultSiteId } from '../run/preflight';
+import { openRuntime } from '../../runtime';
+import { isUsageError } from '../../usageErrors';
+import { UsageError } from '../run/runOptions';
+import { isSiteList, parseSiteList } from '../run/siteList';
+import { newRunId } from '../run/action';
 
-export { defaultSiteId } from '../preflight';
+export { defaultSiteId } from '../run/preflight';
 
 /** The report carried by a failed cleanup (it writes its report before failing). */
 function failedReport(err: unknown): CleanupReport | undefined {

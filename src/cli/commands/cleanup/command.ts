@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { CleanupFlags } from '../../cleanup/options';
-import { withExamples } from '../helpText';
-import { collect } from '../notifyOptions';
+import type { CleanupFlags } from './options';
+import { withExamples } from '../../helpText';
+import { collect } from '../run/notifyOptions';
 
 export interface CleanupCommandFlags extends CleanupFlags {
   json?: boolean;
@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .option('--json', 'print the cleanup report as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
     .action(async (flags: CleanupCommandFlags) => {
-      const { cleanupAction } = await import('../actions/cleanup.js');
+      const { cleanupAction } = await import('./action.js');
       process.exitCode = await cleanupAction(flags);
     });
 }

@@ -1,8 +1,8 @@
-import { DurationError, parseDuration } from '../config/duration';
-import { MAX_PAGE_SIZE, validateCleanupInput } from './rule';
-import type { CleanupInput } from './types';
-import { resolveNotifySpec } from '../notify/flags';
-import { NotifySpecError } from '../domain/notify';
+import { DurationError, parseDuration } from '../../../config/duration';
+import { MAX_PAGE_SIZE, validateCleanupInput } from '../../../cleanup/rule';
+import type { CleanupInput } from '../../../cleanup/types';
+import { resolveNotifySpec } from '../../../notify/flags';
+import { NotifySpecError } from '../../../domain/notify';
 
 /** Idle time used when neither `--idle-for` nor `--created-before` is given. */
 export const DEFAULT_IDLE_FOR = '7d';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 /** Flags of `sitechat codec-server`, as commander hands them over (validated by the action). */
 export interface CodecServerFlags {
@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .option('--port <n>', 'port on 127.0.0.1 (0: any free one)', '8888')
     .option('--ui-origin <origin>', `an origin of the Temporal Web UI that may call it from a browser; repeat for several (default ${DEFAULT_UI_ORIGINS.join(' and ')})`, (v: string, all: string[]) => [...all, v], [])
     .action(async (flags: CodecServerFlags) => {
-      const { codecServerAction } = await import('../actions/codecServer.js');
+      const { codecServerAction } = await import('./action.js');
       process.exitCode = await codecServerAction(flags);
     });
 }

@@ -1,16 +1,16 @@
 import { basename, join, resolve } from 'node:path';
-import { compareRuns } from '../../analysis/compare/compare';
-import { intervalOf, pctOf } from '../../render/compare/markdown';
-import { formatP } from '../../analysis/stats';
-import { CompareInputError } from '../../analysis/compare/rows';
-import type { Comparison } from '../../analysis/compare/types';
-import { writeComparison } from '../../render/compare/write';
-import type { CompareFlags } from '../commands/compare';
-import { createLogger, type Logger } from '../logger';
-import { runsDir } from '../preflight';
-import { UsageError } from '../runOptions';
-import { openCliStore } from '../storeReports';
-import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
+import { compareRuns } from '../../../analysis/compare/compare';
+import { intervalOf, pctOf } from '../../../render/compare/markdown';
+import { formatP } from '../../../analysis/stats';
+import { CompareInputError } from '../../../analysis/compare/rows';
+import type { Comparison } from '../../../analysis/compare/types';
+import { writeComparison } from '../../../render/compare/write';
+import type { CompareFlags } from './command';
+import { createLogger, type Logger } from '../../logger';
+import { runsDir } from '../run/preflight';
+import { UsageError } from '../run/runOptions';
+import { openCliStore } from '../../store/storeReports';
+import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
 
 const EXIT_OK = 0;
 const EXIT_REFERENCE_BEATEN = 1;

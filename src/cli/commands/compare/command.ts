@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface CompareFlags {
   out?: string;
@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .option('--any-dataset', 'compare runs of different datasets, pairing rows by id and question')
     .option('--json', 'print the comparison (without rows) as JSON on stdout')
     .action(async (runs: string[], flags: CompareFlags) => {
-      const { compareAction } = await import('../actions/compare.js');
+      const { compareAction } = await import('./action.js');
       process.exitCode = await compareAction(runs, flags);
     });
 }

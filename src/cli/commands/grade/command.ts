@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface GradeFlags {
   config?: string;
@@ -34,7 +34,7 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'rows graded at once by graders that wait (LLM judge, custom modules) (default 8)')
     .option('--json', 'print the summary as JSON on stdout')
     .action(async (input: string, flags: GradeFlags) => {
-      const { gradeAction } = await import('../actions/grade.js');
+      const { gradeAction } = await import('./action.js');
       process.exitCode = await gradeAction(input, flags);
     });
 }

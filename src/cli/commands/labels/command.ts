@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface LabelsExportFlags {
   site?: string;
@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .argument('<file>', 'the file to write: .csv, .tsv, .jsonl or .ndjson (replaced when it exists)')
     .option('--site <id>', 'only the labels of this site')
     .action(async (file: string, flags: LabelsExportFlags) => {
-      const { labelsExportAction } = await import('../actions/labelsExport.js');
+      const { labelsExportAction } = await import('./export.js');
       process.exitCode = await labelsExportAction(file, flags);
     });
 
@@ -46,7 +46,7 @@ export function register(program: Command): void {
     .argument('<file>', 'a .csv, .tsv, .jsonl or .ndjson file as `labels export` writes it')
     .option('--delimiter <char>', 'CSV delimiter, when auto-detection is not right')
     .action(async (file: string, flags: LabelsImportFlags) => {
-      const { labelsImportAction } = await import('../actions/labelsImport.js');
+      const { labelsImportAction } = await import('./import.js');
       process.exitCode = await labelsImportAction(file, flags);
     });
 
@@ -61,7 +61,7 @@ export function register(program: Command): void {
     .option('--run <runId|latest>', "measure on a run's labelled rows (their raw answers, and the judge verdicts recorded or cached for them)")
     .option('--json', 'print the figures as JSON on stdout')
     .action(async (flags: LabelsAgreementFlags) => {
-      const { labelsAgreementAction } = await import('../actions/labelsAgreement.js');
+      const { labelsAgreementAction } = await import('./agreement.js');
       process.exitCode = await labelsAgreementAction(flags);
     });
 }

@@ -1,9 +1,9 @@
 /** What every `sitechat labels` command does around its work: open the store, say why it failed, close it. */
-import type { OpenedStore } from '../store/open';
-import type { Logger } from './logger';
-import { UsageError } from './runOptions';
-import { openCliStore } from './storeReports';
-import { isStoreConnectFailure, storeFailureMessage } from './storeFailure';
+import type { OpenedStore } from '../../../store/open';
+import type { Logger } from '../../logger';
+import { UsageError } from '../run/runOptions';
+import { openCliStore } from '../../store/storeReports';
+import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
 
 export const LabelsExit = { ok: 0, usage: 2, failed: 3 } as const;
 

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { loadRunConfig, ConfigError } from '../../config';
-import { sampleMessage } from '../../notify/build';
-import { REPORT_BASE_URL_VARIABLE } from '../../notify/message';
-import { deliver } from '../../notify/deliver';
-import type { NotificationLedger } from '../../store/store';
-import { outcomeLine } from '../../domain/notify';
-import type { NotifyTestFlags } from '../commands/notify';
-import { ExitCode } from '../follow';
-import { createLogger, type Logger } from '../logger';
-import { notifyProblems, resolveNotify } from '../notifyOptions';
-import { UsageError } from '../runOptions';
+import { loadRunConfig, ConfigError } from '../../../config';
+import { sampleMessage } from '../../../notify/build';
+import { REPORT_BASE_URL_VARIABLE } from '../../../notify/message';
+import { deliver } from '../../../notify/deliver';
+import type { NotificationLedger } from '../../../store/store';
+import { outcomeLine } from '../../../domain/notify';
+import type { NotifyTestFlags } from './command';
+import { ExitCode } from '../../follow/follow';
+import { createLogger, type Logger } from '../../logger';
+import { notifyProblems, resolveNotify } from '../run/notifyOptions';
+import { UsageError } from '../run/runOptions';
 
 /** A test message is not a run's notification: nothing is recorded, nothing de-duplicated. */
 const NO_LEDGER: NotificationLedger = { get: () => Promise.resolve(undefined), put: () => Promise.resolve() };

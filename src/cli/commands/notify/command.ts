@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
-import { collect, type NotifyFlags } from '../notifyOptions';
+import { withExamples } from '../../helpText';
+import { collect, type NotifyFlags } from '../run/notifyOptions';
 
 export interface NotifyTestFlags extends NotifyFlags {
   config?: string;
@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .option('--notify <kind:ENV>', 'slack:ENV, teams:ENV or webhook:URL_ENV:SECRET_ENV (repeatable)', collect)
     .option('--config <file>', "run config file whose `notify` destinations to test")
     .action(async (flags: NotifyTestFlags) => {
-      const { notifyTestAction } = await import('../actions/notifyTest.js');
+      const { notifyTestAction } = await import('./action.js');
       process.exitCode = await notifyTestAction(flags);
     });
 }

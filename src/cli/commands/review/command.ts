@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface ReviewFlags {
   host: string;
@@ -32,7 +32,7 @@ export function register(program: Command): void {
     .option('--no-worker', 'no in-process worker (the default): the feedback of settled rows goes out on the `sitechat worker` processes')
     .option('--json', 'print {"url", "runId"} as JSON on stdout instead of the URL')
     .action(async (run: string, flags: ReviewFlags) => {
-      const { reviewAction } = await import('../actions/review.js');
+      const { reviewAction } = await import('./action.js');
       process.exitCode = await reviewAction(run, flags);
     });
 }

@@ -1,27 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { clientFor } from '../../temporal/client';
-import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkflow } from '../../../workflows/starts';
-import type { RunInput, RunKind } from '../../domain/run';
-import { ExitCode, exitCodeFor, followRun } from '../follow';
-import { gradersDirFor, relativeGraders } from '../graders';
-import { createLogger } from '../logger';
-import { startMultiSiteRun } from '../multiSite';
-import { resolveRunOptions } from '../runOptions';
-import { preflight, runsDir } from '../preflight';
-import { openRuntime } from '../runtime';
-import { temporalConfigured } from '../../temporal/connect';
-import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../storeReports';
-import { isModelList, resolveVariants } from '../variants';
+import { clientFor } from '../../../temporal/client';
+import { TaskQueue } from '../../../temporal/taskQueues';
+import { startWorkflow } from '../../../../workflows/starts';
+import type { RunInput, RunKind } from '../../../domain/run';
+import { ExitCode, exitCodeFor, followRun } from '../../follow/follow';
+import { gradersDirFor, relativeGraders } from './graders';
+import { createLogger } from '../../logger';
+import { startMultiSiteRun } from './multiSite';
+import { resolveRunOptions } from './runOptions';
+import { preflight, runsDir } from './preflight';
+import { openRuntime } from '../../runtime';
+import { temporalConfigured } from '../../../temporal/connect';
+import { localRunDir, openCliStore, renderFromStore, type LocalTargets } from '../../store/storeReports';
+import { isModelList, resolveVariants } from './variants';
 
-import { isUsageError } from '../usageErrors';
-import { checkModels, modelSource } from '../modelCheck';
-import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
-import { finishedRun } from '../resumeCheck';
-import { planLine, repeatOf } from '../repeatPlan';
-import { refreshHistory } from '../historyRefresh';
-import type { ValidatedFlags } from '../validate';
+import { isUsageError } from '../../usageErrors';
+import { checkModels, modelSource } from './modelCheck';
+import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
+import { finishedRun } from './resumeCheck';
+import { planLine, repeatOf } from './repeatPlan';
+import { refreshHistory } from './historyRefresh';
+import type { ValidatedFlags } from './validate';
 
 /** The rate per site and API path the plan line assumes: this process's worker's (SITECHAT_RATE_LIMIT), else the API's 5/s. */
 function planRate(env: NodeJS.ProcessEnv): number {

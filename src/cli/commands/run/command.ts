@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { withExamples } from '../helpText';
-import { collect, type NotifyFlags } from '../notifyOptions';
+import { withExamples } from '../../helpText';
+import { collect, type NotifyFlags } from './notifyOptions';
 
 export interface RunFlags extends NotifyFlags {
   site?: string;
@@ -71,7 +71,7 @@ export function register(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout')
     .option('--no-worker', 'do not run an in-process worker (workers run elsewhere: sitechat worker)')
     .action(async (dataset: string, flags: RunFlags) => {
-      const { runAction } = await import('../actions/run.js');
+      const { runAction } = await import('./action.js');
       process.exitCode = await runAction('evaluation', dataset, flags);
     });
 }

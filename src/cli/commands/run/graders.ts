@@ -4,7 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import type { AssertionSpec } from '../domain/grade';
+import type { AssertionSpec } from '../../../domain/grade';
 
 /** SITECHAT_GRADERS_DIR, or else the run config's directory; undefined with neither (then no custom graders). */
 export function gradersDirFor(configPath: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -3,9 +3,9 @@
  * here: the worker that finalized it may be on another host (`run --no-worker` in a cluster), and then only this
  * command can bring this host's page up to date.
  */
-import { writeHistory } from '../render/historyPage';
-import type { OpenedStore } from '../store/open';
-import type { Logger } from './logger';
+import { writeHistory } from '../../../render/historyPage';
+import type { OpenedStore } from '../../../store/open';
+import type { Logger } from '../../logger';
 import { runsDir } from './preflight';
 
 /** A page that cannot be written is a warning: the run it follows has finished either way. */

@@ -3,7 +3,7 @@
  * takes. The API's limit is per site and path, so variants on one site share that site's budget (their questions
  * queue behind each other) while sites run side by side.
  */
-import type { VariantSpec } from '../domain/multiSite';
+import type { VariantSpec } from '../../../domain/multiSite';
 
 /** Seconds, as a person reads them: 26 s, 4.4 min, 1.2 h. */
 export function readableSeconds(s: number): string {

@@ -4,12 +4,12 @@
  * only once it is asked. The spec shows no body fields, so a service whose limits carry no `models` list is not
  * checked, and neither is one this process cannot ask (no tenant id or no key here: the workers hold it).
  */
-import { SiteChatClient } from '../api';
-import { walkDataset } from '../datasets';
-import { DEMO } from '../sim/constants';
-import type { Logger } from './logger';
+import { SiteChatClient } from '../../../api';
+import { walkDataset } from '../../../datasets';
+import { DEMO } from '../../../sim/constants';
+import type { Logger } from '../../logger';
 import { capLines } from './validate';
-import { apiObserver } from '../observability/apiObserver';
+import { apiObserver } from '../../../observability/apiObserver';
 
 /** Where the tenant's limits can be read from this process, if anywhere. */
 export interface ModelSource {

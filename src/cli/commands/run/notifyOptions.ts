@@ -4,12 +4,12 @@
  * problems (exit 2) naming the flag or config key; with the CLI's own worker, a variable that is not set in this
  * process is one too, since that worker is the one that will read it.
  */
-import { missingEnv } from '../notify/deliver';
-import { resolveNotifySpec, type NotifyConfig, type NotifyFlags } from '../notify/flags';
-import { NotifySpecError, type NotifySpec } from '../domain/notify';
+import { missingEnv } from '../../../notify/deliver';
+import { resolveNotifySpec, type NotifyConfig, type NotifyFlags } from '../../../notify/flags';
+import { NotifySpecError, type NotifySpec } from '../../../domain/notify';
 import { UsageError } from './runOptions';
 
-export { collect, type NotifyFlags } from '../notify/flags';
+export { collect, type NotifyFlags } from '../../../notify/flags';
 
 /** The spec, flags over the config; undefined without destinations. Throws UsageError naming the flag or key. */
 export function resolveNotify(flags: NotifyFlags, config?: NotifyConfig, configFile?: string): NotifySpec | undefined {

@@ -4,15 +4,15 @@
  * before Temporal, the simulator or the API are touched.
  */
 import { resolve } from 'node:path';
-import type { RunConfig } from '../config';
-import { DatasetFileError, formatIssue, walkDataset, type DatasetScan } from '../datasets';
-import { DECLARE_AS_METADATA, type ColumnNameRules } from '../datasets/columnNames';
-import { ASKING_COLUMNS, KNOWN_COLUMNS } from '../datasets/columns';
-import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../store/open';
-import { parseStoreUrl } from '../store/pg/database';
-import { sendsFeedback, type RunKind } from '../domain/run';
-import { DEMO } from '../sim/constants';
-import type { Logger } from './logger';
+import type { RunConfig } from '../../../config';
+import { DatasetFileError, formatIssue, walkDataset, type DatasetScan } from '../../../datasets';
+import { DECLARE_AS_METADATA, type ColumnNameRules } from '../../../datasets/columnNames';
+import { ASKING_COLUMNS, KNOWN_COLUMNS } from '../../../datasets/columns';
+import { openStore, storeUrlFromEnv, STORE_URL_VARIABLE } from '../../../store/open';
+import { parseStoreUrl } from '../../../store/pg/database';
+import { sendsFeedback, type RunKind } from '../../../domain/run';
+import { DEMO } from '../../../sim/constants';
+import type { Logger } from '../../logger';
 import { feedbackMode } from './runOptions';
 import { isGradedRow, ungradedMessage } from './ungradedCheck';
 import { capLines, SHOWN_PROBLEMS, validateRunFlags, type ValidatedFlags } from './validate';

@@ -1,5 +1,5 @@
-import type { ResultsStore } from '../store/store';
-import { Outcome, type RunSummary } from '../domain/results';
+import type { ResultsStore } from '../../../store/store';
+import { Outcome, type RunSummary } from '../../../domain/results';
 
 /** Outcomes a resumed run keeps (activities/resume.ts): every other row (error, timed_out, skipped) is asked again. */
 const KEPT: ReadonlySet<string> = new Set([Outcome.answered, Outcome.passed, Outcome.failed]);

@@ -1,9 +1,9 @@
-import { DEFAULT_REASK_FAILED, MAX_REASK_FAILED } from '../api/failureRules';
-import { loadRunConfig, parseDuration, type RunConfig } from '../config';
-import { MAX_CONFIRM } from '../datasets/confirm';
-import { MAX_REPEAT } from '../datasets/repeat';
-import type { RunOptions } from '../domain/run';
-import type { RunFlags } from './commands/run';
+import { DEFAULT_REASK_FAILED, MAX_REASK_FAILED } from '../../../api/failureRules';
+import { loadRunConfig, parseDuration, type RunConfig } from '../../../config';
+import { MAX_CONFIRM } from '../../../datasets/confirm';
+import { MAX_REPEAT } from '../../../datasets/repeat';
+import type { RunOptions } from '../../../domain/run';
+import type { RunFlags } from './command';
 import { resolveNotify } from './notifyOptions';
 
 export class UsageError extends Error {

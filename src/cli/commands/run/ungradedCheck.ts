@@ -3,8 +3,8 @@
  * graded)", "no quality threshold set", exit 0: a misspelt or missing assertion column would pass for a green run.
  * It is refused before the start instead, unless asked for (`--allow-ungraded`). Pure.
  */
-import type { AssertionSpec } from '../domain/grade';
-import { ASSERTION_COLUMNS, assertionsForRow, comparesWithExpected, usesRowRubric, type RowAssertionColumns } from '../grading/assertions';
+import type { AssertionSpec } from '../../../domain/grade';
+import { ASSERTION_COLUMNS, assertionsForRow, comparesWithExpected, usesRowRubric, type RowAssertionColumns } from '../../../grading/assertions';
 
 /** Whether a row is graded in a run with these default assertions: the rule the workflow grades by. */
 export function isGradedRow(row: RowAssertionColumns, defaults: readonly AssertionSpec[] = []): boolean {

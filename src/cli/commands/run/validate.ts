@@ -6,20 +6,20 @@
 import { constants, type Stats } from 'node:fs';
 import { access, lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
-import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../config';
-import { DatasetFileError, normalizeDelimiter } from '../datasets';
-import { EMAIL_PATTERN } from '../datasets/schema';
-import { loadCustomGrader } from '../grading/custom';
-import { combinedLines } from '../analysis/baselineSelect';
-import { ReportFile } from '../store/files';
-import { isNotFound } from '../shared/fileIo';
-import type { RunFlags } from './commands/run';
-import { temporalConfigured } from '../temporal/configured';
+import { ConfigError, DurationError, loadRunConfig, parseDuration, type RunConfig } from '../../../config';
+import { DatasetFileError, normalizeDelimiter } from '../../../datasets';
+import { EMAIL_PATTERN } from '../../../datasets/schema';
+import { loadCustomGrader } from '../../../grading/custom';
+import { combinedLines } from '../../../analysis/baselineSelect';
+import { ReportFile } from '../../../store/files';
+import { isNotFound } from '../../../shared/fileIo';
+import type { RunFlags } from './command';
+import { temporalConfigured } from '../../../temporal/configured';
 import { gradersDirFor } from './graders';
 import { parseConfirm, parsePositiveInt, parseRate, parseReaskFailed, parseRepeat, UsageError } from './runOptions';
 import { isSiteList, parseSiteList } from './siteList';
 import { checkReference, isModelList, resolveVariants } from './variants';
-import type { VariantSpec } from '../domain/multiSite';
+import type { VariantSpec } from '../../../domain/multiSite';
 import { notifyProblems } from './notifyOptions';
 
 /** Problems shown before "… and N more", as for dataset issues. */

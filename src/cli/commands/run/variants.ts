@@ -2,8 +2,8 @@
  * The variants of a run, from `--site a,b`, `--model a,b` (every site × every model) or the config's `variants:`:
  * none for an ordinary run (one site, one model). Pure: the flag checks call it to find problems, `run` to start.
  */
-import { SAFE_NAME, type RunConfig } from '../config/schema';
-import type { VariantSpec } from '../domain/multiSite';
+import { SAFE_NAME, type RunConfig } from '../../../config/schema';
+import type { VariantSpec } from '../../../domain/multiSite';
 import { UsageError } from './runOptions';
 import { parseSiteList } from './siteList';
 

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OpenedStore } from '../../store/open';
-import { collectHistory, HISTORY_FILE, parentGroups, type HistoryEntry, type HistoryOptions } from '../../render/history';
-import { writeHistory } from '../../render/historyPage';
-import type { RunsFlags } from '../commands/runs';
-import { createLogger, type Logger } from '../logger';
-import { runsDir } from '../preflight';
-import { parsePositiveInt, UsageError } from '../runOptions';
-import { openCliStore, renderMissingReports } from '../storeReports';
-import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
+import type { OpenedStore } from '../../../store/open';
+import { collectHistory, HISTORY_FILE, parentGroups, type HistoryEntry, type HistoryOptions } from '../../../render/history';
+import { writeHistory } from '../../../render/historyPage';
+import type { RunsFlags } from './command';
+import { createLogger, type Logger } from '../../logger';
+import { runsDir } from '../run/preflight';
+import { parsePositiveInt, UsageError } from '../run/runOptions';
+import { openCliStore, renderMissingReports } from '../../store/storeReports';
+import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
 
 /** ExitCode.ok / usage (./follow loads the Temporal client, which this command never needs). */
 const EXIT_OK = 0;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export interface RunsFlags {
   dataset?: string;
@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .option('--json', 'print the runs as JSON on stdout')
     .option('--html [file]', 'also write the history page (default runs/history.html)')
     .action(async (flags: RunsFlags) => {
-      const { runsAction } = await import('../actions/runs.js');
+      const { runsAction } = await import('./action.js');
       process.exitCode = await runsAction(flags);
     });
 }

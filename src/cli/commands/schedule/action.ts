@@ -1,22 +1,22 @@
 import { basename, extname, resolve } from 'node:path';
 import type { ScheduleOptions } from '@temporalio/client';
-import { clientFor } from '../../temporal/client';
-import { cleanupInputFromFlags, CleanupOptionError } from '../../cleanup/options';
-import { isSiteList } from '../siteList';
+import { clientFor } from '../../../temporal/client';
+import { cleanupInputFromFlags, CleanupOptionError } from '../cleanup/options';
+import { isSiteList } from '../run/siteList';
 import {
   cleanupSchedule, defaultScheduleId, formatScheduleDetails, formatScheduleList, nightlySchedule, OverlapFlag,
   runIdOf, Schedules,
-} from '../../schedules';
-import { temporalConfigured } from '../../temporal/connect';
-import type { NightlyScheduleFlags, ScheduleOp } from '../commands/schedule';
-import { ExitCode } from '../follow';
-import { createLogger, type Logger } from '../logger';
-import { isUsageError } from '../usageErrors';
-import { resolveRunOptions } from '../runOptions';
-import { openRuntime } from '../runtime';
-import { DEMO_EMAIL, defaultSiteId, preflight } from '../preflight';
-import { checkModels, modelSource } from '../modelCheck';
-import { isModelList } from '../variants';
+} from '../../../schedules';
+import { temporalConfigured } from '../../../temporal/connect';
+import type { NightlyScheduleFlags, ScheduleOp } from './command';
+import { ExitCode } from '../../follow/follow';
+import { createLogger, type Logger } from '../../logger';
+import { isUsageError } from '../../usageErrors';
+import { resolveRunOptions } from '../run/runOptions';
+import { openRuntime } from '../../runtime';
+import { DEMO_EMAIL, defaultSiteId, preflight } from '../run/preflight';
+import { checkModels, modelSource } from '../run/modelCheck';
+import { isModelList } from '../run/variants';
 
 /** `--confirm` of scheduled runs unless given (docs/reports.md, "Confirm before alarm"). */
 const SCHEDULE_CONFIRM = 2;

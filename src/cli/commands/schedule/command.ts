@@ -1,9 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { CleanupFlags } from '../../cleanup/options';
-import { OverlapFlag, type SchedulePolicyFlags } from '../../schedules/policy';
-import { withExamples } from '../helpText';
-import { collect, type NotifyFlags } from '../notifyOptions';
-import { cleanupRuleOptions } from './cleanup';
+import type { CleanupFlags } from '../cleanup/options';
+import { OverlapFlag, type SchedulePolicyFlags } from '../../../schedules/policy';
+import { withExamples } from '../../helpText';
+import { collect, type NotifyFlags } from '../run/notifyOptions';
+import { cleanupRuleOptions } from '../cleanup/command';
 
 export interface NightlyScheduleFlags extends SchedulePolicyFlags, NotifyFlags {
   dataset: string;
@@ -35,7 +35,7 @@ export type ScheduleOp =
   | { op: 'delete'; id: string; flags: Record<string, never> };
 
 async function act(request: ScheduleOp): Promise<void> {
-  const { scheduleAction } = await import('../actions/schedule.js');
+  const { scheduleAction } = await import('./action.js');
   process.exitCode = await scheduleAction(request);
 }
 

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { startLocalServer, type LocalServer } from '../../temporal/localServer';
-import type { ServerFlags } from '../commands/server';
-import { ExitCode } from '../follow';
-import { createLogger } from '../logger';
-import { parsePositiveInt, UsageError } from '../runOptions';
+import { startLocalServer, type LocalServer } from '../../../temporal/localServer';
+import type { ServerFlags } from './command';
+import { ExitCode } from '../../follow/follow';
+import { createLogger } from '../../logger';
+import { parsePositiveInt, UsageError } from '../run/runOptions';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** The Temporal CLI's own default: the gRPC port's default plus 1000. */

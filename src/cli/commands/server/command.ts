@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 /** Flags of `sitechat server`, as commander hands them over (validated by the action). */
 export interface ServerFlags {
@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .option('--log-file <file>', "the server's own log", '.sitechat/server.log')
     .option('--namespace <name>', 'namespace to create', 'default')
     .action(async (flags: ServerFlags) => {
-      const { serverAction } = await import('../actions/server.js');
+      const { serverAction } = await import('./action.js');
       process.exitCode = await serverAction(flags);
     });
 }

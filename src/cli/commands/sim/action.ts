@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { SimFlags } from '../cli/commands/sim';
-import type { Logger } from '../cli/logger';
-import { DEMO } from './constants';
-import type { EndpointFaults, FaultConfig } from './faults/config';
-import { parseFaultConfig } from './faults/config';
-import { startSimulator, type SimulatorHandle } from './index';
-import type { SimulatorOptions } from './options';
+import type { SimFlags } from './command';
+import type { Logger } from '../../logger';
+import { DEMO } from '../../../sim/constants';
+import type { EndpointFaults, FaultConfig } from '../../../sim/faults/config';
+import { parseFaultConfig } from '../../../sim/faults/config';
+import { startSimulator, type SimulatorHandle } from '../../../sim/index';
+import type { SimulatorOptions } from '../../../sim/options';
 
 const probability = { min: 0, max: 1 };
 

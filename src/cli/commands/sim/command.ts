@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 /** Flags of `sitechat sim`, as commander hands them over (strings, validated by the action). */
 export interface SimFlags {
@@ -89,7 +89,7 @@ export function register(program: Command): void {
     .option('--trust-forwarded-for', 'take the client IP from X-Forwarded-For (rate limiting per simulated client)')
     .option('--json', 'print { baseUrl, apiKey, adminUrl, judgeBaseUrl } as JSON on stdout')
     .action(async (flags: SimFlags) => {
-      const [{ simAction }, { createLogger }] = await Promise.all([import('../../sim/cli.js'), import('../logger.js')]);
+      const [{ simAction }, { createLogger }] = await Promise.all([import('./action.js'), import('../../logger.js')]);
       process.exitCode = await simAction(flags, createLogger());
     });
 }

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
-import { ChildKind, childEnv } from '../../temporal/childEnv';
-import { locateTemporalCli } from '../../temporal/cliLocator';
-import { ExitCode } from '../follow';
-import { createLogger } from '../logger';
-import { PayloadKeysError } from '../../codec/errors';
-import { codecForTemporalCli, type TemporalCliCodec } from '../temporalCodec';
+import { ChildKind, childEnv } from '../../../temporal/childEnv';
+import { locateTemporalCli } from '../../../temporal/cliLocator';
+import { ExitCode } from '../../follow/follow';
+import { createLogger } from '../../logger';
+import { PayloadKeysError } from '../../../codec/errors';
+import { codecForTemporalCli, type TemporalCliCodec } from './codec';
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -1,8 +1,8 @@
-import { EncryptionCodec } from '../codec/encryption';
-import { PAYLOAD_KEYS_ENV } from '../codec/errors';
-import { parsePayloadKeys } from '../codec/keys';
-import { startCodecServer } from '../codec/server';
-import { newToken } from '../shared/serverGuard';
+import { EncryptionCodec } from '../../../codec/encryption';
+import { PAYLOAD_KEYS_ENV } from '../../../codec/errors';
+import { parsePayloadKeys } from '../../../codec/keys';
+import { startCodecServer } from '../../../codec/server';
+import { newToken } from '../../../shared/serverGuard';
 
 /** The Temporal CLI's own settings for a codec server (the same as `--codec-endpoint` and `--codec-auth`). */
 const ENDPOINT_ENV = 'TEMPORAL_CODEC_ENDPOINT';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export function register(program: Command, argv: readonly string[] = process.argv): void {
   // `sitechat temporal --version` (or -V) is the Temporal CLI's: sitechat's own options end where this command starts.
@@ -17,7 +17,7 @@ export function register(program: Command, argv: readonly string[] = process.arg
     ['npx sitechat temporal workflow describe --workflow-id sitechat-evaluation-20261122-0412-5f3a9c', 'one run as Temporal sees it'],
   ])
     .action(async () => {
-      const { temporalAction } = await import('../actions/temporal.js');
+      const { temporalAction } = await import('./action.js');
       process.exitCode = await temporalAction(argsAfter('temporal', process.argv));
     });
 }

@@ -1,18 +1,18 @@
 import { join } from 'node:path';
 import { type Client, WorkflowNotFoundError } from '@temporalio/client';
-import { clientFor } from '../../temporal/client';
-import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery } from '../../../workflows/multiSiteSignals';
-import { cancelSignal } from '../../../workflows/signals';
-import { ExitCode, followRun } from '../follow';
-import { createLogger, type Logger } from '../logger';
-import { progressSourceFor, renderMultiSiteFromStore } from '../multiSite';
-import { openRuntime, STATE_DIR, type Runtime } from '../runtime';
-import { UsageError } from '../runOptions';
-import { runsDir } from '../preflight';
-import { localRunDir, openCliStore, renderFromStore } from '../storeReports';
-import { checkRunRef, workflowIdCandidates } from '../runRef';
-import { isStoreConnectFailure, storeFailureMessage } from '../storeFailure';
-import { temporalConfigured } from '../../temporal/connect';
+import { clientFor } from '../../../temporal/client';
+import { MULTI_SITE_WORKFLOW_TYPE, multiSiteQuery } from '../../../../workflows/multiSiteSignals';
+import { cancelSignal } from '../../../../workflows/signals';
+import { ExitCode, followRun } from '../../follow/follow';
+import { createLogger, type Logger } from '../../logger';
+import { progressSourceFor, renderMultiSiteFromStore } from '../run/multiSite';
+import { openRuntime, STATE_DIR, type Runtime } from '../../runtime';
+import { UsageError } from '../run/runOptions';
+import { runsDir } from '../run/preflight';
+import { localRunDir, openCliStore, renderFromStore } from '../../store/storeReports';
+import { checkRunRef, workflowIdCandidates } from '../../runRef';
+import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
+import { temporalConfigured } from '../../../temporal/connect';
 
 /** The run named is on no workflow of this server and namespace (exit 3). */
 export class RunNotFoundError extends Error {

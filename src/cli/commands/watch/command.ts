@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export function register(program: Command): void {
   withExamples(program
@@ -15,7 +15,7 @@ export function register(program: Command): void {
     .option('--worker', 'also run an in-process worker, asking SITECHAT_BASE_URL (or the built-in simulator, on an embedded server this command starts); it takes any run\'s tasks on this server, and refuses those of runs of another API')
     .option('--no-worker', 'follow only (the default): the run goes on on the workers of its Temporal server')
     .action(async (run: string, flags: { json?: boolean; worker?: boolean }) => {
-      const { watchAction } = await import('../actions/watch.js');
+      const { watchAction } = await import('./action.js');
       process.exitCode = await watchAction(run, { ...flags, worker: flags.worker === true });
     });
   withExamples(program
@@ -26,7 +26,7 @@ export function register(program: Command): void {
   ])
     .argument('<run>', 'run id, or workflow id as `run` and `schedule trigger` print it')
     .action(async (run: string) => {
-      const { cancelAction } = await import('../actions/watch.js');
+      const { cancelAction } = await import('./action.js');
       process.exitCode = await cancelAction(run);
     });
 }

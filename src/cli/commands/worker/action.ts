@@ -1,20 +1,20 @@
-import { connectTemporal, temporalConfigured } from '../../temporal/connect';
-import { metricsAddressFromEnv } from '../../observability/metrics/address';
-import { installRuntimeWithMetrics, type WorkerMetrics } from '../../worker/metrics';
-import { TaskQueue } from '../../temporal/taskQueues';
-import { startWorkers } from '../../worker/worker';
-import { relaunchWithMemorySettings } from '../../worker/memoryRelaunch';
-import { workerConfigFromEnv } from '../../temporal/workerConfig';
-import { ConfigError } from '../../shared/configError';
-import { JudgeConfigError } from '../../grading/judge/errors';
-import { PAYLOAD_KEYS_ENV, PayloadKeysError } from '../../codec/errors';
-import { parsePayloadKeys, type PayloadKeys } from '../../codec/keys';
-import { ExitCode } from '../follow';
-import { createLogger } from '../logger';
-import { PgDatabase } from '../../store/pg/database';
-import { tracingDestination } from '../../observability/tracing/settings';
-import { startTracingFromEnv } from '../../observability/tracing/start';
-import type { Tracing } from '../../observability/tracing/tracing';
+import { connectTemporal, temporalConfigured } from '../../../temporal/connect';
+import { metricsAddressFromEnv } from '../../../observability/metrics/address';
+import { installRuntimeWithMetrics, type WorkerMetrics } from '../../../worker/metrics';
+import { TaskQueue } from '../../../temporal/taskQueues';
+import { startWorkers } from '../../../worker/worker';
+import { relaunchWithMemorySettings } from '../../../worker/memoryRelaunch';
+import { workerConfigFromEnv } from '../../../temporal/workerConfig';
+import { ConfigError } from '../../../shared/configError';
+import { JudgeConfigError } from '../../../grading/judge/errors';
+import { PAYLOAD_KEYS_ENV, PayloadKeysError } from '../../../codec/errors';
+import { parsePayloadKeys, type PayloadKeys } from '../../../codec/keys';
+import { ExitCode } from '../../follow/follow';
+import { createLogger } from '../../logger';
+import { PgDatabase } from '../../../store/pg/database';
+import { tracingDestination } from '../../../observability/tracing/settings';
+import { startTracingFromEnv } from '../../../observability/tracing/start';
+import type { Tracing } from '../../../observability/tracing/tracing';
 
 /** What the worker does with payloads, for its start line: ids only, never a key. */
 function payloadsLine(keys: PayloadKeys | undefined): string {

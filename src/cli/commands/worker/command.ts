@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withExamples } from '../helpText';
+import { withExamples } from '../../helpText';
 
 export function register(program: Command): void {
   withExamples(program
@@ -10,7 +10,7 @@ export function register(program: Command): void {
   ])
     .option('--queues <names>', 'comma-separated task queues to poll (default: all)')
     .action(async (flags: { queues?: string }) => {
-      const { workerAction } = await import('../actions/worker.js');
+      const { workerAction } = await import('./action.js');
       process.exitCode = await workerAction(flags);
     });
 }
