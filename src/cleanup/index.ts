@@ -1,6 +1,6 @@
 /**
  * Session cleanup: which sessions to close (pure rules), the paging bookkeeping of the `sessionCleanup` workflow,
- * the report, and the CLI's flag parsing. Everything but `options` is workflow-safe.
+ * and the report. Workflow-safe (the CLI's flags are parsed in src/cli/commands/cleanup/options.ts).
  */
 export * from './types';
 export { judge, matchedSession, selectPage, Verdict, type ListedSession, type SelectOptions } from './select';
@@ -8,5 +8,4 @@ export { cleanupSettings, CleanupDefaults, MAX_PAGE_SIZE, selectionRule, validat
 export { isFatalCloseError, newCursor, nextPageInput, nextStep, recordClose, startPass, takePage, type NextStep } from './cursor';
 export { CLOSE_LANES, FatalCloseError, pageThrough, type CleanupPorts } from './loop';
 export { buildCleanupReport, formatCleanupReport, type ReportMeta } from './report';
-export { cleanupInputFromFlags, CleanupOptionError, DEFAULT_IDLE_FOR, parseInstant, type CleanupFlags } from '../cli/commands/cleanup/options';
 export { CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupProgressQuery } from './workflow';

@@ -1,4 +1,4 @@
-import { UsageError } from './commands/run/runOptions';
+import { UsageError } from './usageError';
 
 /**
  * What `watch` and `cancel` accept: a run id (`20261122-0412-5f3a9c`, `nightly-demo-2026-11-23T170511Z`) or a

@@ -16,7 +16,7 @@ import { PAYLOAD_KEYS_ENV } from '../codec/errors';
 import { parsePayloadKeys } from '../codec/keys';
 import { JUDGE_DEFAULTS, type JudgeSettings } from '../grading/judge/settings';
 import type { Logger } from './logger';
-import { UsageError } from './commands/run/runOptions';
+import { UsageError } from './usageError';
 
 function judgeConfigured(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.SITECHAT_JUDGE_BASE_URL || env.SITECHAT_JUDGE_API_KEY || env.SITECHAT_JUDGE_MODEL);

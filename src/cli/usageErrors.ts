@@ -8,7 +8,7 @@ import { JudgeConfigError } from '../grading/judge/errors';
 import { NotifySpecError } from '../domain/notify';
 import { ScheduleUsageError } from '../schedules/policy';
 import { ConfigError as WorkerConfigError } from '../shared/configError';
-import { UsageError } from './commands/run/runOptions';
+import { UsageError } from './usageError';
 
 /**
  * Errors of what the user gave — flags, the config file, the dataset, the worker's settings — which exit 2 before

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../src/check';
 import { checkAction } from '../../src/cli/commands/check/action';
-import type { CheckFlags } from '../../src/cli/commands/check/command';
+import type { CheckFlags } from '../../src/cli/commands/check/action';
 import type { Logger } from '../../src/cli/logger';
 import { startSimulator, type SimulatorHandle } from '../../src/sim';
 import { DEMO } from '../../src/sim/constants';

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CLEANUP_WORKFLOW_TYPE, type CleanupInput, type CleanupReport } from '../../src/cleanup';
 import { cleanupAction } from '../../src/cli/commands/cleanup/action';
-import type { CleanupCommandFlags } from '../../src/cli/commands/cleanup/command';
+import type { CleanupCommandFlags } from '../../src/cli/commands/cleanup/action';
 import type { Logger } from '../../src/cli/logger';
 import { DEMO } from '../../src/sim/constants';
 import { TaskQueue } from '../../src/temporal/taskQueues';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CleanupReport } from '../../src/cleanup';
 import { scheduleAction } from '../../src/cli/commands/schedule/action';
-import type { ScheduleOp } from '../../src/cli/commands/schedule/command';
+import type { ScheduleOp } from '../../src/cli/commands/schedule/flags';
 import type { Logger } from '../../src/cli/logger';
 import type { ScheduleDetails, ScheduleView } from '../../src/schedules';
 import { DEMO } from '../../src/sim/constants';

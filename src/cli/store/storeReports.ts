@@ -13,7 +13,7 @@ import { recordReportDir } from '../../render/reportDirs';
 import { writeReports } from '../../render/writeReports';
 import type { Logger } from '../logger';
 import { runsDir } from '../commands/run/preflight';
-import { UsageError } from '../commands/run/runOptions';
+import { UsageError } from '../usageError';
 
 /** The store of this process's environment; a bad `SITECHAT_STORE_URL` is a `UsageError` that does not echo it. */
 export function openCliStore(env: NodeJS.ProcessEnv = process.env): OpenedStore {

@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../../src/cli/main';
-import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { UsageError } from '../../../src/cli/usageError';
 import { DatasetValidationError } from '../../../src/datasets/issues';
 
 describe('exitCodeFor: what an error that left a command becomes', () => {

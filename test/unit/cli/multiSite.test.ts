@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combineProgress } from '../../../src/cli/commands/run/multiSite';
-import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { UsageError } from '../../../src/cli/usageError';
 import { isSiteList, parseSiteList } from '../../../src/cli/commands/run/siteList';
 import { summaryTable } from '../../../src/cli/follow/summaryTable';
 import { validateRunFlags } from '../../../src/cli/commands/run/validate';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRunRef, workflowIdCandidates } from '../../../src/cli/runRef';
-import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { UsageError } from '../../../src/cli/usageError';
 import { runIdOf } from '../../../src/schedules';
 
 describe('what watch and cancel accept', () => {

@@ -2,7 +2,8 @@ import { chmod, mkdir, mkdtemp, stat, symlink, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseRate, UsageError } from '../../../src/cli/commands/run/runOptions';
+import { parseRate } from '../../../src/cli/commands/run/runOptions';
+import { UsageError } from '../../../src/cli/usageError';
 import {
   capLines, checkBaseline, checkConfig, checkOutDir, checkOutFile, checkRunId, validateRunFlags,
 } from '../../../src/cli/commands/run/validate';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRuns } from '../../../src/cli/commands/runs/action';
 import { matrixPlanLines } from '../../../src/cli/commands/run/matrixPlan';
-import { UsageError } from '../../../src/cli/commands/run/runOptions';
+import { UsageError } from '../../../src/cli/usageError';
 import { checkReference, resolveVariants } from '../../../src/cli/commands/run/variants';
 import type { HistoryEntry } from '../../../src/render/history';
 import { renderHistoryHtml } from '../../../src/render/historyHtml';

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { register, type SimFlags } from '../../../src/cli/commands/sim/command';
+import { register } from '../../../src/cli/commands/sim/command';
+import { type SimFlags } from '../../../src/cli/commands/sim/action';
 import { optionsFromFlags } from '../../../src/cli/commands/sim/action';
 import { resolveOptions, startSimulator } from '../../../src/sim';
 

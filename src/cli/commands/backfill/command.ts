@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { withExamples } from '../../helpText';
-import type { RunFlags } from '../run/command';
+import type { RunFlags } from '../run/flags';
 
 export interface BackfillFlags extends RunFlags {
   mode?: 'async' | 'sync';

@@ -3,11 +3,17 @@ import { ConfigurationError } from '../../../api/errors';
 import { shownUrl } from '../../../api/shownUrl';
 import { configReport, formatCheckReport, runChecks, type CheckReport } from '../../../check';
 import { DurationError, parseDuration } from '../../../config/duration';
-import type { CheckFlags } from './command';
 import { ExitCode } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { isSiteList, parseSiteList } from '../run/siteList';
 import { apiObserver } from '../../../observability/apiObserver';
+
+export interface CheckFlags {
+  site?: string;
+  tenant?: string;
+  timeout?: string;
+  json?: boolean;
+}
 
 /** Injection points for tests: the environment read and the output channel. */
 export interface CheckIo {

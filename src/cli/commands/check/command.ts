@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface CheckFlags {
-  site?: string;
-  tenant?: string;
-  timeout?: string;
-  json?: boolean;
-}
+import type { CheckFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

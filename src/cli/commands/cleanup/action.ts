@@ -2,21 +2,26 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { clientFor } from '../../../temporal/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
-  CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupInputFromFlags, CleanupOptionError, cleanupProgressQuery,
-  formatCleanupReport, type CleanupInput, type CleanupReport,
+  CLEANUP_FAILED, CLEANUP_WORKFLOW_PREFIX, CLEANUP_WORKFLOW_TYPE, cleanupProgressQuery, formatCleanupReport, type CleanupInput, type CleanupReport,
 } from '../../../cleanup';
+import { cleanupInputFromFlags, CleanupOptionError } from './options';
 import { TaskQueue } from '../../../temporal/taskQueues';
 import { startWorkflow } from '../../../../workflows/starts';
-import type { CleanupCommandFlags } from './command';
 import { ExitCode, failureText } from '../../follow/follow';
 import { notifyProblems } from '../run/notifyOptions';
 import { createLogger, type Logger } from '../../logger';
 import { defaultSiteId } from '../run/preflight';
 import { openRuntime } from '../../runtime';
 import { isUsageError } from '../../usageErrors';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { isSiteList, parseSiteList } from '../run/siteList';
 import { newRunId } from '../run/action';
+import type { CleanupFlags } from './options';
+
+export interface CleanupCommandFlags extends CleanupFlags {
+  json?: boolean;
+  worker: boolean;
+}
 
 export { defaultSiteId } from '../run/preflight';
 

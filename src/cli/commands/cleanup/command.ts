@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
-import type { CleanupFlags } from './options';
 import { withExamples } from '../../helpText';
 import { collect } from '../run/notifyOptions';
-
-export interface CleanupCommandFlags extends CleanupFlags {
-  json?: boolean;
-  worker: boolean;
-}
+import type { CleanupCommandFlags } from './action';
 
 /** The rule and limit options, shared with `sitechat schedule create cleanup`. */
 export function cleanupRuleOptions(command: Command): Command {

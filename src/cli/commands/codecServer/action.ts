@@ -3,10 +3,10 @@ import { PAYLOAD_KEYS_ENV } from '../../../codec/errors';
 import { parsePayloadKeys, type PayloadKeys } from '../../../codec/keys';
 import { startCodecServer } from '../../../codec/server';
 import { newToken } from '../../../shared/serverGuard';
-import { DEFAULT_UI_ORIGINS, type CodecServerFlags } from './command';
 import { ExitCode } from '../../follow/follow';
 import { createLogger } from '../../logger';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
+import { DEFAULT_UI_ORIGINS, type CodecServerFlags } from './flags';
 
 /** A token that outlives a restart, so the Web UI's codec setting keeps working: the same rules as a generated one. */
 export const CODEC_TOKEN_ENV = 'SITECHAT_CODEC_TOKEN';

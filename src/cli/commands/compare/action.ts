@@ -5,12 +5,19 @@ import { formatP } from '../../../analysis/stats';
 import { CompareInputError } from '../../../analysis/compare/rows';
 import type { Comparison } from '../../../analysis/compare/types';
 import { writeComparison } from '../../../render/compare/write';
-import type { CompareFlags } from './command';
 import { createLogger, type Logger } from '../../logger';
 import { runsDir } from '../run/preflight';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { openCliStore } from '../../store/storeReports';
 import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
+
+export interface CompareFlags {
+  out?: string;
+  alpha?: string;
+  reference?: string;
+  anyDataset?: boolean;
+  json?: boolean;
+}
 
 const EXIT_OK = 0;
 const EXIT_REFERENCE_BEATEN = 1;

@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface CompareFlags {
-  out?: string;
-  alpha?: string;
-  reference?: string;
-  anyDataset?: boolean;
-  json?: boolean;
-}
+import type { CompareFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

@@ -6,7 +6,6 @@ import { openFileInput } from '../../../regrade/fileInput';
 import { gradeRun } from '../../../regrade/gradeRun';
 import { isRunDirectory, openRunInput } from '../../../regrade/runInput';
 import type { GradeInput } from '../../../regrade/types';
-import type { GradeFlags } from './command';
 import { ExitCode, exitCodeFor } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { isUsageError } from '../../usageErrors';
@@ -18,6 +17,19 @@ import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFai
 import { summaryTable } from '../../follow/summaryTable';
 import { capLines, checkBaseline, checkConfig, checkOutDir, UsageProblems } from '../run/validate';
 import { newRunId } from '../run/action';
+
+export interface GradeFlags {
+  config?: string;
+  baseline?: string;
+  failUnder?: string;
+  maxErrorRate?: string;
+  maxUncertainRate?: string;
+  out?: string;
+  site?: string;
+  delimiter?: string;
+  concurrency?: string;
+  json?: boolean;
+}
 
 /** A progress line at most this often on long inputs. */
 const PROGRESS_EVERY_MS = 2000;

@@ -1,18 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface GradeFlags {
-  config?: string;
-  baseline?: string;
-  failUnder?: string;
-  maxErrorRate?: string;
-  maxUncertainRate?: string;
-  out?: string;
-  site?: string;
-  delimiter?: string;
-  concurrency?: string;
-  json?: boolean;
-}
+import type { GradeFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

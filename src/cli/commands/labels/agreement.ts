@@ -2,12 +2,17 @@ import { JudgeCache } from '../../../grading/judge/cache';
 import { labelAgreement, type AgreementReport, type GraderAgreement } from '../../../labels/agreement';
 import { labelledAnswersOfLabels, labelledAnswersOfRun } from '../../../labels/agreementSources';
 import { RunKind } from '../../../domain/results';
-import type { LabelsAgreementFlags } from './command';
 import { LabelsExit, withLabelsStore } from './store';
 import { createLogger, type Logger } from '../../logger';
 import { runsDir } from '../run/preflight';
 import { checkRunRef } from '../../runRef';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
+
+export interface LabelsAgreementFlags {
+  site?: string;
+  run?: string;
+  json?: boolean;
+}
 
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
 const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);

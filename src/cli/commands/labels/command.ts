@@ -1,19 +1,8 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface LabelsExportFlags {
-  site?: string;
-}
-
-export interface LabelsImportFlags {
-  delimiter?: string;
-}
-
-export interface LabelsAgreementFlags {
-  site?: string;
-  run?: string;
-  json?: boolean;
-}
+import type { LabelsAgreementFlags } from './agreement';
+import type { LabelsExportFlags } from './export';
+import type { LabelsImportFlags } from './import';
 
 export function register(program: Command): void {
   const labels = withExamples(program

@@ -4,9 +4,12 @@ import { DatasetFileError } from '../../../datasets/issues';
 import { labelCsvHeader, labelCsvLine, labelJsonLine } from '../../../labels/file';
 import type { LabelFilter } from '../../../domain/label';
 import { writeFileAtomic } from '../../../shared/fileIo';
-import type { LabelsExportFlags } from './command';
 import { LabelsExit, withLabelsStore } from './store';
 import { createLogger, type Logger } from '../../logger';
+
+export interface LabelsExportFlags {
+  site?: string;
+}
 
 /** `sitechat labels export FILE`: every label (of `--site`), ordered by key, streamed into the file (atomically). */
 export async function labelsExportAction(file: string, flags: LabelsExportFlags, io: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<number> {

@@ -1,9 +1,12 @@
 import { DatasetFileError, formatIssue } from '../../../datasets';
 import { readLabelFile } from '../../../labels/file';
-import type { LabelsImportFlags } from './command';
 import { LabelsExit, withLabelsStore } from './store';
 import { createLogger, type Logger } from '../../logger';
 import { capLines } from '../run/validate';
+
+export interface LabelsImportFlags {
+  delimiter?: string;
+}
 
 /**
  * `sitechat labels import FILE`: the whole file is read and validated first (file, line and column of each problem,

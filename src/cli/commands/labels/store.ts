@@ -1,7 +1,7 @@
 /** What every `sitechat labels` command does around its work: open the store, say why it failed, close it. */
 import type { OpenedStore } from '../../../store/open';
 import type { Logger } from '../../logger';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { openCliStore } from '../../store/storeReports';
 import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
 

@@ -5,11 +5,15 @@ import { REPORT_BASE_URL_VARIABLE } from '../../../notify/message';
 import { deliver } from '../../../notify/deliver';
 import type { NotificationLedger } from '../../../store/store';
 import { outcomeLine } from '../../../domain/notify';
-import type { NotifyTestFlags } from './command';
 import { ExitCode } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { notifyProblems, resolveNotify } from '../run/notifyOptions';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
+import type { NotifyFlags } from '../../../notify/flags';
+
+export interface NotifyTestFlags extends NotifyFlags {
+  config?: string;
+}
 
 /** A test message is not a run's notification: nothing is recorded, nothing de-duplicated. */
 const NO_LEDGER: NotificationLedger = { get: () => Promise.resolve(undefined), put: () => Promise.resolve() };

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-import { collect, type NotifyFlags } from '../run/notifyOptions';
-
-export interface NotifyTestFlags extends NotifyFlags {
-  config?: string;
-}
+import { collect } from '../run/notifyOptions';
+import type { NotifyTestFlags } from './action';
 
 export function register(program: Command): void {
   const notify = program.command('notify').description('notifications when runs and cleanups end (docs/notifications.md)');

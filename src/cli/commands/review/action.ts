@@ -6,17 +6,28 @@ import { resolveReviewTarget } from '../../../review/runs';
 import { startReviewServer } from '../../../review/server';
 import { ReviewSession } from '../../../review/session';
 import { newToken } from '../../../shared/serverGuard';
-import type { ReviewFlags } from './command';
 import { ExitCode } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { runsDir, storeUrlProblem } from '../run/preflight';
 import { checkRunRef } from '../../runRef';
 import { openRuntime, STATE_DIR, type Runtime } from '../../runtime';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { openCliStore } from '../../store/storeReports';
 import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
 import { isUsageError } from '../../usageErrors';
 import { UsageProblems } from '../run/validate';
+
+export interface ReviewFlags {
+  host: string;
+  port: string;
+  sample?: string;
+  seed?: string;
+  limit?: string;
+  by?: string;
+  /** `--worker`: run an in-process worker. @default false */
+  worker?: boolean;
+  json?: boolean;
+}
 
 interface ReviewSettings {
   port: number;

@@ -1,17 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface ReviewFlags {
-  host: string;
-  port: string;
-  sample?: string;
-  seed?: string;
-  limit?: string;
-  by?: string;
-  /** `--worker`: run an in-process worker. @default false */
-  worker?: boolean;
-  json?: boolean;
-}
+import type { ReviewFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

@@ -7,7 +7,7 @@
 import { missingEnv } from '../../../notify/deliver';
 import { resolveNotifySpec, type NotifyConfig, type NotifyFlags } from '../../../notify/flags';
 import { NotifySpecError, type NotifySpec } from '../../../domain/notify';
-import { UsageError } from './runOptions';
+import { UsageError } from '../../usageError';
 
 export { collect, type NotifyFlags } from '../../../notify/flags';
 

@@ -1,5 +1,5 @@
 import type { RunConfig } from '../../../config';
-import type { RunFlags } from './command';
+import type { RunFlags } from './flags';
 import { parseRepeat } from './runOptions';
 
 /** The run's `--repeat` (flag over config), already validated by the flag checks. */

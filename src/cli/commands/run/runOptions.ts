@@ -3,12 +3,9 @@ import { loadRunConfig, parseDuration, type RunConfig } from '../../../config';
 import { MAX_CONFIRM } from '../../../datasets/confirm';
 import { MAX_REPEAT } from '../../../datasets/repeat';
 import type { RunOptions } from '../../../domain/run';
-import type { RunFlags } from './command';
+import type { RunFlags } from './flags';
 import { resolveNotify } from './notifyOptions';
-
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError } from '../../usageError';
 
 /** A whole number >= 1. */
 export function parsePositiveInt(raw: string, flag: string): number {

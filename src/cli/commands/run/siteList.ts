@@ -1,4 +1,4 @@
-import { UsageError } from './runOptions';
+import { UsageError } from '../../usageError';
 
 /**
  * Site ids of a multi-site run name folders (`runs/<runId>-<site>/`) and workflow ids, so they are held to what is

@@ -4,7 +4,7 @@
  */
 import { SAFE_NAME, type RunConfig } from '../../../config/schema';
 import type { VariantSpec } from '../../../domain/multiSite';
-import { UsageError } from './runOptions';
+import { UsageError } from '../../usageError';
 import { parseSiteList } from './siteList';
 
 /** True when a `--model` value (or the config's `model`) names several models. */

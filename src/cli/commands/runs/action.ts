@@ -3,12 +3,21 @@ import { join } from 'node:path';
 import type { OpenedStore } from '../../../store/open';
 import { collectHistory, HISTORY_FILE, parentGroups, type HistoryEntry, type HistoryOptions } from '../../../render/history';
 import { writeHistory } from '../../../render/historyPage';
-import type { RunsFlags } from './command';
 import { createLogger, type Logger } from '../../logger';
 import { runsDir } from '../run/preflight';
-import { parsePositiveInt, UsageError } from '../run/runOptions';
+import { parsePositiveInt } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { openCliStore, renderMissingReports } from '../../store/storeReports';
 import { isStoreConnectFailure, storeFailureMessage } from '../../store/storeFailure';
+
+export interface RunsFlags {
+  dataset?: string;
+  site?: string;
+  limit?: string;
+  json?: boolean;
+  /** true for the default file, or the file to write. */
+  html?: string | boolean;
+}
 
 /** ExitCode.ok / usage (./follow loads the Temporal client, which this command never needs). */
 const EXIT_OK = 0;

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-export interface RunsFlags {
-  dataset?: string;
-  site?: string;
-  limit?: string;
-  json?: boolean;
-  /** true for the default file, or the file to write. */
-  html?: string | boolean;
-}
+import type { RunsFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

@@ -8,7 +8,7 @@ import {
   runIdOf, Schedules,
 } from '../../../schedules';
 import { temporalConfigured } from '../../../temporal/connect';
-import type { NightlyScheduleFlags, ScheduleOp } from './command';
+import type { NightlyScheduleFlags, ScheduleOp } from './flags';
 import { ExitCode } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { isUsageError } from '../../usageErrors';

@@ -1,38 +1,9 @@
 import { Option, type Command } from 'commander';
-import type { CleanupFlags } from '../cleanup/options';
-import { OverlapFlag, type SchedulePolicyFlags } from '../../../schedules/policy';
+import { OverlapFlag } from '../../../schedules/policy';
 import { withExamples } from '../../helpText';
-import { collect, type NotifyFlags } from '../run/notifyOptions';
+import { collect } from '../run/notifyOptions';
 import { cleanupRuleOptions } from '../cleanup/command';
-
-export interface NightlyScheduleFlags extends SchedulePolicyFlags, NotifyFlags {
-  dataset: string;
-  site?: string;
-  baseline?: string;
-  failUnder?: string;
-  maxUncertainRate?: string;
-  concurrency?: string;
-  answerTimeout?: string;
-  email?: string;
-  config?: string;
-  feedback?: string;
-  model?: string;
-  delimiter?: string;
-  repeat?: string;
-  confirm?: string;
-  /** Create it even when no row of the dataset has anything to grade. */
-  allowUngraded?: boolean;
-  json?: boolean;
-}
-export type CleanupScheduleFlags = SchedulePolicyFlags & CleanupFlags & { json?: boolean };
-export type ScheduleOp =
-  | { op: 'create-nightly'; flags: NightlyScheduleFlags }
-  | { op: 'create-cleanup'; flags: CleanupScheduleFlags }
-  | { op: 'list'; flags: { json?: boolean } }
-  | { op: 'describe'; id: string; flags: { json?: boolean } }
-  | { op: 'pause' | 'unpause'; id: string; flags: { note?: string } }
-  | { op: 'trigger'; id: string; flags: { overlap?: string; json?: boolean } }
-  | { op: 'delete'; id: string; flags: Record<string, never> };
+import type { CleanupScheduleFlags, NightlyScheduleFlags, ScheduleOp } from './flags';
 
 async function act(request: ScheduleOp): Promise<void> {
   const { scheduleAction } = await import('./action.js');

@@ -2,10 +2,24 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { startLocalServer, type LocalServer } from '../../../temporal/localServer';
-import type { ServerFlags } from './command';
 import { ExitCode } from '../../follow/follow';
 import { createLogger } from '../../logger';
-import { parsePositiveInt, UsageError } from '../run/runOptions';
+import { parsePositiveInt } from '../run/runOptions';
+import { UsageError } from '../../usageError';
+
+/** Flags of `sitechat server`, as commander hands them over (validated by the action). */
+export interface ServerFlags {
+  port: string;
+  /** Start the Temporal Web UI. @default false: it answers any Host header (docs/deployment.md) */
+  ui?: boolean;
+  /** @default '8233' (with --ui) */
+  uiPort?: string;
+  /** No Web UI: the default; kept for scripts written before --ui. */
+  headless?: boolean;
+  dbFilename: string;
+  logFile: string;
+  namespace: string;
+}
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** The Temporal CLI's own default: the gRPC port's default plus 1000. */

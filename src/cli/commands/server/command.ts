@@ -1,19 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-/** Flags of `sitechat server`, as commander hands them over (validated by the action). */
-export interface ServerFlags {
-  port: string;
-  /** Start the Temporal Web UI. @default false: it answers any Host header (docs/deployment.md) */
-  ui?: boolean;
-  /** @default '8233' (with --ui) */
-  uiPort?: string;
-  /** No Web UI: the default; kept for scripts written before --ui. */
-  headless?: boolean;
-  dbFilename: string;
-  logFile: string;
-  namespace: string;
-}
+import type { ServerFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

@@ -1,11 +1,52 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { SimFlags } from './command';
 import type { Logger } from '../../logger';
 import { DEMO } from '../../../sim/constants';
 import type { EndpointFaults, FaultConfig } from '../../../sim/faults/config';
 import { parseFaultConfig } from '../../../sim/faults/config';
 import { startSimulator, type SimulatorHandle } from '../../../sim/index';
 import type { SimulatorOptions } from '../../../sim/options';
+
+/** Flags of `sitechat sim`, as commander hands them over (strings, validated by the action). */
+export interface SimFlags {
+  port: string;
+  host: string;
+  fixtures?: string;
+  latencyScale: string;
+  rateLimit: string;
+  rateLimitWindow: string;
+  rateLimitScope: string;
+  seed: string;
+  modelNoise?: string;
+  retention?: string;
+  closedSessionChat: string;
+  closeUnknownSession: string;
+  listLimitPolicy: string;
+  unknownModel: string;
+  feedbackResubmit: string;
+  feedbackUuidCheck: string;
+  sessionOrder: string;
+  idFormat: string;
+  timestamps: string;
+  errorBody: string;
+  limitsBody: string;
+  extraFields?: boolean;
+  basePath?: string;
+  retryAfter: string;
+  retryAfterFormat: string;
+  syncConfidence: boolean;
+  statusConfidence: boolean;
+  failRate?: string;
+  asyncFailRate?: string;
+  dropRate?: string;
+  extraLatency?: string;
+  processingDelay?: string;
+  rateLimitBurst?: string;
+  faults?: string;
+  trustForwardedFor?: boolean;
+  state?: string;
+  adminToken?: string;
+  json?: boolean;
+}
 
 const probability = { min: 0, max: 1 };
 

@@ -1,47 +1,6 @@
 import { Option, type Command } from 'commander';
 import { withExamples } from '../../helpText';
-
-/** Flags of `sitechat sim`, as commander hands them over (strings, validated by the action). */
-export interface SimFlags {
-  port: string;
-  host: string;
-  fixtures?: string;
-  latencyScale: string;
-  rateLimit: string;
-  rateLimitWindow: string;
-  rateLimitScope: string;
-  seed: string;
-  modelNoise?: string;
-  retention?: string;
-  closedSessionChat: string;
-  closeUnknownSession: string;
-  listLimitPolicy: string;
-  unknownModel: string;
-  feedbackResubmit: string;
-  feedbackUuidCheck: string;
-  sessionOrder: string;
-  idFormat: string;
-  timestamps: string;
-  errorBody: string;
-  limitsBody: string;
-  extraFields?: boolean;
-  basePath?: string;
-  retryAfter: string;
-  retryAfterFormat: string;
-  syncConfidence: boolean;
-  statusConfidence: boolean;
-  failRate?: string;
-  asyncFailRate?: string;
-  dropRate?: string;
-  extraLatency?: string;
-  processingDelay?: string;
-  rateLimitBurst?: string;
-  faults?: string;
-  trustForwardedFor?: boolean;
-  state?: string;
-  adminToken?: string;
-  json?: boolean;
-}
+import type { SimFlags } from './action';
 
 export function register(program: Command): void {
   withExamples(program

@@ -7,7 +7,7 @@ import { ExitCode, followRun } from '../../follow/follow';
 import { createLogger, type Logger } from '../../logger';
 import { progressSourceFor, renderMultiSiteFromStore } from '../run/multiSite';
 import { openRuntime, STATE_DIR, type Runtime } from '../../runtime';
-import { UsageError } from '../run/runOptions';
+import { UsageError } from '../../usageError';
 import { runsDir } from '../run/preflight';
 import { localRunDir, openCliStore, renderFromStore } from '../../store/storeReports';
 import { checkRunRef, workflowIdCandidates } from '../../runRef';
