@@ -2,6 +2,8 @@
  * Assertion specs are plain JSON so they can travel in workflow payloads, and every built-in grader
  * is pure, deterministic code (no Node APIs) so it may run inside the workflow sandbox.
  */
+import type { DatasetRow } from './dataset';
+
 export type AssertionSpec =
   | { type: 'equals'; value: string }
   | { type: 'contains'; value: string }
@@ -41,6 +43,9 @@ export interface AnswerForGrading {
   confidenceScore?: number;
   latencyMs?: number;
 }
+
+/** What of the row the graders read: the reference answer, and the question (`reference` ignores its words as evidence). */
+export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'> & Partial<Pick<DatasetRow, 'question'>>;
 
 /** What a grade says: the answer passes, fails, or the grader cannot tell (then it says why in `reason`). */
 export const GradeVerdict = { pass: 'pass', fail: 'fail', uncertain: 'uncertain' } as const;

@@ -2,7 +2,6 @@
  * The aggregator: evaluates a row's assertions against an answer. Pure and deterministic, safe in
  * workflow code. External assertions (`custom`, the LLM judge) are not run here; they come back in `pending`.
  */
-import type { DatasetRow } from '../domain/dataset';
 import { rougeL, tokenF1 } from './overlap';
 import { maxLatency, minConfidence } from './metrics';
 import { prepareAnswer, referenceAnswer } from './reference';
@@ -20,13 +19,10 @@ import type {
   GradeResult,
   GradingThresholds,
 } from '../domain/grade';
-import { GradeVerdict, isExternalSpec } from '../domain/grade';
+import { GradeVerdict, isExternalSpec, type RowForGrading } from '../domain/grade';
 
 /** Thresholds used when neither the spec nor the run config gives one. */
 export const DEFAULT_THRESHOLDS = { reference: 0.6, f1: 0.5, rougeL: 0.4, levenshtein: 0.8 } as const satisfies Required<GradingThresholds>;
-
-/** What of the row the graders read: the reference answer, and the question (`reference` ignores its words as evidence). */
-export type RowForGrading = Pick<DatasetRow, 'expected' | 'rubric'> & Partial<Pick<DatasetRow, 'question'>>;
 
 /** Evaluates one built-in assertion. Never throws: a grader failure becomes a failed result. */
 export function evaluateAssertion(

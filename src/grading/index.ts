@@ -4,7 +4,7 @@
  */
 export * from '../domain/grade';
 export { assertionsForRow, comparesWithExpected, REFERENCE_BASED_TYPES, usesRowRubric, type RowAssertionColumns } from './assertions';
-export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, verdictOf, type RowForGrading } from './grade';
+export { combineGrades, DEFAULT_THRESHOLDS, evaluateAssertion, gradeAnswer, verdictOf } from './grade';
 export { maxLatency, minConfidence } from './metrics';
 export { collapseWhitespace, foldCase, normalizeForEquals, rougeTokens, squadTokens } from './normalize';
 export { lcsLength, rougeL, rougeLScore, tokenF1, tokenF1Score } from './overlap';

@@ -2,7 +2,7 @@
  * The rule an assertion checks, in words a reviewer can verify (`AssertionResult.rule`): the phrases, pattern,
  * reference and threshold, not only whether it passed. Pure: runs in the workflow with the graders.
  */
-import type { RowForGrading } from './grade';
+import type { RowForGrading } from '../domain/grade';
 import { parseReferences } from './references';
 import type { AssertionSpec, GradingThresholds } from '../domain/grade';
 

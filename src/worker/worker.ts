@@ -13,7 +13,7 @@ import { refuseOtherApis } from './apiGuard';
 import { workerApi } from '../api/identity';
 import { limitHeapGrowth } from './heapGrowth';
 import { RATE_LIMITED_QUEUES, TaskQueue } from '../temporal/taskQueues';
-import { runTogether } from './workerGroup';
+import { runTogether, type RunningWorkers } from './workerGroup';
 import type { WorkerConfig } from '../temporal/workerConfig';
 
 export interface WorkersOptions {
@@ -34,12 +34,6 @@ export interface WorkersOptions {
    * SITECHAT_PAYLOAD_KEYS (`payloadDataConverter`)
    */
   dataConverter?: DataConverter;
-}
-
-export interface RunningWorkers {
-  /** Resolves when every worker has stopped. */
-  done: Promise<void>;
-  shutdown(): Promise<void>;
 }
 
 /**

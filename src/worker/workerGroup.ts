@@ -1,4 +1,9 @@
-import type { RunningWorkers } from './worker';
+/** Workers running in this process (`startWorkers`). */
+export interface RunningWorkers {
+  /** Resolves when every worker has stopped. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
 
 /** What `runTogether` needs of a Temporal worker. */
 export interface GroupMember {

@@ -3,7 +3,7 @@ import type { Endpoint } from '../../api/endpoints';
 import { attemptOf } from './attempt';
 import { SpanAttr } from './attributes';
 import { inSpan } from './spanError';
-import type { Tracing } from './tracing';
+import type { Tracing } from './state';
 
 export interface ApiCallForSpan {
   endpoint: Endpoint;

@@ -1,6 +1,6 @@
 import { tracingSettingsFromEnv } from './settings';
 import { activeTracing } from './state';
-import type { Tracing } from './tracing';
+import type { Tracing } from './state';
 
 /**
  * Starts tracing when the environment configures it (OTEL_*, see `tracingSettingsFromEnv`) and returns it, for its

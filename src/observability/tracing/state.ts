@@ -1,4 +1,27 @@
-import type { Tracing } from './tracing';
+import type { Tracer } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { WorkflowClientInterceptor } from '@temporalio/client';
+import type { WorkerOptions } from '@temporalio/worker';
+import type { TracingSettings } from './settings';
+
+/** The process's tracing, once started: what the worker, the Temporal client and the API client read. */
+export interface Tracing {
+  readonly settings: TracingSettings;
+  readonly tracer: Tracer;
+  /** Where the workflows' spans (sent out of the workflow sandbox through a sink) go. */
+  readonly spanProcessor: SpanProcessor;
+  readonly resource: Resource;
+  /** For every Temporal client of the process: starts, signals and queries get a span and carry its context. */
+  readonly workflowClientInterceptor: WorkflowClientInterceptor;
+  /** Interceptors and the workflow span sink for the process's workers (they also need the traced workflow bundle). */
+  workerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'>;
+  /**
+   * Exports what is buffered and stops; idempotent. Never rejects: an export that fails (or hangs, until the
+   * exporter's timeout, OTEL_EXPORTER_OTLP_TIMEOUT) is a warning.
+   */
+  shutdown(): Promise<void>;
+}
 
 let current: Tracing | undefined;
 

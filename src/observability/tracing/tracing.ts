@@ -1,34 +1,14 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { envDetectorSync, Resource } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { WorkflowClientInterceptor } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import type { WorkerOptions } from '@temporalio/worker';
 import { AsyncLocalContextManager } from './contextManager';
 import { diagnosticText, reportDiagnostics } from './diagnostics';
 import { exportersFor } from './exporter';
 import type { TracingSettings } from './settings';
-import { setActiveTracing, activeTracing } from './state';
+import { setActiveTracing, activeTracing, type Tracing } from './state';
 import { tracingWorkerOptions } from './worker';
-
-/** The process's tracing, once started: what the worker, the Temporal client and the API client read. */
-export interface Tracing {
-  readonly settings: TracingSettings;
-  readonly tracer: Tracer;
-  /** Where the workflows' spans (sent out of the workflow sandbox through a sink) go. */
-  readonly spanProcessor: SpanProcessor;
-  readonly resource: Resource;
-  /** For every Temporal client of the process: starts, signals and queries get a span and carry its context. */
-  readonly workflowClientInterceptor: WorkflowClientInterceptor;
-  /** Interceptors and the workflow span sink for the process's workers (they also need the traced workflow bundle). */
-  workerOptions(): Pick<WorkerOptions, 'interceptors' | 'sinks'>;
-  /**
-   * Exports what is buffered and stops; idempotent. Never rejects: an export that fails (or hangs, until the
-   * exporter's timeout, OTEL_EXPORTER_OTLP_TIMEOUT) is a warning.
-   */
-  shutdown(): Promise<void>;
-}
 
 export const TRACER_NAME = 'sitechat-runner';
 

@@ -14,7 +14,7 @@ import { createLogger } from '../../logger';
 import { PgDatabase } from '../../../store/pg/database';
 import { tracingDestination } from '../../../observability/tracing/settings';
 import { startTracingFromEnv } from '../../../observability/tracing/start';
-import type { Tracing } from '../../../observability/tracing/tracing';
+import type { Tracing } from '../../../observability/tracing/state';
 
 /** What the worker does with payloads, for its start line: ids only, never a key. */
 function payloadsLine(keys: PayloadKeys | undefined): string {
