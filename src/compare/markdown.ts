@@ -66,14 +66,14 @@ export function renderCompareMarkdown(c: Comparison): string {
     lines.push(...table(['row', 'question', ...c.variants.map((v) => v.label)], disagree.slice(0, MD_ROWS).map((r) => [
       r.id, r.question, ...r.cells.map((cell) => (cell ? `${cell.outcome}: ${cell.answer ?? cell.reason ?? ''}` : '—')),
     ])));
-    if (disagree.length > MD_ROWS) lines.push('', moreLine(disagree.length - MD_ROWS, 'rows (all of them are in compare.html and compare.json)'));
+    if (disagree.length > MD_ROWS) lines.push('', moreLine(disagree.length - MD_ROWS, 'row', ' (all of them are in compare.html and compare.json)'));
     lines.push('');
   }
   const unpaired = c.rows.filter((r) => r.unpaired);
   if (unpaired.length) {
     lines.push(`## Rows that cannot be paired (${unpaired.length})`, '', 'Not in the pair statistics: every variant must have graded the row.', '');
     lines.push(...table(['row', 'question', 'why'], unpaired.slice(0, MD_UNPAIRED).map((r) => [r.id, r.question, r.unpaired ?? ''])));
-    if (unpaired.length > MD_UNPAIRED) lines.push('', moreLine(unpaired.length - MD_UNPAIRED, 'rows'));
+    if (unpaired.length > MD_UNPAIRED) lines.push('', moreLine(unpaired.length - MD_UNPAIRED, 'row'));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
