@@ -6,6 +6,7 @@
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../reports/htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../reports/escape';
 import { formatP, gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
+import { labelBesideRun } from './rows';
 import type { Comparison, VariantStats } from './types';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */
@@ -46,7 +47,7 @@ function statsRow(c: Comparison, i: number): string {
   const s = c.stats[i] as VariantStats;
   if (!v) return '';
   const conf = s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a';
-  return `<tr${c.best === i ? ' class="best"' : ''}><td>${h(v.label)}</td><td class="id">${h(v.runId)}</td><td>${h(pctOf(s.passRate))}</td><td>${h(intervalOf(s))}</td>`
+  return `<tr${c.best === i ? ' class="best"' : ''}><td>${h(labelBesideRun(v))}</td><td class="id">${h(v.runId)}</td><td>${h(pctOf(s.passRate))}</td><td>${h(intervalOf(s))}</td>`
     + `<td>${h(gradedOf(s))}</td><td>${s.uncertain}</td><td>${s.errors}</td><td>${s.missing}</td><td>${h(formatMs(s.latencyP50))}</td><td>${h(formatMs(s.latencyP95))}</td><td>${h(conf)}</td></tr>`;
 }
 
