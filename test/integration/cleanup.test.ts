@@ -118,7 +118,7 @@ describe('sessionCleanup (real Temporal + simulator over HTTP)', () => {
     seed(20, 'other', { idleDays: 30, site: DEMO.otherSiteId });
 
     const { report, workflowId } = await cleanup({});
-    expect(report.counts).toEqual({ listed: 1450, relisted: 0, matched: 1100, closed: 1100, alreadyClosed: 50, failed: 0, unreadable: 0 });
+    expect(report.counts).toEqual({ listed: 1450, relisted: 0, matched: 1100, closed: 1100, alreadyClosed: 50, failed: 0, unreadable: 0, notMatched: 300, overMax: 0 });
     expect(report).toMatchObject({ pages: 3, passes: 1, complete: true, dryRun: false });
     const closed = closedIds();
     expect(idle.every((id) => closed.has(id))).toBe(true);
