@@ -21,10 +21,10 @@ const HISTORY_CSS = `
 .trend .pass .key, .trend .dot.pass { fill: var(--pass); } .trend .line.pass { stroke: var(--pass); }
 .trend .err .key, .trend .dot.err { fill: var(--error); } .trend .line.err { stroke: var(--error); }
 .trend .legend { font-size: 11px; fill: var(--ink); } .trend a .dot:hover { r: 6; }
-.trend .dot.failed { stroke: var(--fail); stroke-width: 3; } .trend .key.failed { fill: #fff; stroke: var(--fail); stroke-width: 3; }
+.trend .dot.pass.failed { stroke: var(--fail); stroke-width: 3; }
 .v-passed { color: var(--pass); } .v-failed { color: var(--fail); font-weight: 600; }
 .v-cancelled { color: var(--error); } .v-no_threshold { color: var(--muted); }
-td.reason { max-width: 40em; font-size: 0.92em; }
+section.group td:not(.reason) { white-space: nowrap; } td.reason { font-size: 0.92em; }
 section.group { margin-bottom: 32px; }
 `;
 
@@ -120,7 +120,7 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
       // A run that failed is marked on the trend whatever its pass rate: lost feedback fails a run of 100 %.
       ...(e.verdict === 'failed' && { className: 'failed' }),
     })), { title: `Pass and error rate: ${title}`, series: SERIES }));
-    if (evaluations.some((e) => e.verdict === 'failed')) parts.push('<p class="meta">A point ringed in red is a run that failed, whatever its rates: the table says why.</p>');
+    if (evaluations.some((e) => e.verdict === 'failed')) parts.push('<p class="meta">A pass rate ringed in red is a run that failed, whatever its rates: the table says why.</p>');
     parts.push(`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
   }
   if (apart.length > 0) {
