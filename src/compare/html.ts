@@ -8,6 +8,7 @@ import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../rep
 import { formatP, gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
 import { labelBesideRun } from './rows';
 import type { Comparison, VariantStats } from './types';
+import { plural } from '../reports/plural';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */
 export const HTML_ROW_LIMIT = 5_000;
@@ -58,7 +59,7 @@ export function renderCompareHtml(c: Comparison): string {
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <title>Comparison of ${c.variants.length} runs</title><style>${REPORT_CSS}${COMPARE_CSS}</style></head><body>
 <h1>Comparison of ${c.variants.length} runs</h1>
-<p class="meta">${c.rows.length} rows, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
+<p class="meta">${plural(c.rows.length, 'row')}, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
 ${c.confirmationsIgnored ? `<p class="note">${c.confirmationsIgnored} confirming answers (--confirm) left out: they were asked only for rows that regressed.</p>\n` : ''}<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
 <h2>Variants</h2>
 <table id="variants"><thead><tr><th>variant</th><th>run</th><th>pass rate</th><th>95% CI</th><th>graded</th><th>needs review</th><th>errors</th><th>missing</th><th>latency p50</th><th>p95</th><th>confidence mean (min–max)</th></tr></thead><tbody>
