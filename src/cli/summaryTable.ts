@@ -72,10 +72,10 @@ function baselineLines(s: RunSummary): string[] {
 export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
+    // The cause most errors share, right under the run it is of: the error lines below only detail it.
+    ...(s.cause ? [`cause      ${causeLine(s.cause)}`] : []),
     `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, uncertain ${s.uncertain ?? 0}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
   ];
-  // The cause most errors share, right under the run it is of: the error lines below only detail it.
-  if (s.cause) lines.push(`cause      ${causeLine(s.cause)}`);
   if (s.kind === 'evaluation') {
     const review = s.uncertain ? `; ${plural(s.uncertain, 'uncertain row')} ${s.uncertain === 1 ? 'needs' : 'need'} review, not in the pass rate` : '';
     lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded${review})`);

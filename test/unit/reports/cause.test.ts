@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../src/api/errors';
 import { diagnose } from '../../../src/check';
+import { summaryTable } from '../../../src/cli/summaryTable';
 import { causeOfRow, causeText } from '../../../src/reports/cause';
 import { ErrorGroups, ownErrors } from '../../../src/reports/errorGroups';
 import { renderHtml } from '../../../src/reports/html';
@@ -79,10 +80,11 @@ describe('a run whose errors share one cause', () => {
   const rows = [...Array.from({ length: 66 }, (_, i) => refused(i))];
   const summaryOf = async () => summarize(meta({ rowCount: 66 }), iterate(rows), undefined, { finishedAt: '2025-01-01T00:01:00.000Z' });
 
-  it('has the cause in summary.json, and its errors by their type', async () => {
+  it('has the cause in summary.json, and its errors by their type; the terminal says it under the run line', async () => {
     const s = await summaryOf();
     expect(s.cause).toMatchObject({ text: KEY_CAUSE, rows: 66, errors: 66, status: 401, error: 'invalid_api_key' });
     expect(s.errorsByType).toEqual({ AuthenticationError: 66 });
+    expect(summaryTable(s).split('\n')[1]).toBe(`cause      66 of 66 errored rows: ${KEY_CAUSE}`);
   });
 
   it('leads every report with it, and shows its rows as one line instead of a card each', async () => {
