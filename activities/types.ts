@@ -137,6 +137,8 @@ export interface SkipPagesInput {
   reason: string;
   /** `skipped` after a cancel, `error` when a fatal API error stopped the run. */
   outcome: 'skipped' | 'error';
+  /** The stop's error class, HTTP status and API `error` string, recorded on each row. @default none (a cancel) */
+  facts?: Pick<RowResult, 'errorType' | 'errorStatus' | 'apiError'>;
   resume?: boolean;
 }
 

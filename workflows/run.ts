@@ -178,8 +178,8 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     // Page 0's refusal, should page 0 itself have ended on another fatal error first.
     fatal ??= stoppedEarly;
     if (nextPage < plan.pages) {
-      const { reason, outcome } = unsent(fatal);
-      const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome, resume: input.resume });
+      const { reason, outcome, facts } = unsent(fatal);
+      const skipped = await localWork.skipPages({ runId: input.runId, fromPage: nextPage, toPage: plan.pages, reason, outcome, facts, resume: input.resume });
       addCounts(progress.counts, skipped);
     }
     // `--confirm`: only with a baseline, and only a run that asked every row; runs without it issue no new command.
@@ -219,9 +219,13 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
     const notifications = await notifyEnd(input.options.notify, { kind: 'run', runId: input.runId, reportDir: result.reportDir, baseline: input.options.baseline });
     progress.phase = 'done';
     if (fatal) {
-      // The notifications ride along as details, for the CLI to show them with the failure; and whether the run was
-      // refused as invalid (its first asks all got 400): the CLI then exits 2, as for a usage error.
-      const details = { ...(notifications && { notifications }), ...(fatal.systematic && fatal.status === 400 && { usage: true }) };
+      // The notifications ride along as details, for the CLI to show them with the failure; whether the run was
+      // refused as invalid (its first asks all got 400): the CLI then exits 2, as for a usage error; and the cause in
+      // the reports' words, for the CLI to lead with.
+      const details = {
+        ...(notifications && { notifications }), ...(fatal.systematic && fatal.status === 400 && { usage: true }),
+        ...(result.summary.cause && { cause: result.summary.cause }),
+      };
       throw ApplicationFailure.nonRetryable(`${fatal.message} (reports written to ${result.reportDir})`, 'RunAborted', ...(Object.keys(details).length > 0 ? [details] : []));
     }
     return notifications ? { ...result, notifications } : result;

@@ -1,13 +1,8 @@
+import { errorTypeOf } from '../reports/cause';
 import type { MultiSiteSummary } from '../reports/multiSite';
 import type { ResultsStore } from '../reports/store';
-import { Outcome, type RowResult, type RunSummary } from '../reports/types';
+import type { RunSummary } from '../reports/types';
 import { openCliStore } from './storeReports';
-
-/** The type a row's error is counted under in `summary.errorsByType` (as src/reports/summary.ts counts it). */
-function errorTypeOf(row: RowResult): string | undefined {
-  if (row.outcome !== Outcome.error && row.outcome !== Outcome.timedOut) return undefined;
-  return row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
-}
 
 /** The first row's message (and id) of each error type, reading the runs' rows until every type has one. */
 export async function firstErrors(store: ResultsStore, runIds: readonly string[], types: readonly string[]): Promise<Record<string, string>> {

@@ -4,6 +4,7 @@ import { PayloadCodecError } from '../codec/errors';
 import { cancelSignal, progressQuery } from '../../workflows/signals';
 import { outcomeLine, type NotifyOutcome } from '../notify/spec';
 import type { RunProgress, RunResult } from '../../workflows/types';
+import type { RunCause } from '../reports/types';
 import type { Logger } from './logger';
 import { askInterrupt } from './interruptPrompt';
 import { isUnreachable, OutageNotice } from './outage';
@@ -207,8 +208,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     return await report(result, options);
   } catch (err) {
     view.end();
-    log.error(failureText(err));
     const aborted = abortedDetails(err);
+    // The cause first, in the reports' words; the API's full message after it.
+    if (aborted?.cause) log.error(`the run failed: ${aborted.cause.text}\n  ${failureText(err).replace(/^the run failed: /, '')}`);
+    else log.error(failureText(err));
     showNotifications(aborted?.notifications, log);
     // Its first questions were all refused as invalid (400): the request as built from the flags and the dataset.
     return aborted?.usage === true ? ExitCode.usage : ExitCode.runFailed;
@@ -241,11 +244,14 @@ function showNotifications(outcomes: readonly NotifyOutcome[] | undefined, log: 
  * What a run that ended on a fatal error says besides its message (the RunAborted failure's details): the
  * notifications it sent, and whether its first questions were all refused as invalid.
  */
-function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean } | undefined {
+function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean; cause?: RunCause } | undefined {
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ApplicationFailure && cause.type === 'RunAborted') {
-      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown } | undefined;
-      return { ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true };
+      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown; cause?: Partial<RunCause> } | undefined;
+      return {
+        ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true,
+        ...(typeof details?.cause?.text === 'string' && { cause: details.cause as RunCause }),
+      };
     }
   }
   return undefined;

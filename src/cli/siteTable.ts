@@ -2,6 +2,7 @@ import { verdictLabel } from '../reports/gate';
 import { lineName, type MultiSiteSummary } from '../reports/multiSite';
 import { SiteVerdict } from '../reports/siteVerdict';
 import type { RunSummary } from '../reports/types';
+import { plural } from '../reports/plural';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
@@ -23,7 +24,7 @@ export function siteLines(s: RunSummary): string[] {
     const uncertain = x.uncertain ? `, uncertain ${x.uncertain}` : '';
     const label = i > 0 ? '           ' : matrix ? 'variants   ' : 'sites      ';
     const settings = matrix ? ` (site ${x.siteId}${x.variant?.model ? `, model ${x.variant.model}` : ''}${x.variant?.responseLanguage ? `, language ${x.variant.responseLanguage}` : ''}${x.variant?.uiLocale ? `, locale ${x.variant.uiLocale}` : ''})` : '';
-    return `${label}${lineName(x).padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${settings}${where}`;
+    return `${label}${lineName(x).padEnd(width)}  ${plural(x.rows, 'row')}, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${settings}${where}`;
   });
   return [...lines, ...comparisonLines(s as MultiSiteSummary)];
 }

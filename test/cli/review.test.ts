@@ -215,13 +215,13 @@ describe('sitechat review (real Temporal, simulator over HTTP, the CLI as a proc
 
     const summary = summaryOf(stack, runId);
     expect(summary).toMatchObject({ uncertain: 1, reviewed: 1, gate: { verdict: 'passed' } });
-    expect(readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
-    expect(readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8')).toContain('reviewed: 1 row settled by labels');
+    expect(readFileSync(join(stack.runsDir, runId, 'report.md'), 'utf8')).toContain('| Reviewed | 1 row settled by labels |');
+    expect(readFileSync(join(stack.runsDir, runId, 'junit.xml'), 'utf8')).toContain('<property name="reviewed" value="1 row settled by labels"/>');
     expect(existsSync(join(stack.runsDir, 'history.html'))).toBe(true);
     const report = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await report.goto(reportHtml);
     expect(await report.textContent('h2#uncertain')).toMatch(/^Needs review \(1\)/);
-    expect(await report.textContent('body')).toContain('reviewed: 1 row settled by labels');
+    expect(await report.textContent('body')).toContain('1 row settled by labels');
     // The person's decision, who, when and the note, beside what the graders said (their own verdict, named as theirs).
     const card = `article#row-${first}`;
     expect(await report.textContent('h2#passed-by-person')).toMatch(/^Passed by a person \(1\)/);
