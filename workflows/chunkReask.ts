@@ -1,4 +1,4 @@
-import { isCancellation, patched, sleep } from '@temporalio/workflow';
+import { deprecatePatch, isCancellation, sleep } from '@temporalio/workflow';
 import type { AskResult } from '../activities/types';
 import { DEFAULT_REASK_FAILED, isTransientFailure, reaskDelayMs } from '../src/api/failureRules';
 import type { ReaskedRequest } from '../src/reports/types';
@@ -6,12 +6,10 @@ import type { ConversationSession } from './chunkConversation';
 import type { ChunkState } from './chunkState';
 
 /**
- * Re-asks after the service failed a request (`--reask-failed`, docs/reports.md "Re-asked after the service failed").
- * A decision of the workflow, not a retry of the ask activity: one ask attempt stays one submit (the task queue's
- * rate limit counts attempts), and the wait between them is a timer. Runs started before it settle a failed request
- * as `error` at once, as they did.
+ * Re-asks after the service failed a request (`--reask-failed`, docs/reports.md "Re-asked after the service failed")
+ * are a decision of the workflow, not a retry of the ask activity: one ask attempt stays one submit (the task queue's
+ * rate limit counts attempts), and the wait between them is a timer.
  */
-const REASK_FAILED = 'reask-failed';
 
 /** How much of the service's `error` a row keeps per re-asked request. */
 const ERROR_KEPT = 200;
@@ -23,7 +21,7 @@ const ERROR_KEPT = 200;
 export function reaskable(state: ChunkState, answer: AskResult, reasks: number, sessionId: string): ReaskedRequest | undefined {
   if (answer.status !== 'failed' || answer.serviceError === undefined || !isTransientFailure(answer.serviceError)) return undefined;
   if (state.cancelled || reasks >= (state.input.options.reaskFailed ?? DEFAULT_REASK_FAILED)) return undefined;
-  if (!patched(REASK_FAILED)) return undefined;
+  deprecatePatch('reask-failed');
   const error = (answer.serviceError || answer.error || 'failed without an error string').slice(0, ERROR_KEPT);
   return { ...(answer.requestId && { requestId: answer.requestId }), sessionId: answer.sessionId ?? sessionId, error };
 }

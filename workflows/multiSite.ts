@@ -44,8 +44,8 @@ function variantOptions(given: MultiSiteInput, variant: VariantSpec, parentRunId
  * variant's gate passes (and, with `reference`, no variant beats it significantly). A cancel reaches every variant's
  * run, which drains and writes its reports as a single run does.
  *
- * A multi-site run's variants are named after their sites, so its commands (preflights, then a child per site with
- * workflow id `<workflowId>-<site>`, then the report activity) are those of runs started before variants existed.
+ * A multi-site run's variants are named after their sites: preflights, then a child per site with workflow id
+ * `<workflowId>-<site>`, then the report activity.
  */
 export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResult> {
   const { workflowId, startTime } = workflowInfo();
