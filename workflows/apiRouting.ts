@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, deprecatePatch, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, sleep } from '@temporalio/workflow';
 import type { ApiIdentity } from '../src/api/identity';
 import { WRONG_API_ERROR, type WrongApiDetails } from '../src/temporal/wrongApi';
 
@@ -26,7 +26,6 @@ async function onRunApi<T>(call: () => Promise<T>): Promise<T> {
     } catch (err) {
       const refused = firstAttemptRefusal(err);
       if (!refused) throw err;
-      deprecatePatch('wrong-api-reschedule');
       if (refusals >= WRONG_API_TRIES) {
         throw ApplicationFailure.nonRetryable(
           `no worker of the run's API (${refused.runApi}) took the call: workers asking ${refused.workerApi} refused it ${refusals} times. ` +

@@ -44,7 +44,7 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
 
 /**
  * Up to `window` lanes, each taking the next conversation when its last one ends. Not async: the chunk awaits
- * `Promise.all`'s own promise, so its wrap-up starts in the same step as it always did.
+ * `Promise.all`'s own promise, so its wrap-up starts in the step the last conversation ends in, not one later.
  */
 function runConversations(state: ChunkState, units: PlannedUnit[]): Promise<void[]> {
   let next = 0;

@@ -1,4 +1,3 @@
-import { deprecatePatch } from '@temporalio/workflow';
 import type { AskResult, PlannedRow } from '../activities/types';
 import { gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/grading/types';
@@ -11,15 +10,14 @@ import { activityEscalator, activityGrader } from './grading';
  * The grading of one answered row: pure graders in the workflow, custom graders and the judge in activities
  * (`gradeRow`). Undefined when the row is not graded: a backfill, or no answer to grade.
  *
- * Not an async function on purpose: the caller awaits `gradeRow`'s own promise, so the turn takes as many steps
- * to reach its next command as it always did (an extra await could reorder commands between conversations).
+ * Not an async function on purpose: the caller awaits `gradeRow`'s own promise. An extra await would put the turn's
+ * next command a step later, after other conversations' commands: a change in the commands a history holds.
  * A row a person labelled is settled before this (`labelledTurn`).
  */
 export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult): Promise<GradeResult> | undefined {
   const { input } = state;
   if (input.kind !== 'evaluation' || answer.status !== 'completed') return undefined;
   const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
-  deprecatePatch('uncertain-grades');
   // Three-way grades: an uncertain row is escalated to the judge, gets no feedback and ends `uncertain`.
   const external = activityGrader(row, graded, { runId: input.runId, page: input.page });
   return gradeRow(row, graded, { ...input.options, threeWay: true }, external, activityEscalator());
@@ -30,9 +28,7 @@ export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult)
  * its label with no grader and no judge (fewer activities than grading it).
  */
 export function looksUpLabels(state: ChunkState): boolean {
-  if (state.input.kind !== 'evaluation') return false;
-  deprecatePatch('labels-first');
-  return true;
+  return state.input.kind === 'evaluation';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CancellationScope, deprecatePatch, getExternalWorkflowHandle, type ExternalWorkflowHandle } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, type ExternalWorkflowHandle } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import type { CallOutcome, SettleItem, SettleRowsInput, SettleRowsResult } from '../activities/types';
 import type { Outcome, SessionCloseFailure } from '../src/reports/types';
@@ -94,10 +94,6 @@ export class ChunkState {
     this.ask = asking(input.options.answerTimeoutMs, siteId, api);
     this.settle = settling(siteId, api);
     this.settleBatch = settlingBatches(siteId, api);
-    deprecatePatch('settle-batches');
-    deprecatePatch('settle-full-batches');
-    deprecatePatch('short-tail');
-    if (input.page === 0) deprecatePatch('stop-early-systematic');
     this.firstAsks = input.page === 0 ? new FirstAsks() : undefined;
     this.settler = new Batcher<SettleItem>(BATCH, HOLDS, async (items) => {
       const res = await this.settleRows({ runId: input.runId, page: input.page, siteId: input.options.siteId, items });

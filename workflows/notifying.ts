@@ -1,4 +1,4 @@
-import { deprecatePatch, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import type { NotifySubject } from '../activities/notify';
 import { NOTIFY_MAX_ATTEMPTS } from '../src/notify/policy';
@@ -24,7 +24,6 @@ const notifying = proxyActivities<RunActivities>({
  * delivered is an outcome to show, not a reason to fail the run or change its verdict.
  */
 export async function notifyEnd(spec: NotifySpec | undefined, subject: NotifySubject): Promise<NotifyOutcome[] | undefined> {
-  deprecatePatch('notify');
   if (!hasDestinations(spec)) return undefined;
   try {
     return await notifying.notify({ spec, subject });

@@ -1,4 +1,3 @@
-import { deprecatePatch } from '@temporalio/workflow';
 import { localWork } from './activityProxies';
 import { startChunk } from './runPages';
 import type { RunState } from './runState';
@@ -12,8 +11,6 @@ import type { RunState } from './runState';
 export async function confirmRegressions(state: RunState): Promise<void> {
   const { input, plan, progress } = state;
   if (input.kind !== 'evaluation' || (input.options.confirm ?? 0) <= 0 || !input.options.baseline || state.nextPage < plan.pages || state.stopping()) return;
-  deprecatePatch('confirm-regressions');
-  deprecatePatch('confirm-sequential');
   const confirmInput = { runId: input.runId, input: { ...input, carry: undefined } };
   for (let page = plan.pages; !state.stopping(); page++) {
     const round = await localWork.planConfirmationRound({ ...confirmInput, firstPage: plan.pages, page });

@@ -1,4 +1,4 @@
-import { condition, deprecatePatch, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
+import { condition, startChild, type ChildWorkflowHandle } from '@temporalio/workflow';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { runChunk } from './chunk';
 import { chunkWorkflowId, type RunState } from './runState';
@@ -43,7 +43,6 @@ export async function runPages(state: RunState): Promise<void> {
   const { plan, input } = state;
   state.progress.phase = 'running';
   const lastPage = Math.min(plan.pages, state.nextPage + (input.options.chunksPerRun ?? DEFAULT_CHUNKS_PER_RUN));
-  deprecatePatch('bounded-open-chunks');
   await Promise.all(Array.from({ length: lanes(state) }, () => lane(state, lastPage)));
   await Promise.all(state.completions);
 }
