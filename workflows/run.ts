@@ -39,6 +39,16 @@ export async function runDataset(given: RunInput): Promise<RunResult> {
   });
 }
 
+/** Nightly answer-quality regression run: dataset → answers → grades → feedback → sessions closed → report. */
+export async function evaluationRun(input: RunInput): Promise<RunResult> {
+  return runDataset({ ...input, kind: 'evaluation' });
+}
+
+/** Bulk backfill: every question sent, every answer recorded (per email / session); no grading, no feedback. */
+export async function backfillRun(input: RunInput): Promise<RunResult> {
+  return runDataset({ ...input, kind: 'backfill', options: { ...input.options, feedback: 'none' } });
+}
+
 /** The plan (carried by a run that continued as new), then, on the run's first history, one check of the site's access. */
 async function prepare(state: RunState): Promise<void> {
   const { input, workflowId } = state;
