@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CollectedHistory } from '../../../scripts/histories/collect';
 import { patchesIn, peakOpenChildren } from '../../../scripts/histories/collect';
 import { fixtureName } from '../../../scripts/histories/fixtureFiles';
-import { readHistoryIndex, replaceRecordings, type HistoryFixture } from '../../../scripts/histories/fixtureIndex';
+import { readHistoryIndex, releasedVersions, replaceRecordings, type HistoryFixture } from '../../../scripts/histories/fixtureIndex';
 import { historyFromJson, historyToJson } from '../../../scripts/histories/historyJson';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'histories');
@@ -79,12 +79,17 @@ describe('history fixture files', () => {
 
   it('a re-recording replaces its own commit and scenarios only', () => {
     const f = (file: string): HistoryFixture => ({
-      file, scenario: file.split('/')[1] as string, workflowType: 'evaluationRun', workflowId: 'w', runId: 'r', events: 1, patches: [], commit: 'c', recordedAt: 't',
+      file, scenario: file.split('/')[1] as string, workflowType: 'evaluationRun', workflowId: 'w', runId: 'r', events: 1, patches: [], commit: 'c', version: '1.0.0', recordedAt: 't',
     });
     const index = { about: '', fixtures: [f('6e366e7/evaluation/evaluationRun.json'), f('a58abb7/evaluation/evaluationRun.json'), f('a58abb7/backfill/backfillRun.json')] };
     const next = replaceRecordings(index, 'a58abb7', ['evaluation'], [f('a58abb7/evaluation/runChunk.chunk-0.json')]);
     expect(next.fixtures.map((x) => x.file)).toEqual([
       '6e366e7/evaluation/evaluationRun.json', 'a58abb7/backfill/backfillRun.json', 'a58abb7/evaluation/runChunk.chunk-0.json',
     ]);
+  });
+
+  it('reads the released versions from the changelog: dated version headings, not Unreleased', () => {
+    const changelog = '# Changelog\n\n## [Unreleased]\n\n## [1.1.0] - 2027-01-05\n\ntext ## [9.9.9] - 2027-01-01\n\n## [1.0.0] - 2026-11-28\n\n## 0.1.0 and before\n';
+    expect(releasedVersions(changelog)).toEqual(['1.1.0', '1.0.0']);
   });
 });
