@@ -380,11 +380,10 @@ const confirmed: Scenario = {
       'k6,Can we use single sign-on with Okta?,SAML 2.0',
     ]);
     const baseRunId = `rec-${this.name}-baseline`;
-    const base = await ctx.client.workflow.start('evaluationRun', {
-      taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${baseRunId}`,
-      args: [{ kind: 'evaluation', runId: baseRunId, dataset, options: OPTIONS } satisfies RunInput],
+    const base = await startWorkflow(ctx.client, 'evaluationRun', {
+      taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${baseRunId}`, args: [{ kind: 'evaluation', runId: baseRunId, dataset, options: OPTIONS }],
     });
-    const baseline = (await base.result()) as RunResult;
+    const baseline = await base.result();
     must(baseline.summary.passed === 6, this.name, `expected the baseline to pass all 6 rows, got ${JSON.stringify(baseline.summary)}`);
     // The weak model answers everything on the site now: all 6 rows regress, and stay regressed when asked again.
     // McNemar needs all 6 (5 regressed of 5 is p = 0.0625): a first round of 5 reproduces, a second of 1 decides.
