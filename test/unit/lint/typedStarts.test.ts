@@ -4,15 +4,13 @@ import { Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-type RuleEntry = [string, ...unknown[]];
-
 /** The `no-restricted-syntax` of the project's ESLint config, applied alone (no type information needed). */
-let restricted: RuleEntry;
+let restricted: Linter.RuleEntry;
 
 beforeAll(async () => {
   const config = (await import(pathToFileURL(join(__dirname, '..', '..', '..', 'eslint.config.mjs')).href)) as { default: { rules?: Record<string, unknown> }[] };
   const entry = config.default.find((c) => c.rules?.['no-restricted-syntax'] !== undefined);
-  restricted = entry?.rules?.['no-restricted-syntax'] as RuleEntry;
+  restricted = entry?.rules?.['no-restricted-syntax'] as Linter.RuleEntry;
 });
 
 function startsFlagged(code: string): number[] {
