@@ -20,7 +20,7 @@ export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult)
   const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
   // Three-way grades: an uncertain row is escalated to the judge, gets no feedback and ends `uncertain`.
   const external = activityGrader(row, graded, { runId: input.runId, page: input.page });
-  return gradeRow(row, graded, { ...input.options, threeWay: true }, external, activityEscalator());
+  return gradeRow(row, graded, input.options, external, activityEscalator());
 }
 
 /**
