@@ -71,7 +71,7 @@ export interface PlanInfo {
   rows: number;
   units: number;
   pages: number;
-  /** The run's API: the one it was started with, else this worker's (`RunOptions.api`). Absent in older histories. */
+  /** The run's API: the one it was started with, else this worker's (`RunOptions.api`). */
   api?: string;
 }
 

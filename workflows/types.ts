@@ -80,7 +80,7 @@ export interface RunOptions {
    * The API the run asks: its base URL's origin and path, or the built-in simulator (src/api/identity.ts); never a
    * key. Every API call of the run carries it, and only a worker of that API runs the call (src/temporal/apiGuard.ts):
    * one run, one API. Set by `sitechat run` from its own worker or SITECHAT_BASE_URL; else pinned by the worker that
-   * prepares the run. Absent on runs started before it existed (their calls go to any worker).
+   * prepares the run (absent until then).
    */
   api?: string;
 }
