@@ -4,6 +4,23 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+/** A string where a workflow is named: a literal or a template. */
+const STRING = '/^(Literal|TemplateLiteral)$/';
+const TYPED_START =
+  'Start a workflow by its function (`startChild(evaluationRun, …)` in workflow code) or through startWorkflow / ' +
+  'executeWorkflow / startWorkflowAction (src/temporal/workflowTypes.ts), which check the name and the arguments ' +
+  'against the workflow function; a string name is checked by nothing.';
+
+/** Workflows started by a string name: a client's start, execute or signalWithStart, a child, a schedule's action. */
+const stringStarts = [
+  `CallExpression[callee.property.name=/^(start|execute|signalWithStart)$/]:matches([callee.object.property.name='workflow'], [callee.object.name='workflow'])[arguments.0.type=${STRING}]`,
+  `CallExpression:matches([callee.name=/^(startChild|executeChild)$/], [callee.property.name=/^(startChild|executeChild)$/])[arguments.0.type=${STRING}]`,
+  // A child named by a constant needs its type spelled out (`startChild<typeof f>(NAME, …)`); one started by its function does not.
+  `CallExpression:matches([callee.name=/^(startChild|executeChild)$/], [callee.property.name=/^(startChild|executeChild)$/])[typeArguments]`,
+  `ObjectExpression:has(> Property[key.name='type'][value.value='startWorkflow']) > Property[key.name='workflowType'][value.type=${STRING}]`,
+  `Property[key.name='action'] > ObjectExpression:not(:has(> Property[key.name='type'][value.value='startWorkflow'])) > Property[key.name='workflowType'][value.type=${STRING}]`,
+].map((selector) => ({ selector, message: TYPED_START }));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'runs/**', 'coverage/**', '**/*.mjs', '**/*.js'] },
   js.configs.recommended,
@@ -15,6 +32,7 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', ...stringStarts],
     },
   },
   {

@@ -11,11 +11,11 @@ import type { RunMeta } from '../src/domain/results';
 import { baselineFor } from './baselineFor';
 import type { ActivityDeps } from './deps';
 import { heartbeating } from './heartbeat';
-import type { ConfirmInput, ConfirmPlan, ConfirmRoundInput } from './types';
+import type { ConfirmPlan, ConfirmRoundInput } from './types';
 
 export function confirmActivities(deps: ActivityDeps) {
   /** The run's K, meta and baseline when it confirms at all (an evaluation with `--confirm K` and a baseline). */
-  async function confirming(runId: string, input: ConfirmInput['input']): Promise<{ k: number; meta: RunMeta; baseline: BaselineInput } | undefined> {
+  async function confirming(runId: string, input: ConfirmRoundInput['input']): Promise<{ k: number; meta: RunMeta; baseline: BaselineInput } | undefined> {
     const k = input.options.confirm ?? 0;
     if (k < 1 || input.kind !== 'evaluation') return undefined;
     const meta = await deps.store.getMeta(runId);
@@ -31,26 +31,6 @@ export function confirmActivities(deps: ActivityDeps) {
 
   // Reads the run's rows and plan once each: heartbeats show the worker is alive however long that takes.
   return heartbeating({
-    /**
-     * `--confirm K` of runs started before sequential confirmation: compares the run's rows with its baseline as the
-     * gate will; when that comparison would fail the gate, stores a page of the regressed rows' conversations, K times
-     * each in fresh sessions, after the plan's own pages. Returns that page, or nothing when there is nothing to
-     * confirm. Repeatable: a retry writes the same page.
-     */
-    async planConfirmation({ runId, input, page }: ConfirmInput): Promise<ConfirmPlan | undefined> {
-      const run = await confirming(runId, input);
-      if (!run) return undefined;
-      const { k, meta, baseline } = run;
-      const cmp = (await summarize(meta, deps.store.read(runId), baseline)).baseline;
-      if (!cmp || !regressionFailsGate(cmp)) return undefined;
-      const regressed = new Set(cmp.regressed);
-      const units: WorkUnit[] = [];
-      for (let p = 0; p < page; p++) units.push(...confirmationUnits(await deps.plans.readPage(runId, p), regressed, k));
-      if (units.length === 0) return undefined;
-      await deps.plans.writeExtraPage(runId, page, units);
-      return { page, rows: regressed.size, questions: units.reduce((n, u) => n + u.rows.length, 0) };
-    },
-
     /**
      * One round of sequential `--confirm K` (docs/reports.md, "Confirm before alarm"): compares the run's first
      * answers with the baseline, counts the confirming answers of the rounds before (pages `firstPage … page - 1`),

@@ -74,7 +74,7 @@ export function planActivities(deps: ActivityDeps) {
     },
 
     /** Records every row of pages that never ran (cancel, or a fatal API error), so each row has an outcome. */
-    async skipPages({ runId, fromPage, toPage, reason, outcome, resume }: SkipPagesInput): Promise<Partial<OutcomeCounts>> {
+    async skipPages({ runId, fromPage, toPage, reason, outcome, facts, resume }: SkipPagesInput): Promise<Partial<OutcomeCounts>> {
       let rows = 0;
       // A resumed run keeps the answers its earlier attempt recorded.
       const answered = resume ? await deps.resume.get(runId) : new Map<string, unknown>();
@@ -82,7 +82,7 @@ export function planActivities(deps: ActivityDeps) {
       for (let page = fromPage; page < toPage; page++) {
         const units = await deps.plans.readPage(runId, page);
         const results: RowResult[] = units.flatMap((u) => u.rows).filter((row) => !answered.has(row.id))
-          .map((row) => unansweredResult(row, outcome, reason, finishedAt));
+          .map((row) => unansweredResult(row, outcome, reason, finishedAt, facts));
         await deps.store.append(runId, results);
         await countRows(deps.store, runId, results);
         rows += results.length;

@@ -5,9 +5,9 @@ import { feedbackRefusalCause } from '../src/api/ids';
 import { countRows } from './metrics';
 import { metrics } from '../src/observability/metrics/registry';
 import { shortError, toFailure } from './failures';
-import type { CallOutcome, RecordRowsInput, SettleInput, SettleResult } from './types';
+import type { CallOutcome, SettleInput, SettleResult } from './types';
 
-/** After an answer: `settle` (its feedback and the session's close on the API) and `recordRows` (finished rows into the store). */
+/** `settle`: a feedback and a session's close on the API, outside a run's batches (a review's feedback, a session closed on its own). */
 export function settleAndRecordActivities(deps: ActivityDeps) {
   return {
     /**
@@ -36,15 +36,6 @@ export function settleAndRecordActivities(deps: ActivityDeps) {
         }
       }
       return result;
-    },
-
-    /**
-     * Records finished rows with their metadata columns (read back from the plan: the workflow never had them);
-     * the store is idempotent by row id, so a retried batch is harmless.
-     */
-    async recordRows({ runId, page, results }: RecordRowsInput): Promise<void> {
-      await deps.store.append(runId, await deps.planMetadata.attach(runId, page, results));
-      await countRows(deps.store, runId, results);
     },
   };
 }

@@ -27,7 +27,7 @@ export interface AskInput {
    */
   ask?: number;
   /**
-   * Look up a person's label of the answer (runs that grade, under `patched('labels-first')`): the row's references
+   * Look up a person's label of the answer (runs that grade): the row's references
    * and rubric; the site and the question are the fields above. Absent: no lookup.
    */
   label?: LabelLookup;
@@ -71,7 +71,7 @@ export interface PlanInfo {
   rows: number;
   units: number;
   pages: number;
-  /** The run's API: the one it was started with, else this worker's (`RunOptions.api`). Absent in older histories. */
+  /** The run's API: the one it was started with, else this worker's (`RunOptions.api`). */
   api?: string;
 }
 
@@ -118,13 +118,6 @@ export interface SettleRowsResult {
   items: { feedback?: CallOutcome; close?: CallOutcome }[];
 }
 
-export interface RecordRowsInput {
-  runId: string;
-  /** The plan page the rows come from: their metadata is read from it. */
-  page: number;
-  results: RowResult[];
-}
-
 export interface CloseSessionsResult {
   closed: number;
   failed: { sessionId: string; error: string }[];
@@ -137,6 +130,8 @@ export interface SkipPagesInput {
   reason: string;
   /** `skipped` after a cancel, `error` when a fatal API error stopped the run. */
   outcome: 'skipped' | 'error';
+  /** The stop's error class, HTTP status and API `error` string, recorded on each row. @default none (a cancel) */
+  facts?: Pick<RowResult, 'errorType' | 'errorStatus' | 'apiError'>;
   resume?: boolean;
 }
 
@@ -162,13 +157,6 @@ export interface CustomGradeInput {
 }
 
 export type { OutcomeCounts };
-
-/** `planConfirmation`: the run, and the page number its confirming page takes (the plan's page count). */
-export interface ConfirmInput {
-  runId: string;
-  input: RunInput;
-  page: number;
-}
 
 /**
  * `planConfirmationRound`: the run, the first page after the plan's own (its page count: where the rounds' pages

@@ -23,6 +23,7 @@ import { DEFAULT_MODEL, WEAK_MODEL } from '../src/sim/kb/models';
 import { installQuietRuntime } from '../src/temporal/sdkRuntime';
 import { TaskQueue } from '../src/temporal/taskQueues';
 import { startWorkers } from '../src/worker/worker';
+import { executeWorkflow } from '../workflows/starts';
 import type { RunInput, RunOptions, RunResult } from '../src/domain/run';
 import { startBenchServer } from './devServer';
 
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
       kind: 'evaluation', runId, dataset: { path: dataset, sha256 },
       options: { siteId: DEMO.siteId, concurrency: 20, feedback: 'none', answerTimeoutMs: 30_000, defaultEmail: 'bench@example.com', assertions: [], closeSessions: true, mode: 'async', ...options },
     };
-    return (await client.workflow.execute('evaluationRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] })) as RunResult;
+    return executeWorkflow(client, 'evaluationRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
   };
   const night = (r: RunResult): Night => ({
     passRate: r.summary.passRate,

@@ -45,7 +45,7 @@ export interface RunHistories {
   askQueueMs?: { p50: number; p95: number; max: number };
   /** Asks started per whole second of the submit phase: min / median / max. */
   askStartsPerSecond?: { min: number; median: number; max: number; seconds: number };
-  /** First to last row finished, from the recordRows (or settleRows) activities' completion times (steady-state window). */
+  /** First to last row finished, from the settleRows activities' completion times (steady-state window). */
   firstFinishMs?: number;
   lastFinishMs?: number;
 }
@@ -123,8 +123,8 @@ export async function collectHistories(client: Client, parentWorkflowId: string)
           if (span) spans.push({ ...span, closeMs: tsMs(e.eventTime) });
           if (e.eventType !== T.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) break;
           const name = scheduledType.get(Number(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)));
-          // Rows are recorded by recordRows batches, or (patch 'settle-batches') with their settles by settleRows.
-          if (name === 'recordRows' || name === 'settleRows') {
+          // Rows are recorded with their feedback and closes, a batch per settleRows.
+          if (name === 'settleRows') {
             const t = tsMs(e.eventTime);
             firstFinishMs = Math.min(firstFinishMs ?? t, t);
             lastFinishMs = Math.max(lastFinishMs ?? t, t);

@@ -186,7 +186,7 @@ function phases(m: RunnerMeasurement): string[][] {
   if (!ask) return [];
   const submitS = (ask.lastStartMs - ask.firstStartMs) / 1000;
   const rate = m.histories.askStartsPerSecond;
-  // Since patch 'settle-batches' one settleRows activity does both the settle and the record.
+  // One settleRows activity does both the settle and the record: both columns show its times.
   const tail = (name: string): string => {
     const span = t[name] ?? t.settleRows;
     return span ? `${s(span.lastCloseMs - ask.lastStartMs)}` : '–';

@@ -66,7 +66,7 @@ export interface RunnerMeasurement {
   scenario: RunnerScenario;
   wallMs: number;
   throughputQps: number;
-  /** Rows finished between the first and the last recordRows (or settleRows) completion, per second. */
+  /** Rows finished between the first and the last settleRows completion, per second. */
   steadyQps?: number;
   /** Median of the simulator's answer times for the questions sent (its seeded draws, exact). */
   medianAnswerMs: number;

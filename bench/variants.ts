@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   };
   const single = async (runId: string): Promise<RunResult> => {
     const input: RunInput = { kind: 'evaluation', runId, dataset: pinned, options: { ...options, model: DEFAULT_MODEL } };
-    return (await client.workflow.execute('evaluationRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] })) as RunResult;
+    return executeWorkflow(client, 'evaluationRun', { taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${runId}`, args: [input] });
   };
 
   const results: Measured[] = [];

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   }
   const at = recordedCommit(root);
   if (at.commit.endsWith('-dirty')) log('workflows/, activities/ or src/ has uncommitted changes: the recording is labelled -dirty');
-  log(`recording ${flags.scenarios.map((s) => s.name).join(', ')} with the code of ${at.dir}`);
+  log(`recording ${flags.scenarios.map((s) => s.name).join(', ')} with the code of ${at.dir} (version ${at.version})`);
   const recorded = await recordScenarios(flags.scenarios, log);
   const written = writeRecordings(flags.out, at, recorded, flags.note);
   for (const f of written) process.stdout.write(`${f.file}  ${f.workflowType}  ${f.events} events${f.patches.length ? `  patches: ${f.patches.join(', ')}` : ''}\n`);

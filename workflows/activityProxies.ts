@@ -142,7 +142,7 @@ export function settlingBatches(siteId: string, api?: ApiIdentity): RunActivitie
  * heartbeats only once its answer has taken half of it (30 s), and the real service's answers (5–30 s) nearly all
  * come sooner, so they cost no heartbeat (each is a billed action); a dead worker's asks are picked up after at most
  * 60 s, by polling the request they had sent. The timeout is an attribute of the schedule command, not a new command:
- * replay does not compare it (test/replay replays every recorded history, scheduled with 20 s, through this code).
+ * replay does not compare it.
  */
 export function asking(answerTimeoutMs: number, siteId: string, api?: ApiIdentity): RunActivities {
   return onApi(proxyActivities<RunActivities>({

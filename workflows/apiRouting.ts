@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, patched, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, sleep } from '@temporalio/workflow';
 import type { ApiIdentity } from '../src/api/identity';
 import { WRONG_API_ERROR, type WrongApiDetails } from '../src/temporal/wrongApi';
 
@@ -10,9 +10,6 @@ import { WRONG_API_ERROR, type WrongApiDetails } from '../src/temporal/wrongApi'
  */
 const WRONG_API_TRIES = 20;
 const WRONG_API_PAUSE_MS = 1000;
-
-/** Histories from before a refused call was scheduled again replay its refusal as the call's failure. */
-const RESCHEDULE_PATCH = 'wrong-api-reschedule';
 
 /** The refusal of a first attempt by a worker of another API (`refusal` in src/temporal/apiGuard.ts), if `err` is one. */
 function firstAttemptRefusal(err: unknown): WrongApiDetails | undefined {
@@ -28,7 +25,7 @@ async function onRunApi<T>(call: () => Promise<T>): Promise<T> {
       return await call();
     } catch (err) {
       const refused = firstAttemptRefusal(err);
-      if (!refused || !patched(RESCHEDULE_PATCH)) throw err;
+      if (!refused) throw err;
       if (refusals >= WRONG_API_TRIES) {
         throw ApplicationFailure.nonRetryable(
           `no worker of the run's API (${refused.runApi}) took the call: workers asking ${refused.workerApi} refused it ${refusals} times. ` +
@@ -43,8 +40,8 @@ async function onRunApi<T>(call: () => Promise<T>): Promise<T> {
 
 /**
  * The activities of a run that asks `api`: each call carries the API in its input (a worker of another API refuses
- * it before it starts) and is scheduled again when refused. Without `api` (runs started before runs named it), the
- * activities as they are.
+ * it before it starts) and is scheduled again when refused. Without `api` (a cleanup or a review's feedback started
+ * without one), the activities as they are: any worker takes them.
  */
 export function onApi<A extends object>(activities: A, api: ApiIdentity | undefined): A {
   if (api === undefined) return activities;

@@ -1,20 +1,30 @@
+/** When a batch goes before it is full. */
+export interface BatchHolds {
+  /** The longest the oldest item held may wait. */
+  maxMs: number;
+  /** Items that make a batch worth sending while no flush is running. */
+  idleBatch: number;
+}
+
 /**
- * Collects items and hands them to `flush` in batches of `size`, so feedback, recording and closing cost one
- * activity per batch instead of one per row (history events and billable actions per row stay low).
- * Flushes run in the background; `drain()` flushes the rest and waits for all of them.
+ * Collects items and hands them to `flush` in batches, so feedback, closes and records cost one activity per batch
+ * instead of one per row (history events and billable actions per row stay low). The first item goes at once; after
+ * it, what is held goes when the batch is full, or as soon as no flush is running and it makes `holds.idleBatch`
+ * items, or once its oldest item has waited `holds.maxMs`. That is looked at when an item comes and when a flush ends:
+ * no timer, since the workflow wakes up for those anyway. Flushes run in the background; `drain()` flushes the rest
+ * and waits for all of them.
  */
 export class Batcher<T> {
   private items: T[] = [];
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown;
-  /** Under `holdShortly`: how long an item may wait, and how many make a batch worth sending while none is running. */
-  private holds: { maxMs: number; idleBatch: number } | undefined;
   /** Workflow time when the oldest item still held was added. */
   private firstHeldAt = 0;
   private flushedAny = false;
 
   constructor(
     private size: number,
+    private readonly holds: BatchHolds,
     private readonly flush: (batch: T[]) => Promise<void>,
   ) {}
 
@@ -30,17 +40,8 @@ export class Batcher<T> {
     if (this.items.length >= this.size || this.heldTooLong()) this.startFlush();
   }
 
-  /**
-   * From now on the first item goes at once; after it, what is held goes as soon as no flush is running and it makes
-   * `idleBatch` items, or once its oldest item has waited `maxMs`; a full batch goes at once as ever. Looked at when an
-   * item comes and when a flush ends (no timer: the workflow wakes up for those anyway).
-   */
-  holdShortly(maxMs: number, idleBatch: number): void {
-    this.holds = { maxMs, idleBatch };
-  }
-
   private heldTooLong(): boolean {
-    if (this.holds === undefined || this.items.length === 0) return false;
+    if (this.items.length === 0) return false;
     if (!this.flushedAny) return true;
     if (this.pending.size === 0 && this.items.length >= this.holds.idleBatch) return true;
     return Date.now() - this.firstHeldAt >= this.holds.maxMs;

@@ -16,7 +16,7 @@ import type { ChunkInput, ChunkResult } from '../src/domain/run';
  * - `askTurn` (chunkTurn.ts): ask one question, and settle it as `error`/`skipped` when it got no answer;
  * - `gradeTurn` (chunkGrade.ts): grade an answered row;
  * - `settleRow` / `closeSession` (chunkSettle.ts): feedback, closes and the record, in batches (`settleRows`);
- * - the state's settler (recorder in older histories) and `report`: progress signalled to the run after each batch.
+ * - the state's settler and `report`: progress signalled to the run after each batch, the rest with the result.
  */
 export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   const state = new ChunkState(input);
@@ -33,21 +33,18 @@ export async function runChunk(input: ChunkInput): Promise<ChunkResult> {
   return CancellationScope.nonCancellable(async () => {
     const units = await localWork.readPage({ runId: input.runId, page: input.page, resume: input.resume });
     await runConversations(state, units);
-    // Every conversation has ended; wait for their feedback and closes, then the last records.
+    // Every conversation has ended; wait for their closes, then the last batches. Rows counted since the last progress
+    // signal (a resumed run's earlier answers among them) go to the run with the result.
     while (state.background.size > 0) await Promise.all([...state.background]);
-    if (state.settleBatches) await state.settler.drain();
-    await state.recorder.drain();
+    await state.settler.drain();
     if (state.closeFailures.length > 0) await local.recordSessionFailures({ runId: input.runId, failures: state.closeFailures });
-    // Rows a resumed run had answered before are counted without a batch; make sure the run hears of them (in the
-    // result itself from `short-tail` on).
-    if (state.hasUnreported() && !state.shortTail) await state.report();
     return state.result();
   });
 }
 
 /**
  * Up to `window` lanes, each taking the next conversation when its last one ends. Not async: the chunk awaits
- * `Promise.all`'s own promise, so its wrap-up starts in the same step as it always did.
+ * `Promise.all`'s own promise, so its wrap-up starts in the step the last conversation ends in, not one later.
  */
 function runConversations(state: ChunkState, units: PlannedUnit[]): Promise<void[]> {
   let next = 0;

@@ -91,6 +91,6 @@ function countPrior(state: ChunkState, session: ConversationSession, prior: NonN
  */
 function settleUnsent(state: ChunkState, row: PlannedRow): void {
   const { fatal } = state;
-  const { outcome, reason } = unsent(fatal);
-  settleRow(state, unansweredResult(row, outcome, reason, new Date().toISOString(), { errorType: fatal?.type }));
+  const { outcome, reason, facts } = unsent(fatal);
+  settleRow(state, unansweredResult(row, outcome, reason, new Date().toISOString(), facts));
 }

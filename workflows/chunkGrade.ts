@@ -1,4 +1,3 @@
-import { patched } from '@temporalio/workflow';
 import type { AskResult, PlannedRow } from '../activities/types';
 import { gradeRow } from '../src/grading/gradeRow';
 import type { GradeResult } from '../src/domain/grade';
@@ -11,28 +10,25 @@ import { activityEscalator, activityGrader } from './grading';
  * The grading of one answered row: pure graders in the workflow, custom graders and the judge in activities
  * (`gradeRow`). Undefined when the row is not graded: a backfill, or no answer to grade.
  *
- * Not an async function on purpose: the caller awaits `gradeRow`'s own promise, so the turn takes as many steps
- * to reach its next command as it always did (an extra await could reorder commands between conversations).
- * A row a person labelled is settled before this (`labelledTurn`), behind `patched('labels-first')`.
+ * Not an async function on purpose: the caller awaits `gradeRow`'s own promise. An extra await would put the turn's
+ * next command a step later, after other conversations' commands: a change in the commands a history holds.
+ * A row a person labelled is settled before this (`labelledTurn`).
  */
 export function gradeTurn(state: ChunkState, row: PlannedRow, answer: AskResult): Promise<GradeResult> | undefined {
   const { input } = state;
   if (input.kind !== 'evaluation' || answer.status !== 'completed') return undefined;
   const graded = { answer: answer.answer ?? '', confidenceScore: answer.confidenceScore, latencyMs: answer.latencyMs };
-  // Three-way grades: an uncertain row is escalated to the judge (new activities), gets no feedback (one activity
-  // less) and ends `uncertain`. Histories recorded before it grade two ways, as they did.
-  const threeWay = patched('uncertain-grades');
+  // Three-way grades: an uncertain row is escalated to the judge, gets no feedback and ends `uncertain`.
   const external = activityGrader(row, graded, { runId: input.runId, page: input.page });
-  return gradeRow(row, graded, { ...input.options, threeWay }, external, threeWay ? activityEscalator() : undefined);
+  return gradeRow(row, graded, input.options, external, activityEscalator());
 }
 
 /**
- * Whether this turn's ask looks up the answer's label (called before the ask, so the marker precedes it). Labels
- * first: a labelled row is settled by its label with no grader and no judge (fewer activities than grading it). Runs
- * that grade, from this patch on; histories without the marker grade every row, as they did.
+ * Whether this turn's ask looks up the answer's label: in runs that grade. Labels first: a labelled row is settled by
+ * its label with no grader and no judge (fewer activities than grading it).
  */
 export function looksUpLabels(state: ChunkState): boolean {
-  return state.input.kind === 'evaluation' && patched('labels-first');
+  return state.input.kind === 'evaluation';
 }
 
 /**

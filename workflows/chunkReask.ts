@@ -1,17 +1,9 @@
-import { isCancellation, patched, sleep } from '@temporalio/workflow';
+import { isCancellation, sleep } from '@temporalio/workflow';
 import type { AskResult } from '../activities/types';
 import { DEFAULT_REASK_FAILED, isTransientFailure, reaskDelayMs } from '../src/api/failureRules';
 import type { ReaskedRequest } from '../src/domain/results';
 import type { ConversationSession } from './chunkConversation';
 import type { ChunkState } from './chunkState';
-
-/**
- * Re-asks after the service failed a request (`--reask-failed`, docs/reports.md "Re-asked after the service failed").
- * A decision of the workflow, not a retry of the ask activity: one ask attempt stays one submit (the task queue's
- * rate limit counts attempts), and the wait between them is a timer. Runs started before it settle a failed request
- * as `error` at once, as they did.
- */
-const REASK_FAILED = 'reask-failed';
 
 /** How much of the service's `error` a row keeps per re-asked request. */
 const ERROR_KEPT = 200;
@@ -19,11 +11,13 @@ const ERROR_KEPT = 200;
 /**
  * The failed request to re-ask, or undefined when the answer is to be settled as it is: it was not failed by the
  * service, its `error` is request-level (`isTransientFailure`), the row has had its re-asks, or the chunk is stopping.
+ * A re-ask after the service failed a request (`--reask-failed`, docs/reports.md "Re-asked after the service failed")
+ * is a decision of the workflow, not a retry of the ask activity: one ask attempt stays one submit (the task queue's
+ * rate limit counts attempts), and the wait between them is a timer.
  */
 export function reaskable(state: ChunkState, answer: AskResult, reasks: number, sessionId: string): ReaskedRequest | undefined {
   if (answer.status !== 'failed' || answer.serviceError === undefined || !isTransientFailure(answer.serviceError)) return undefined;
   if (state.cancelled || reasks >= (state.input.options.reaskFailed ?? DEFAULT_REASK_FAILED)) return undefined;
-  if (!patched(REASK_FAILED)) return undefined;
   const error = (answer.serviceError || answer.error || 'failed without an error string').slice(0, ERROR_KEPT);
   return { ...(answer.requestId && { requestId: answer.requestId }), sessionId: answer.sessionId ?? sessionId, error };
 }

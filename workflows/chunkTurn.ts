@@ -10,6 +10,7 @@ import { reaskable, waitToReask } from './chunkReask';
 import { settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
 import { describeFailure, isFatal } from './activityFailure';
+import { errorFacts } from './stopEarly';
 
 /** An answered turn: its result (graded when the run grades) and the feedback to send for it, if any. */
 export interface AnsweredTurn {
@@ -99,5 +100,5 @@ function settleUnanswered(state: ChunkState, row: PlannedRow, sessionId: string,
     state.fatal ??= failure;
     state.abandonInFlight();
   }
-  settleRow(state, unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { errorType: failure.type, sessionId, ...extra }));
+  settleRow(state, unansweredResult(row, Outcome.error, failure.message, new Date().toISOString(), { ...errorFacts(failure), sessionId, ...extra }));
 }

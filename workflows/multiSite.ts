@@ -15,12 +15,9 @@ import { multiSiteQuery, siteRunId } from './multiSiteSignals';
 import type { MultiSiteInput, MultiSiteResult, MultiSiteState, VariantSpec } from '../src/domain/multiSite';
 import { describeFailure } from './activityFailure';
 import { notifyEnd } from './notifying';
-import { runIdFromWorkflowId, type runDataset } from './run';
+import { evaluationRun, runIdFromWorkflowId } from './run';
 import { cancelSignal, progressQuery } from './signals';
 import { emptyCounts, type RunInput, type RunProgress } from '../src/domain/run';
-
-/** The workflow type each site's run is started as: an ordinary evaluation, so `sitechat watch <runId>-<site>` works. */
-const SITE_WORKFLOW_TYPE = 'evaluationRun';
 
 /** The options a variant's run starts with: the run's, with the variant's settings over them. */
 function variantOptions(given: MultiSiteInput, variant: VariantSpec, parentRunId: string, outDir: string | undefined): RunInput['options'] {
@@ -44,8 +41,8 @@ function variantOptions(given: MultiSiteInput, variant: VariantSpec, parentRunId
  * variant's gate passes (and, with `reference`, no variant beats it significantly). A cancel reaches every variant's
  * run, which drains and writes its reports as a single run does.
  *
- * A multi-site run's variants are named after their sites, so its commands (preflights, then a child per site with
- * workflow id `<workflowId>-<site>`, then the report activity) are those of runs started before variants existed.
+ * A multi-site run's variants are named after their sites: preflights, then a child per site with workflow id
+ * `<workflowId>-<site>`, then the report activity.
  */
 export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResult> {
   const { workflowId, startTime } = workflowInfo();
@@ -54,7 +51,7 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
   const noun = given.variants ? 'variant' : 'site';
   const sites = variants.map((v) => ({ siteId: v.siteId, name: v.name, runId: siteRunId(runId, v.name), workflowId: `${workflowId}-${v.name}`, done: false }));
   const state: MultiSiteState = { runId, sites, ...(given.variants && { variants: given.variants }), ...(given.reference !== undefined && { reference: given.reference }) };
-  const children = new Map<string, ChildWorkflowHandle<typeof runDataset>>();
+  const children = new Map<string, ChildWorkflowHandle<typeof evaluationRun>>();
   let cancelled = false;
   let phase: RunProgress['phase'] = 'preparing';
 
@@ -94,7 +91,8 @@ export async function multiSiteRun(given: MultiSiteInput): Promise<MultiSiteResu
         return;
       }
       const input: RunInput = { kind: 'evaluation', runId: site.runId, dataset: given.dataset, options: variantOptions(given, variant, runId, ref.reportDir) };
-      const child = await startChild<typeof runDataset>(SITE_WORKFLOW_TYPE, { workflowId: site.workflowId, taskQueue: TaskQueue.main, args: [input] });
+      // An ordinary evaluation run, so `sitechat watch <runId>-<site>` works.
+      const child = await startChild(evaluationRun, { workflowId: site.workflowId, taskQueue: TaskQueue.main, args: [input] });
       children.set(site.name, child);
       // A cancel that came while this child was starting reaches it now.
       if (cancelled) void CancellationScope.nonCancellable(() => child.signal(cancelSignal)).catch(() => undefined);

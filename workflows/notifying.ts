@@ -1,4 +1,4 @@
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { RunActivities } from '../activities';
 import type { NotifySubject } from '../activities/notify';
 import { NOTIFY_MAX_ATTEMPTS } from '../src/notify/policy';
@@ -24,10 +24,7 @@ const notifying = proxyActivities<RunActivities>({
  * delivered is an outcome to show, not a reason to fail the run or change its verdict.
  */
 export async function notifyEnd(spec: NotifySpec | undefined, subject: NotifySubject): Promise<NotifyOutcome[] | undefined> {
-  // Asked on every run, configured or not, so every history from here on carries the marker: runs started before
-  // notifications existed replay without the activity.
-  const notifies = patched('notify');
-  if (!notifies || !hasDestinations(spec)) return undefined;
+  if (!hasDestinations(spec)) return undefined;
   try {
     return await notifying.notify({ spec, subject });
   } catch (err) {

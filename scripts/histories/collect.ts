@@ -121,3 +121,8 @@ export function peakOpenChildren(history: History): number {
 export function activityTypesIn(history: History): string[] {
   return [...new Set((history.events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []))];
 }
+
+/** How many activities of `type` a history scheduled. */
+export function activitiesScheduled(history: History, type: string): number {
+  return (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type).length;
+}

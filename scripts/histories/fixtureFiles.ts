@@ -33,7 +33,7 @@ export function writeRecordings(out: string, at: RecordedCommit, recorded: Recor
       writeFileSync(join(folder, name), historyToJson(h.history));
       added.push({
         file: `${at.dir}/${scenario.name}/${name}`, scenario: scenario.name, workflowType: h.workflowType, workflowId: h.workflowId,
-        runId: h.runId, events: h.history.events?.length ?? 0, patches: patchesIn(h.history), commit: at.commit, recordedAt,
+        runId: h.runId, events: h.history.events?.length ?? 0, patches: patchesIn(h.history), commit: at.commit, version: at.version, recordedAt,
         ...(note ? { note } : {}),
       });
     }

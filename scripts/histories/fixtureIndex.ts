@@ -24,6 +24,8 @@ export interface HistoryFixture {
   patches: string[];
   /** Full hash of the commit whose workflow code ran; `-dirty` when workflows/ or activities/ had uncommitted changes. */
   commit: string;
+  /** `package.json`'s version at that commit: the fixtures of a released version stay (CONTRIBUTING.md). */
+  version: string;
   /** ISO 8601. */
   recordedAt: string;
   /** Why this recording exists, when said with `--note`. */
@@ -37,7 +39,8 @@ export interface HistoryIndex {
 
 const ABOUT =
   'Workflow histories recorded by scripts/record-histories.ts, replayed against the current workflow code by ' +
-  'test/replay/replayHistories.test.ts. Keep old recordings: they are the runs still open in clusters.';
+  'test/replay/replayHistories.test.ts. Keep old recordings: they are the runs still open in clusters, and those of ' +
+  'every released version stay.';
 
 /** The index in `dir`, or an empty one when there is none yet. */
 export function readHistoryIndex(dir: string): HistoryIndex {
@@ -56,6 +59,11 @@ export function replaceRecordings(index: HistoryIndex, commitDir: string, scenar
   const replaced = (f: HistoryFixture): boolean => scenarios.some((s) => f.file.startsWith(`${commitDir}/${s}/`));
   const fixtures = [...index.fixtures.filter((f) => !replaced(f)), ...added].sort((a, b) => a.file.localeCompare(b.file));
   return { about: ABOUT, fixtures };
+}
+
+/** The versions CHANGELOG.md says were released (`## [1.0.0] - 2026-11-28` headings; not `[Unreleased]`). */
+export function releasedVersions(changelog: string): string[] {
+  return [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}\s*$/gmu)].map((m) => m[1] as string);
 }
 
 export function writeHistoryIndex(dir: string, index: HistoryIndex): void {

@@ -1,5 +1,7 @@
-/** The git facts a recording is labelled with, and the few git commands `--at` needs. */
+/** What a recording is labelled with (its commit and version), and the few git commands `--at` needs. */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -10,6 +12,8 @@ export interface RecordedCommit {
   commit: string;
   /** The fixtures folder of this recording: the short hash (and `-dirty`). */
   dir: string;
+  /** `package.json`'s version at `root`. */
+  version: string;
 }
 
 /**
@@ -21,5 +25,6 @@ export function recordedCommit(root: string): RecordedCommit {
   const sha = git(root, 'rev-parse', 'HEAD');
   const dirty = git(root, 'status', '--porcelain', '--untracked-files=no', '--', 'workflows', 'activities', 'src') !== '';
   const suffix = dirty ? '-dirty' : '';
-  return { commit: `${sha}${suffix}`, dir: `${sha.slice(0, 7)}${suffix}` };
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  return { commit: `${sha}${suffix}`, dir: `${sha.slice(0, 7)}${suffix}`, version };
 }

@@ -24,7 +24,7 @@ import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflow
 import { cancelSignal } from '../../workflows/signals';
 import type { RowResult } from '../../src/domain/results';
 import type { RunInput, RunKind, RunOptions, RunResult } from '../../src/domain/run';
-import { activityTypesIn, decodedText, patchesIn, peakOpenChildren, type CollectedHistory } from './collect';
+import { activitiesScheduled, activityTypesIn, decodedText, peakOpenChildren, type CollectedHistory } from './collect';
 
 export interface ScenarioContext {
   client: Client;
@@ -63,9 +63,8 @@ export const RECORDING_PAYLOAD_KEYS = 'rec-test:c2l0ZWNoYXQgcmVwbGF5IGZpeHR1cmVz
 /** Longest question the simulator must accept: the open-chunks scenario fills pages by size, not by row count. */
 export const MAX_MESSAGE_LENGTH = 16_000;
 
-/** The run workflow's bound on open chunks (workflows/run.ts, `MAX_OPEN_CHUNKS`), behind `patched('bounded-open-chunks')`. */
+/** The run workflow's bound on open chunks (workflows/runPages.ts, `MAX_OPEN_CHUNKS`). */
 const MAX_OPEN_CHUNKS = 8;
-const BOUNDED_OPEN_CHUNKS = 'bounded-open-chunks';
 const DAY = 86_400_000;
 
 const OPTIONS: RunOptions = {
@@ -133,7 +132,7 @@ const apiError: Scenario = {
 
 const stopEarly: Scenario = {
   name: 'evaluation-stop-early',
-  about: "evaluationRun whose first 10 questions all get 400 for an unknown model (patched('stop-early-systematic')): page 0 stops asking, tells the run at once, the rest `skipped`, the run fails with RunAborted",
+  about: 'evaluationRun whose first 10 questions all get 400 for an unknown model: page 0 stops asking, tells the run at once, the rest `skipped`, the run fails with RunAborted',
   async run(ctx) {
     const rows = Array.from({ length: 16 }, (_, i) => `x${i + 1},${QUESTIONS.price},no-such-model,$9.99`);
     const handle = await startRun(ctx, this.name, 'evaluation', await ctx.dataset('stop-early', 'id,question,model,must_include', rows));
@@ -143,7 +142,11 @@ const stopEarly: Scenario = {
       `expected the run to stop on its first 10 questions' 400, got ${String(failure)}`);
     return ids(handle);
   },
-  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('stop-early-systematic')) ? undefined : "no history has the patched('stop-early-systematic') marker"),
+  check: (histories) => {
+    const chunk = histories.find((h) => h.workflowType === 'runChunk');
+    const asks = chunk ? activitiesScheduled(chunk.history, 'ask') : 0;
+    return asks > 0 && asks < 16 ? undefined : `expected page 0 to stop before its 16th question, it scheduled ${asks} asks`;
+  },
 };
 
 const judged: Scenario = {
@@ -165,7 +168,7 @@ const judged: Scenario = {
 
 const uncertain: Scenario = {
   name: 'evaluation-uncertain',
-  about: "evaluationRun with three-way grades (patched('uncertain-grades')): rows the `reference` grader is uncertain about are escalated to the judge (lookupEscalation, then judge), decided rows are not",
+  about: "evaluationRun with three-way grades: rows the `reference` grader is uncertain about are escalated to the judge (lookupEscalation, then judge), decided rows are not",
   async run(ctx) {
     const dataset = await ctx.dataset('uncertain', 'id,question,expected', [
       `u1,${QUESTIONS.price},$9.99 per month`,
@@ -185,7 +188,7 @@ const uncertain: Scenario = {
 
 const labelled: Scenario = {
   name: 'evaluation-labelled',
-  about: "evaluationRun with labels first (patched('labels-first')): a first run, a person's label of one of its rows, then this run of the same dataset settles that row by the label (no judge for it) and grades the others",
+  about: "evaluationRun with labels first: a first run, a person's label of one of its rows, then this run of the same dataset settles that row by the label (no judge for it) and grades the others",
   async run(ctx) {
     const dataset = await ctx.dataset('labelled', 'id,question,expected', [
       `l1,${QUESTIONS.price},$9.99 per month`,
@@ -210,7 +213,6 @@ const labelled: Scenario = {
     must(byLabel.length === 1 && byLabel[0] === 'l2', this.name, `expected row l2 alone settled by its label, got ${JSON.stringify(byLabel)}`);
     return ids(handle);
   },
-  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('labels-first')) ? undefined : "no history has the patched('labels-first') marker"),
 };
 
 const labelFeedbackScenario: Scenario = {
@@ -249,12 +251,10 @@ const cancelled: Scenario = {
   },
 };
 
-const REASK_FAILED = 'reask-failed';
-
 const reasked: Scenario = {
   name: 'evaluation-reask',
   about:
-    `evaluationRun whose every question the service fails once (transientFailRate 1), re-asked (patched('${REASK_FAILED}')): ` +
+    'evaluationRun whose every question the service fails once (transientFailRate 1), re-asked after a timer: ' +
     'a single turn and a first turn in fresh sessions (their failed ones closed), the follow-up in its session; only the chunk is kept',
   keep: ['runChunk'],
   async run(ctx) {
@@ -269,7 +269,7 @@ const reasked: Scenario = {
     must(summary.error === 0 && summary.reasked?.requests === 3, this.name, `expected 3 re-asked requests and no error, got ${JSON.stringify(summary)}`);
     return ids(handle);
   },
-  check: (histories) => (histories.some((h) => patchesIn(h.history).includes(REASK_FAILED)) ? undefined : `no history has the patched('${REASK_FAILED}') marker`),
+  check: (histories) => (histories.some((h) => activitiesScheduled(h.history, 'ask') === 6) ? undefined : 'no history asked each of the 3 questions twice'),
 };
 
 const backfill: Scenario = {
@@ -342,8 +342,8 @@ const cleanup: Scenario = {
 const openChunks: Scenario = {
   name: 'many-open-chunks',
   about:
-    `evaluationRun of 12 chunks whose session closes take 8 s, so chunks hand over faster than they end: without ` +
-    `patched('${BOUNDED_OPEN_CHUNKS}') more than ${MAX_OPEN_CHUNKS} are open at once, with it at most ${MAX_OPEN_CHUNKS} (the run's history only: its chunks hold 16 questions of 15 KB each)`,
+    `evaluationRun of 12 chunks whose session closes take 8 s, so chunks hand over faster than they end: at most ` +
+    `${MAX_OPEN_CHUNKS} are open at once (the run's history only: its chunks hold 16 questions of 15 KB each)`,
   keep: ['evaluationRun'],
   async run(ctx) {
     // Pages break at 256 KiB of rows: 16 rows of ~15 KiB questions make a page, 192 rows make 12.
@@ -359,21 +359,15 @@ const openChunks: Scenario = {
     const run = histories.find((h) => h.workflowType === 'evaluationRun');
     if (!run) return 'no evaluationRun history';
     const peak = peakOpenChildren(run.history);
-    const bounded = patchesIn(run.history).includes(BOUNDED_OPEN_CHUNKS);
-    if (bounded && peak !== MAX_OPEN_CHUNKS) return `with the bound, ${peak} chunks were open at most (expected ${MAX_OPEN_CHUNKS})`;
-    if (!bounded && peak <= MAX_OPEN_CHUNKS) return `without the bound only ${peak} chunks were open at once: the history does not show the unbounded path`;
-    return undefined;
+    return peak === MAX_OPEN_CHUNKS ? undefined : `${peak} chunks were open at most (expected the bound, ${MAX_OPEN_CHUNKS})`;
   },
 };
-
-const CONFIRM_REGRESSIONS = 'confirm-regressions';
-const CONFIRM_SEQUENTIAL = 'confirm-sequential';
 
 const confirmed: Scenario = {
   name: 'evaluation-confirm',
   about:
-    `evaluationRun with --baseline, --confirm 2 (patched('${CONFIRM_REGRESSIONS}'), patched('${CONFIRM_SEQUENTIAL}')) and a webhook ` +
-    "notification (patched('notify')) on a site made worse after its baseline: sequential confirmation of the 6 regressed " +
+    'evaluationRun with --baseline, --confirm 2 and a webhook notification on a site made worse after its baseline: ' +
+    'sequential confirmation of the 6 regressed ' +
     'rows in two rounds (5 rows, then the 1 more McNemar needs), three planConfirmationRound activities, then the notify ' +
     'activity (the baseline run itself is not kept)',
   async run(ctx) {
@@ -386,11 +380,10 @@ const confirmed: Scenario = {
       'k6,Can we use single sign-on with Okta?,SAML 2.0',
     ]);
     const baseRunId = `rec-${this.name}-baseline`;
-    const base = await ctx.client.workflow.start('evaluationRun', {
-      taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${baseRunId}`,
-      args: [{ kind: 'evaluation', runId: baseRunId, dataset, options: OPTIONS } satisfies RunInput],
+    const base = await startWorkflow(ctx.client, 'evaluationRun', {
+      taskQueue: TaskQueue.main, workflowId: `sitechat-evaluation-${baseRunId}`, args: [{ kind: 'evaluation', runId: baseRunId, dataset, options: OPTIONS }],
     });
-    const baseline = (await base.result()) as RunResult;
+    const baseline = await base.result();
     must(baseline.summary.passed === 6, this.name, `expected the baseline to pass all 6 rows, got ${JSON.stringify(baseline.summary)}`);
     // The weak model answers everything on the site now: all 6 rows regress, and stay regressed when asked again.
     // McNemar needs all 6 (5 regressed of 5 is p = 0.0625): a first round of 5 reproduces, a second of 1 decides.
@@ -411,9 +404,7 @@ const confirmed: Scenario = {
   check(histories) {
     const run = histories.find((h) => h.workflowType === 'evaluationRun');
     if (!run) return 'no evaluationRun history';
-    const patches = patchesIn(run.history);
-    for (const id of [CONFIRM_REGRESSIONS, CONFIRM_SEQUENTIAL, 'notify']) if (!patches.includes(id)) return `the run's history has no ${id} marker`;
-    const rounds = (run.history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'planConfirmationRound').length;
+    const rounds = activitiesScheduled(run.history, 'planConfirmationRound');
     if (rounds !== 3) return `expected 3 planConfirmationRound activities (two rounds, then the decision), got ${rounds}`;
     return activityTypesIn(run.history).includes('notify') ? undefined : 'the run scheduled no notify activity';
   },
@@ -451,7 +442,7 @@ function notified(workflowType: string) {
 
 const notifyRun: Scenario = {
   name: 'evaluation-notify',
-  about: "evaluationRun with a webhook notification (patched('notify')): the notify activity after the reports, delivered to a local receiver",
+  about: "evaluationRun with a webhook notification: the notify activity after the reports, delivered to a local receiver",
   async run(ctx) {
     const dataset = await ctx.dataset('notify', 'id,question,must_include', [`n1,${QUESTIONS.price},$9.99`]);
     return withReceiver(async (notify, received) => {
@@ -466,7 +457,7 @@ const notifyRun: Scenario = {
 
 const notifyMultiSite: Scenario = {
   name: 'multi-site-notify',
-  about: `multiSiteRun over ${MULTI_SITES.join(' and ')} with a webhook notification (patched('notify')): one notify activity in the parent, none in the sites' runs`,
+  about: `multiSiteRun over ${MULTI_SITES.join(' and ')} with a webhook notification: one notify activity in the parent, none in the sites' runs`,
   async run(ctx) {
     const dataset = await ctx.dataset('multi-site-notify', 'id,question,must_include', [`m1,${QUESTIONS.price},$9.99`]);
     const runId = `rec-${this.name}`;
@@ -483,7 +474,7 @@ const notifyMultiSite: Scenario = {
 
 const notifyCleanup: Scenario = {
   name: 'cleanup-notify',
-  about: "sessionCleanup closing one idle session, with a webhook notification (patched('notify')): the notify activity after the report",
+  about: "sessionCleanup closing one idle session, with a webhook notification: the notify activity after the report",
   async run(ctx) {
     const now = Date.now();
     const session = ctx.sim.simulator.sessions.create(DEMO.siteId, 'rec-notify-session', 'user@example.com', now - 30 * DAY);
@@ -504,7 +495,7 @@ const ELSEWHERE_API = 'https://elsewhere.example.com/api/v1';
 
 const wrongApi: Scenario = {
   name: 'evaluation-wrong-api',
-  about: `evaluationRun naming an API no worker asks (${ELSEWHERE_API}): its preflight refused by every worker, scheduled again (patched('wrong-api-reschedule')) until the run gives up, naming both APIs; no row asked`,
+  about: `evaluationRun naming an API no worker asks (${ELSEWHERE_API}): its preflight refused by every worker, scheduled again until the run gives up, naming both APIs; no row asked`,
   async run(ctx) {
     const dataset = await ctx.dataset('wrong-api', 'id,question,must_include', [`w1,${QUESTIONS.price},$9.99`]);
     const handle = await startRun(ctx, this.name, 'evaluation', dataset, { api: ELSEWHERE_API });
@@ -513,7 +504,7 @@ const wrongApi: Scenario = {
     must(cause.includes(`no worker of the run's API (${ELSEWHERE_API}) took the call`), this.name, `expected the run to give up on its API, got ${String(failure)}`);
     return ids(handle);
   },
-  check: (histories) => (histories.some((h) => patchesIn(h.history).includes('wrong-api-reschedule')) ? undefined : "no history has the patched('wrong-api-reschedule') marker"),
+  check: (histories) => (histories.some((h) => activitiesScheduled(h.history, 'preflight') > 1) ? undefined : 'the refused preflight was not scheduled again'),
 };
 
 /** Text of the `encrypted` scenario's dataset that must not be in its histories in clear. */

@@ -5,6 +5,7 @@ import { isNotFound, readJsonIfExists, scanLines } from '../shared/fileIo';
 import type { ConfirmTally } from './confirmTally';
 import { regressionFailsGate } from './gate';
 import { RepeatTally } from './repeatTally';
+import { plural } from './plural';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
 import type { ResultsStore } from '../store/store';
@@ -154,7 +155,7 @@ export const MIN_REPEATED_DROP = 0.05;
 export function baselineVerdict(cmp: BaselineComparison): string {
   if (cmp.repeated) return repeatedVerdict(cmp, cmp.repeated);
   const { b, c, pValue, significant, alpha } = cmp.mcnemar;
-  const counts = `${b} regressed, ${c} fixed of ${cmp.compared} rows graded in both runs`;
+  const counts = `${b} regressed, ${c} fixed of ${plural(cmp.compared, 'row')} graded in both runs`;
   const p = `McNemar exact p = ${pValue.toPrecision(3)}`;
   if (!significant) return `No significant change against ${cmp.runId}: ${counts} (${p}, α = ${alpha}).`;
   const direction = b > c ? 'Significant regression' : 'Significant improvement';
@@ -162,7 +163,7 @@ export function baselineVerdict(cmp: BaselineComparison): string {
 }
 
 function repeatedVerdict(cmp: BaselineComparison, r: NonNullable<BaselineComparison['repeated']>): string {
-  const counts = `${cmp.regressed.length} rows fell, ${cmp.fixed.length} rose of ${r.rows} rows graded in both runs (${r.baselineRepeat} vs ${r.runRepeat} answers per row)`;
+  const counts = `${plural(cmp.regressed.length, 'row')} fell, ${cmp.fixed.length} rose of ${plural(r.rows, 'row')} graded in both runs (${r.baselineRepeat} vs ${r.runRepeat} answers per row)`;
   const test = `CMH p = ${r.pValue.toPrecision(3)}, mean per-row drop ${(r.drop * 100).toFixed(1)} points`;
   if (r.significant) return `Significant regression against ${cmp.runId}: ${counts} (${test}; p < ${r.alpha} and drop ≥ ${(r.minDrop * 100).toFixed(0)} points).`;
   return `No significant regression against ${cmp.runId}: ${counts} (${test}; fails at p < ${r.alpha} with a drop ≥ ${(r.minDrop * 100).toFixed(0)} points).`;

@@ -6,6 +6,7 @@ import { ReportFile } from '../store/files';
 import { pct } from './gate';
 import type { ResultsStore } from '../store/store';
 import { RunKind, type BaselineSelection, type RunMeta, type RunSummary, type SkippedBaseline } from '../domain/results';
+import { plural } from '../shared/plural';
 
 /**
  * `--baseline DIR` naming a multi-site or matrix run's combined report: each run of this one compares with its
@@ -105,13 +106,13 @@ async function incompatibility(store: ResultsStore, meta: RunMeta, target: Basel
     return { reason: `unreadable summary (${err instanceof Error ? err.message : String(err)})` };
   }
   if (!summary || typeof summary.total !== 'number') return { reason: 'no readable summary' };
-  if (wasCancelled(summary)) return { reason: `cancelled (${summary.skipped} rows skipped)` };
+  if (wasCancelled(summary)) return { reason: `cancelled (${plural(summary.skipped, 'row')} skipped)` };
   if (summary.datasetSha256 !== target.datasetSha256) {
     return { reason: `another version of the dataset (sha256 ${shortSha(summary.datasetSha256)}, this run ${shortSha(target.datasetSha256)})` };
   }
   const model = summary.model ?? null;
   if (model !== target.model) return { reason: `another model (${modelName(model)}; this run uses ${modelName(target.model)})` };
-  if (summary.missing > 0) return { reason: `incomplete (${summary.missing} rows without a result)` };
+  if (summary.missing > 0) return { reason: `incomplete (${plural(summary.missing, 'row')} without a result)` };
   const rate = errorRateOf(summary);
   if (rate > target.maxErrorRate) return { reason: `error rate ${pct(rate)} above the gate's ${pct(target.maxErrorRate)}` };
   return { summary };
@@ -145,7 +146,7 @@ export async function selectLatestBaseline(store: ResultsStore, target: Baseline
       continue;
     }
     if (baseline.outcomes.size !== summary.total) {
-      skip(meta.runId, `corrupt results: ${baseline.outcomes.size} rows readable, its summary counts ${summary.total}`);
+      skip(meta.runId, `corrupt results: ${plural(baseline.outcomes.size, 'row')} readable, its summary counts ${summary.total}`);
       continue;
     }
     const reason2 = `newest finished run of the same dataset (sha256 ${shortSha(target.datasetSha256)}), site ${target.siteId} and ${modelName(target.model)}; not cancelled; error rate ${pct(errorRateOf(summary))} within ${pct(target.maxErrorRate)}`;
@@ -188,7 +189,7 @@ export async function loadExplicitBaseline(dir: string, target: BaselineTarget):
       warnings.push(`baseline ${baseline.runId} is of another dataset (sha256 ${shortSha(s.datasetSha256)}, this run ${shortSha(target.datasetSha256)}): only rows with the same id are paired`);
     }
     if (model !== target.model) warnings.push(`baseline ${baseline.runId} used ${modelName(model)}; this run uses ${modelName(target.model)}`);
-    if (wasCancelled(s)) warnings.push(`baseline ${baseline.runId} was cancelled (${s.skipped} rows skipped)`);
+    if (wasCancelled(s)) warnings.push(`baseline ${baseline.runId} was cancelled (${plural(s.skipped, 'row')} skipped)`);
   }
   return {
     baseline,

@@ -1,5 +1,6 @@
 import { baseIdOf } from '../datasets/repeat';
 import { baselineRowsFor, type BaselineInput } from './baseline';
+import { ErrorGroups, type ErrorGroup } from './errorGroups';
 import type { ResultsStore } from '../store/store';
 import { DecidedBy, Outcome, type RowResult, type RunSummary, type SessionCloseFailure } from '../domain/results';
 
@@ -24,6 +25,8 @@ export interface ReportContext {
   details: Record<DetailSection, { rows: RowResult[]; total: number }>;
   /** Rows whose feedback was not recorded (capped), and how many. */
   lostFeedback: { rows: RowResult[]; total: number };
+  /** Causes two errored rows or more share: one line each in the errors section, instead of a card per row. */
+  errorGroups: ErrorGroup[];
 }
 
 function emptyDetails(): ReportContext['details'] {
@@ -35,6 +38,7 @@ function emptyDetails(): ReportContext['details'] {
 
 export const EMPTY_CONTEXT: ReportContext = {
   baselineRows: new Map(), priorTurns: new Map(), sessionFailures: { items: [], total: 0 }, details: emptyDetails(), lostFeedback: { rows: [], total: 0 },
+  errorGroups: [],
 };
 
 /** Which detail section of a report a row belongs to, if any. One rule for every renderer. */
@@ -97,8 +101,10 @@ export async function collectReportContext(
   const lostFeedback: ReportContext['lostFeedback'] = { rows: [], total: 0 };
   const compareIds = new Set<string>();
   const followUps = new Map<string, RowResult[]>();
+  const errorGroups = new ErrorGroups();
   for await (const row of store.read(runId)) {
     if (row.feedback === 'failed' && lostFeedback.total++ < maxRows) lostFeedback.rows.push(row);
+    errorGroups.add(row);
     const section = detailSectionOf(row, regressed, fixed);
     if (!section) continue;
     const shown = details[section];
@@ -132,5 +138,5 @@ export async function collectReportContext(
   for await (const failure of store.readSessionFailures(runId)) {
     if (total++ < maxSessions) items.push(failure);
   }
-  return { baselineRows: await baselineRowsFor(baseline, compareIds), priorTurns, sessionFailures: { items, total }, details, lostFeedback };
+  return { baselineRows: await baselineRowsFor(baseline, compareIds), priorTurns, sessionFailures: { items, total }, details, lostFeedback, errorGroups: errorGroups.collapsed() };
 }

@@ -1,3 +1,4 @@
+import { plural } from '../shared/plural';
 import { GateVerdict, type BaselineComparison, type GateResult, type GateSettings, type RunSummary } from '../domain/results';
 
 export interface GateOptions {
@@ -69,9 +70,10 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   assertFraction('maxUncertainRate', maxUncertainRate);
 
   if (summary.stopped !== undefined) reasons.push(`the run stopped before asking every question: ${summary.stopped}`);
-  if (summary.cancelled) reasons.push(`the run was cancelled: ${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
-  if (summary.missing > 0) reasons.push(`${summary.missing} dataset rows have no result`);
-  if (!summary.cancelled && summary.skipped > 0) reasons.push(`${summary.skipped} rows were skipped (no answer: not sent, or abandoned by a cancel)`);
+  const skipped = `${plural(summary.skipped, 'row')} ${summary.skipped === 1 ? 'was' : 'were'} skipped (no answer: not sent, or abandoned by a cancel)`;
+  if (summary.cancelled) reasons.push(`the run was cancelled: ${skipped}`);
+  if (summary.missing > 0) reasons.push(`${plural(summary.missing, 'dataset row')} ${summary.missing === 1 ? 'has' : 'have'} no result`);
+  if (!summary.cancelled && summary.skipped > 0) reasons.push(skipped);
 
   const errored = summary.error + summary.timedOut;
   const rows = summary.total + summary.missing;
@@ -79,7 +81,7 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   if (errorRate > maxErrorRate) {
     const types = Object.entries(summary.errorsByType).sort((x, y) => y[1] - x[1]).map(([t, n]) => `${t} ${n}`).join(', ');
     reasons.push(
-      `${errored} of ${rows} rows errored or timed out (${pct(errorRate)}${types ? `: ${types}` : ''}), above the allowed ${pct(maxErrorRate)} (--max-error-rate); they are not in the pass rate`,
+      `${errored} of ${plural(rows, 'row')} errored or timed out (${pct(errorRate)}${types ? `: ${types}` : ''}), above the allowed ${pct(maxErrorRate)} (--max-error-rate); they are not in the pass rate`,
     );
   }
 
@@ -87,14 +89,15 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   const uncertain = summary.uncertain ?? 0;
   if (uncertain > 0) {
     const uncertainRate = uncertain / (summary.graded + uncertain);
-    const text = `${uncertain} of ${summary.graded + uncertain} graded rows are uncertain (${pct(uncertainRate)}): the graders could not decide and nothing settled them; they need review and are not in the pass rate`;
+    const text = `${uncertain} of ${plural(summary.graded + uncertain, 'graded row')} ${uncertain === 1 ? 'is' : 'are'} uncertain (${pct(uncertainRate)}): the graders could not decide and nothing settled them; they need review and are not in the pass rate`;
     if (uncertainRate > maxUncertainRate) reasons.push(`${text}; above the allowed ${pct(maxUncertainRate)} (--max-uncertain-rate)`);
     else warnings.push(`${text} (within ${pct(maxUncertainRate)}, --max-uncertain-rate)`);
   }
 
   const sideEffects: string[] = [];
-  if (summary.feedback.failed > 0) sideEffects.push(`feedback was not recorded for ${summary.feedback.failed} rows`);
-  if ((summary.sessions.closeFailed ?? 0) > 0) sideEffects.push(`${summary.sessions.closeFailed} sessions could not be closed`);
+  if (summary.feedback.failed > 0) sideEffects.push(`feedback was not recorded for ${plural(summary.feedback.failed, 'row')}`);
+  const closeFailed = summary.sessions.closeFailed ?? 0;
+  if (closeFailed > 0) sideEffects.push(`${plural(closeFailed, 'session')} could not be closed`);
   for (const text of sideEffects) {
     if (options.allowSideEffectFailures) warnings.push(`${text} (allowed by --allow-side-effect-failures)`);
     else reasons.push(`${text} (see the report; --allow-side-effect-failures accepts this)`);
@@ -116,30 +119,30 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
     const figures = `CMH p = ${r.pValue.toPrecision(3)}, mean per-row pass rate down ${points(r.drop)} points; ${r.baselineRepeat} vs ${r.runRepeat} answers per row`;
     const ids = listIds(cmp.regressed);
     if (r.significant) {
-      reasons.push(`significant regression against ${cmp.runId} (${figures}): ${cmp.regressed.length} rows fell, ${cmp.fixed.length} rose: ${ids}`);
+      reasons.push(`significant regression against ${cmp.runId} (${figures}): ${plural(cmp.regressed.length, 'row')} fell, ${cmp.fixed.length} rose: ${ids}`);
     } else {
       const why = r.pValue < r.alpha && r.drop > 0 ? `below the ${points(r.minDrop)}-point minimum drop` : 'within noise';
-      warnings.push(`${cmp.regressed.length} rows fell against ${cmp.runId}, ${why} (${figures}, ${cmp.fixed.length} rose): ${ids}`);
+      warnings.push(`${plural(cmp.regressed.length, 'row')} fell against ${cmp.runId}, ${why} (${figures}, ${cmp.fixed.length} rose): ${ids}`);
     }
   } else if (cmp && cmp.regressed.length > 0) {
     const { b, c, pValue, significant } = cmp.mcnemar;
     const ids = listIds(cmp.regressed);
     if (significant && b > c) {
-      reasons.push(`significant regression against ${cmp.runId} (McNemar p = ${pValue.toPrecision(3)}): ${b} rows regressed, ${c} fixed: ${ids}`);
+      reasons.push(`significant regression against ${cmp.runId} (McNemar p = ${pValue.toPrecision(3)}): ${plural(b, 'row')} regressed, ${c} fixed: ${ids}`);
     } else {
-      warnings.push(`${b} rows regressed against ${cmp.runId}, within noise (McNemar p = ${pValue.toPrecision(3)}, ${c} fixed): ${ids}`);
+      warnings.push(`${plural(b, 'row')} regressed against ${cmp.runId}, within noise (McNemar p = ${pValue.toPrecision(3)}, ${c} fixed): ${ids}`);
     }
   }
   const confirmation = cmp?.confirmation;
   if (confirmation && confirmation.notReproduced.length > 0) {
-    warnings.push(`${confirmation.notReproduced.length} regressed rows did not reproduce in ${confirmation.k} confirming answers each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
+    warnings.push(`${plural(confirmation.notReproduced.length, 'regressed row')} did not reproduce in ${plural(confirmation.k, 'confirming answer')} each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
   }
   const unconfirmed = confirmation?.unconfirmed ?? [];
   if (confirmation && unconfirmed.length > 0) {
     const why = confirmation.undecided
       ? 'they could still change the verdict (confirmation was cut short, or they regressed after it, e.g. by a review label)'
       : 'the verdict was decided without them: it is the same whichever way they would go';
-    warnings.push(`${unconfirmed.length} regressed rows were not asked again (--confirm) and count as their first answers say; ${why}: ${listIds(unconfirmed)}`);
+    warnings.push(`${plural(unconfirmed.length, 'regressed row')} ${unconfirmed.length === 1 ? 'was' : 'were'} not asked again (--confirm) and count as their first answers say; ${why}: ${listIds(unconfirmed)}`);
   }
   for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 

@@ -11,6 +11,7 @@ import type { Comparison } from './compare/types';
 import type { ComparisonDigest, SiteRunRef } from '../domain/multiSite';
 import { lineName } from '../domain/siteVerdict';
 import type { ResultsStore } from '../store/store';
+import { plural } from '../shared/plural';
 
 /** A comparison of the finished variants, or why there is none. */
 export interface VariantComparison {
@@ -73,8 +74,8 @@ export function referenceReasons(digest: ComparisonDigest, reference: string): s
     if (p.better !== (refIsFirst ? 'second' : 'first')) continue;
     const other = refIsFirst ? p.second : p.first;
     const figures = p.test === 'cmh'
-      ? `${other} passed a larger share of its answers on ${otherWins} rows and a smaller one on ${refWins} (Cochran–Mantel–Haenszel p ${formatP(p.p)}`
-      : `${other} passed ${otherWins} rows that ${reference} failed and failed ${refWins} that it passed (McNemar p ${formatP(p.p)}`;
+      ? `${other} passed a larger share of its answers on ${plural(otherWins, 'row')} and a smaller one on ${refWins} (Cochran–Mantel–Haenszel p ${formatP(p.p)}`
+      : `${other} passed ${plural(otherWins, 'row')} that ${reference} failed and failed ${refWins} that it passed (McNemar p ${formatP(p.p)}`;
     reasons.push(`the reference variant ${reference} is beaten significantly by ${other}: ${figures}, Holm-adjusted ${formatP(p.adjustedP)} < alpha ${digest.alpha})`);
   }
   return reasons;

@@ -1,5 +1,7 @@
 import type { AssertionResult } from '../domain/grade';
 import { BaselineDiff, type BaselineInput } from './baseline';
+import { errorTypeOf } from './cause';
+import { ErrorGroups } from './errorGroups';
 import { ConfirmTally } from './confirmTally';
 import { RepeatTally } from './repeatTally';
 import { addToTag, histogram, niceCeil, percentile } from './stats';
@@ -62,6 +64,7 @@ export async function summarize(
   const judge = { calls: 0, cached: 0, tokens: 0 };
   const escalated = { rows: 0, passed: 0, failed: 0, unsettled: 0, calls: 0, cached: 0, tokens: 0 };
   const reasked = new ReaskTally();
+  const causes = new ErrorGroups();
   let unobserved = 0;
   let reviewed = 0;
   let total = 0;
@@ -87,10 +90,9 @@ export async function summarize(
     for (const r of row.reasked ?? []) sessionIds.add(r.sessionId);
     reasked.add(row);
     for (const tag of new Set(row.tags ?? [])) addToTag((byTag[tag] ??= { total: 0, passed: 0, failed: 0, graded: 0 }), row.outcome);
-    if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) {
-      const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
-      errorsByType[type] = (errorsByType[type] ?? 0) + 1;
-    }
+    const type = errorTypeOf(row);
+    if (type !== undefined) errorsByType[type] = (errorsByType[type] ?? 0) + 1;
+    causes.add(row);
     if (row.finishedAt && (!lastFinishedAt || Date.parse(row.finishedAt) > Date.parse(lastFinishedAt))) {
       lastFinishedAt = row.finishedAt;
     }
@@ -109,6 +111,7 @@ export async function summarize(
   const finishedAt = options.finishedAt ?? meta.finishedAt ?? lastFinishedAt ?? null;
   const repeats = byRow.summary();
   const durationMs = finishedAt === null ? null : Date.parse(finishedAt) - Date.parse(meta.startedAt);
+  const cause = causes.main();
   return {
     runId: meta.runId,
     workflowId: meta.workflowId,
@@ -136,6 +139,7 @@ export async function summarize(
     },
     byTag,
     errorsByType,
+    ...(cause && { cause }),
     cancelled: options.cancelled ?? false,
     ...(diff && { baseline: diff.result(passRate, confirmed) }),
     ...(repeats && { repeats }),

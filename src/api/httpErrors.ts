@@ -21,21 +21,24 @@ import { ErrorBodySchema } from './schemas';
 type ErrorClass = new (message: string, init: SiteChatErrorInit) => SiteChatError;
 
 /** What went wrong, and what the user should do next. */
-interface Hint {
+export interface Hint {
   what: string;
   next: string;
+  /** `what` in a few words, where `what` is long: the cause line of reports and the terminal ({@link causeText}). @default what */
+  short?: string;
 }
 
 const BY_STATUS: Readonly<Record<number, { cls: ErrorClass; hint: Hint }>> = {
   400: { cls: BadRequestError, hint: { what: 'the API rejected the request as invalid', next: 'fix the request; retrying it unchanged fails again' } },
   401: {
     cls: AuthenticationError,
-    hint: { what: 'the API key is missing, invalid, expired, revoked or belongs to another tenant', next: 'check SITECHAT_API_KEY' },
+    hint: { what: 'the API key is missing, invalid, expired, revoked or belongs to another tenant', next: 'check SITECHAT_API_KEY', short: 'the API refused the key' },
   },
   403: {
     cls: PermissionDeniedError,
     hint: {
       what: "the key's tenant plan lacks M2M API access",
+      short: "the key's plan has no API access",
       next: 'upgrade the plan to Level 2 or Level 3, or use a key of a tenant whose plan includes API access',
     },
   },
@@ -124,19 +127,37 @@ export interface HttpFailure {
   scrub: (text: string) => string;
 }
 
+/** The error class of a status (and the API's `error` string, which tells an unknown site from other 404s). */
+function errorClassFor(status: number, error: string | undefined): ErrorClass {
+  if (status === 404 && error === SITE_NOT_FOUND) return SiteNotFoundError;
+  return BY_STATUS[status]?.cls ?? (status >= 500 && status <= 599 ? InternalServerError : UnexpectedStatusError);
+}
+
+/** The class name an error of this status gets (`AuthenticationError` for a 401), for rows recorded without one. */
+export function errorTypeForStatus(status: number, error?: string): string {
+  return errorClassFor(status, error).name;
+}
+
+/**
+ * What a status means and what to do, from the status, the API's `error` string and (when known) the endpoint: one
+ * table for the errors' messages and for the cause line of the terminal and the reports.
+ */
+export function hintFor(status: number, error?: string, endpoint?: string): Hint {
+  if (status === 409 && endpoint !== undefined && /\/chat(\/async)?$/.test(endpoint)) return HINT_CHAT_409;
+  if (status === 404 && error !== undefined) {
+    if (/\bsite\b/i.test(error)) return HINT_SITE_404;
+    if (/\brequest\b/i.test(error)) return HINT_REQUEST_404;
+  }
+  return BY_STATUS[status]?.hint ?? (status >= 500 && status <= 599 ? HINT_5XX : HINT_OTHER);
+}
+
 /** Builds the error for a non-2xx response, e.g. `401 invalid_api_key from GET /m2m/…: … — check SITECHAT_API_KEY`. */
 export function errorFromResponse(f: HttpFailure): SiteChatError {
   const body = parseErrorBody(f.bodyText);
   const error = body.error === undefined ? undefined : f.scrub(body.error);
   const apiMessage = body.apiMessage === undefined ? undefined : f.scrub(body.apiMessage);
-  const known = BY_STATUS[f.status];
-  const cls = f.status === 404 && error === SITE_NOT_FOUND ? SiteNotFoundError : known?.cls ?? (f.status >= 500 && f.status <= 599 ? InternalServerError : UnexpectedStatusError);
-  let hint = known?.hint ?? (cls === InternalServerError ? HINT_5XX : HINT_OTHER);
-  if (f.status === 409 && /\/chat(\/async)?$/.test(f.endpoint)) hint = HINT_CHAT_409;
-  if (f.status === 404 && error !== undefined) {
-    if (/\bsite\b/i.test(error)) hint = HINT_SITE_404;
-    else if (/\brequest\b/i.test(error)) hint = HINT_REQUEST_404;
-  }
+  const cls = errorClassFor(f.status, error);
+  const hint = hintFor(f.status, error, f.endpoint);
   const retryAfterMs = f.status === 429 ? parseRetryAfter(f.retryAfter) : undefined;
   const head = `${f.status}${error === undefined ? '' : ` ${error}`} from ${f.endpoint}`;
   const said = apiMessage === undefined ? '' : ` (API: ${JSON.stringify(apiMessage)})`;

@@ -10,6 +10,7 @@ import {
   SiteChatError,
 } from '../api/errors';
 import { hostOf } from '../api/shownUrl';
+import { causeText } from '../reports/cause';
 import { classifyNetworkError, NetworkKind } from './network';
 
 /** The outcome of one check, one value per diagnosis the user can act on. */
@@ -52,11 +53,15 @@ const WRONG_PLACE = 'check that SITECHAT_BASE_URL points at the Site Chat API (â
 function httpDiagnosis(err: SiteChatError, t: CheckTarget): Diagnosis {
   const head = `${err.status ?? ''}${err.error === undefined ? '' : ` ${err.error}`}`.trim();
   const d = (outcome: CheckOutcome, text: string): Diagnosis => ({ outcome, status: err.status, error: err.error, diagnosis: `${head}: ${text}` });
+  // The causes a run's reports lead with are worded as the reports word them (src/reports/cause.ts), with what this check knows.
+  const cause = (outcome: CheckOutcome, more: string): Diagnosis => ({
+    outcome, status: err.status, error: err.error, diagnosis: `${causeText({ type: err.name, status: err.status, error: err.error })} ${more}`,
+  });
   if (err instanceof AuthenticationError) {
     const whose = t.check === 'tenant'
       ? `and that tenant "${t.id}" (--tenant / SITECHAT_TENANT_ID) is the key's own tenant`
       : `and that the key belongs to the tenant that owns site "${t.id}"`;
-    return d(CheckOutcome.auth, `the API key was rejected: it is missing, mistyped, expired, revoked or of another tenant. Check SITECHAT_API_KEY ${whose}.`);
+    return cause(CheckOutcome.auth, `${whose} (a key is refused when it is missing, mistyped, expired, revoked or of another tenant).`);
   }
   if (err instanceof PermissionDeniedError) {
     const said = err.apiMessage === undefined ? '' : ` (API: "${err.apiMessage}")`;

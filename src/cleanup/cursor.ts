@@ -16,7 +16,7 @@ export function newCursor(input: CleanupInput, nowMs: number): CleanupCursor {
     startedAt: new Date(nowMs).toISOString(),
     rule: selectionRule(input, nowMs),
     pass: 1, offset: 0, passTotal: -1, passRows: 0, passMatched: 0, unstable: false, pages: 0,
-    counts: { listed: 0, relisted: 0, matched: 0, closed: 0, alreadyClosed: 0, failed: 0, unreadable: 0 },
+    counts: { listed: 0, relisted: 0, matched: 0, closed: 0, alreadyClosed: 0, failed: 0, unreadable: 0, notMatched: 0, overMax: 0 },
     samples: [], failures: [], failureReasons: {}, failedIds: [], lastPageIds: [], notes: [],
   };
 }
@@ -41,11 +41,15 @@ export function takePage(c: CleanupCursor, page: CleanupPage, s: ResolvedCleanup
     c.counts.listed += page.listed;
     c.counts.alreadyClosed += page.alreadyClosed;
     c.counts.unreadable += page.unreadable;
+    // A cursor carried over from a cleanup started before these were counted has none yet.
+    c.counts.notMatched = (c.counts.notMatched ?? 0) + page.notMatched;
   } else c.counts.relisted += page.listed;
   const remaining = s.max === undefined ? Number.POSITIVE_INFINITY : Math.max(0, s.max - c.counts.matched);
   const failed = new Set(c.failedIds);
   const ids = page.matchedIds.filter((id) => !failed.has(id));
-  const take = Math.min(s.dryRun ? page.matched : ids.length, remaining);
+  const candidates = s.dryRun ? page.matched : ids.length;
+  const take = Math.min(candidates, remaining);
+  c.counts.overMax = (c.counts.overMax ?? 0) + candidates - take;
   c.counts.matched += take;
   c.passMatched += take;
   const room = Math.max(0, Math.min(take, s.sampleSize - c.samples.length));

@@ -60,7 +60,7 @@ export interface SelectOptions {
 /** Selects the sessions of one list page; duplicate ids within the page count once. */
 export function selectPage(sessions: readonly ListedSession[], total: number, options: SelectOptions): CleanupPage {
   const seen = new Set(options.ignoreIds ?? []);
-  const page: CleanupPage = { rows: sessions.length, listed: 0, total, matched: 0, matchedIds: [], alreadyClosed: 0, unreadable: 0, samples: [] };
+  const page: CleanupPage = { rows: sessions.length, listed: 0, total, matched: 0, matchedIds: [], alreadyClosed: 0, unreadable: 0, notMatched: 0, samples: [] };
   const wantIds = options.wantIds ?? true;
   const samples = options.samples ?? 0;
   for (const session of sessions) {
@@ -70,6 +70,7 @@ export function selectPage(sessions: readonly ListedSession[], total: number, op
     const verdict = judge(session, options.rule);
     if (verdict === Verdict.closed) page.alreadyClosed += 1;
     else if (verdict === Verdict.unreadable) page.unreadable += 1;
+    else if (verdict === Verdict.skip) page.notMatched += 1;
     else if (verdict === Verdict.match) {
       page.matched += 1;
       if (wantIds) page.matchedIds.push(session.id);

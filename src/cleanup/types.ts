@@ -88,6 +88,8 @@ export interface CleanupPage {
   alreadyClosed: number;
   /** Sessions skipped because `created_at` or `updated_at` could not be read. */
   unreadable: number;
+  /** Sessions that do not match the rule. listed = matched + alreadyClosed + unreadable + notMatched. */
+  notMatched: number;
   samples: MatchedSession[];
 }
 
@@ -106,6 +108,13 @@ export interface CleanupCounts {
   failed: number;
   /** Sessions skipped for an unreadable timestamp. */
   unreadable: number;
+  /**
+   * Sessions of the first pass that do not match the rule: with `alreadyClosed`, `unreadable` and the first pass's
+   * matches, they add up to `listed`. Absent in reports of cleanups started before it was counted.
+   */
+  notMatched?: number;
+  /** Active sessions that matched but were left open because `max` was reached. Absent: none (or not counted). */
+  overMax?: number;
 }
 
 export interface CloseFailure {

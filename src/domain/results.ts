@@ -72,6 +72,10 @@ export interface RowResult {
   error?: string;
   /** Class name of the error (e.g. `AuthenticationError`), for grouping. */
   errorType?: string;
+  /** The HTTP status the API refused the row's question with (with `errorType`), for grouping by cause (src/reports/cause.ts). */
+  errorStatus?: number;
+  /** The API's `error` string of that refusal, or of a request the service failed (`RequestFailed`). */
+  apiError?: string;
   /**
    * Requests of this row the service failed and the run asked again (`--reask-failed`), oldest first: the request
    * id (none for a sync chat's 5xx), its session and the service's `error`. The row's own fields are the last ask's.
@@ -335,6 +339,22 @@ export interface BaselineSelection {
   warnings: string[];
 }
 
+/** The cause most errors of a run share (`RunSummary.cause`). */
+export interface RunCause {
+  /** "the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY" (src/reports/cause.ts, `causeText`). */
+  text: string;
+  /** Rows that errored or timed out for this cause … */
+  rows: number;
+  /** … of all rows that errored or timed out. */
+  errors: number;
+  /** The error's class (`AuthenticationError`, `RequestFailed`, `TimedOut` …). */
+  type: string;
+  /** The HTTP status, when the API answered. */
+  status?: number;
+  /** The API's `error` string, when it gave one. */
+  error?: string;
+}
+
 /** The CI verdict of a run. */
 export const GateVerdict = {
   passed: 'passed',
@@ -438,6 +458,11 @@ export interface RunSummary {
   byTag: Record<string, TagStats>;
   /** `errorType` (or `TimedOut`) → rows, over `error` and `timed_out` outcomes. */
   errorsByType: Record<string, number>;
+  /**
+   * The cause more than half of the `error` and `timed_out` rows share, in the words the terminal uses: every report
+   * leads with it. Absent when no cause is shared by most of them, or nothing errored.
+   */
+  cause?: RunCause;
   /** The run was cancelled (`sitechat cancel`, Ctrl-C): its verdict is CANCELLED, never PASSED. */
   cancelled: boolean;
   /**
@@ -465,7 +490,7 @@ export interface RunSummary {
    * could not answer). Absent when no row was escalated.
    */
   escalated?: { rows: number; passed: number; failed: number; unsettled: number; calls: number; cached: number; tokens: number };
-  /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: N rows settled by labels". Absent when none. */
+  /** Rows settled by a person's label (`decision.by: 'label'`), as "reviewed: 2 rows settled by labels". Absent when none. */
   reviewed?: number;
   /** Where the answers and grades come from (`RunMeta.provenance`); absent for runs recorded before it existed. */
   provenance?: Provenance;

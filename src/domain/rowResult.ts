@@ -26,7 +26,7 @@ export function unansweredResult(
   outcome: typeof Outcome.skipped | typeof Outcome.error,
   reason: string,
   finishedAt: string,
-  extra: Pick<RowResult, 'errorType' | 'sessionId' | 'reasked'> = {},
+  extra: Pick<RowResult, 'errorType' | 'errorStatus' | 'apiError' | 'sessionId' | 'reasked'> = {},
 ): RowResult {
   return { ...rowBase(row), ...extra, outcome, error: reason, finishedAt };
 }
@@ -70,7 +70,9 @@ export function answeredResult(row: DatasetRow, ask: AnswerRecord, model: string
     requestId: ask.requestId,
     finishedAt,
   };
-  if (ask.status === 'failed') return { ...base, outcome: Outcome.error, error: `request failed: ${ask.error ?? 'no error given'}`, errorType: 'RequestFailed' };
+  if (ask.status === 'failed') {
+    return { ...base, outcome: Outcome.error, error: `request failed: ${ask.error ?? 'no error given'}`, errorType: 'RequestFailed', ...(ask.error !== undefined && { apiError: ask.error }) };
+  }
   if (ask.status === 'timed_out') return { ...base, outcome: Outcome.timedOut, error: ask.error };
   return base;
 }

@@ -80,7 +80,7 @@ export interface RunOptions {
    * The API the run asks: its base URL's origin and path, or the built-in simulator (src/api/identity.ts); never a
    * key. Every API call of the run carries it, and only a worker of that API runs the call (src/worker/apiGuard.ts):
    * one run, one API. Set by `sitechat run` from its own worker or SITECHAT_BASE_URL; else pinned by the worker that
-   * prepares the run. Absent on runs started before it existed (their calls go to any worker).
+   * prepares the run (absent until then).
    */
   api?: string;
 }
@@ -104,8 +104,7 @@ export interface RunCarry {
   nextPage: number;
   counts: OutcomeCounts;
   sessionsClosed: number;
-  /** @default 0 (histories carried before the field existed) */
-  sessionsCloseFailed?: number;
+  sessionsCloseFailed: number;
   startedAt: number;
 }
 
@@ -167,7 +166,7 @@ export interface ChunkResult {
   cancelled: boolean;
   /** Set when an error no row can recover from (bad key, plan, site) stopped the chunk. */
   fatal?: ChunkFailure;
-  /** Rows finished since the chunk's last progress signal (from `patched('short-tail')` on): the run adds them. */
+  /** Rows finished since the chunk's last progress signal: the run adds them. */
   unreported?: Partial<OutcomeCounts>;
 }
 
@@ -176,8 +175,7 @@ export function emptyCounts(): OutcomeCounts {
 }
 
 export function addCounts(into: OutcomeCounts, delta: Partial<OutcomeCounts>): void {
-  // `?? 0`: counts carried by histories from before an outcome existed lack its key.
-  for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] = (into[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(delta) as [Outcome, number][]) into[k] += v;
 }
 
 /** Outcome counts of a finished run's summary. */

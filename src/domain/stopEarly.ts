@@ -1,4 +1,4 @@
-import { Outcome } from './results';
+import { Outcome, type RowResult } from './results';
 
 /**
  * The asks that decide whether a run's error is systematic: when the first this many asks of a run to end all got the
@@ -14,6 +14,8 @@ export interface ChunkFailure {
   type: string;
   /** The HTTP status, when the API answered. */
   status?: number;
+  /** The API's `error` string, when it gave one. */
+  apiError?: string;
   /**
    * The first asks of the run all got this refusal ({@link FIRST_ASKS}): the rows not sent are `skipped`, not `error`,
    * and a 400 (the request as the run builds it is invalid) makes the command exit 2, as a usage error does.
@@ -82,13 +84,21 @@ function stoppedOn(f: AskFailure & { status: number }): ChunkFailure {
     message: `the first ${FIRST_ASKS} questions all got ${refusalText(f)} and none was answered, so the rest were not asked; ${fix}`,
     type: f.type,
     status: f.status,
+    ...(f.apiError !== undefined && { apiError: f.apiError }),
     systematic: true,
   };
 }
 
-/** A row not sent because the run stopped (or was cancelled): its outcome and why. */
-export function unsent(fatal: ChunkFailure | undefined): { outcome: typeof Outcome.error | typeof Outcome.skipped; reason: string } {
-  if (!fatal) return { outcome: Outcome.skipped, reason: 'run cancelled before this row was sent' };
-  if (fatal.systematic) return { outcome: Outcome.skipped, reason: `not sent: ${fatal.message}` };
-  return { outcome: Outcome.error, reason: `not sent: the run stopped on ${fatal.message}` };
+/** What a row that ended on `f` records of it, so that reports group it by its cause (src/reports/cause.ts). */
+export type ErrorFacts = Pick<RowResult, 'errorType' | 'errorStatus' | 'apiError'>;
+
+export function errorFacts(f: AskFailure): ErrorFacts {
+  return { errorType: f.type, ...(f.status !== undefined && { errorStatus: f.status }), ...(f.apiError !== undefined && { apiError: f.apiError }) };
+}
+
+/** A row not sent because the run stopped (or was cancelled): its outcome, why, and the stop's error facts. */
+export function unsent(fatal: ChunkFailure | undefined): { outcome: typeof Outcome.error | typeof Outcome.skipped; reason: string; facts: ErrorFacts } {
+  if (!fatal) return { outcome: Outcome.skipped, reason: 'run cancelled before this row was sent', facts: {} };
+  if (fatal.systematic) return { outcome: Outcome.skipped, reason: `not sent: ${fatal.message}`, facts: errorFacts(fatal) };
+  return { outcome: Outcome.error, reason: `not sent: the run stopped on ${fatal.message}`, facts: errorFacts(fatal) };
 }

@@ -29,12 +29,6 @@ export interface GradeRowOptions {
   /** Assertions applied to every row (the run config's). @default [] */
   assertions?: readonly AssertionSpec[];
   thresholds?: GradingThresholds;
-  /**
-   * Grade three ways: an assertion that cannot decide (`reference` without evidence) leaves the row `uncertain`. False
-   * grades two ways, an uncertain assertion failing the row: how rows were graded before, so that workflow histories
-   * recorded then replay the same. @default true
-   */
-  threeWay?: boolean;
 }
 
 /**
@@ -67,7 +61,6 @@ export async function gradeRow(
 ): Promise<GradeResult> {
   const specs = assertionsForRow(row, options.assertions ?? [], options.thresholds ?? {});
   const grade = await gradeWith(row, answer, specs, options, external);
-  if (options.threeWay === false) return twoWay(grade);
   if (!escalate || !grade.graded || grade.error || grade.verdict !== GradeVerdict.uncertain) return grade;
   return escalated(grade, row, answer, specs, escalate);
 }
@@ -94,11 +87,6 @@ async function gradeWith(
     return { ...rest, pass: false, error: { message, type: 'GradingError' } };
   }
   return combineGrades(base, results);
-}
-
-/** The grade as before three-way grading: uncertain assertions fail. */
-function twoWay(grade: GradeResult): GradeResult {
-  return { ...grade, verdict: grade.pass ? GradeVerdict.pass : GradeVerdict.fail };
 }
 
 /**

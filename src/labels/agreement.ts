@@ -38,6 +38,13 @@ export const REFERENCE_THRESHOLDS: readonly number[] = [0.4, 0.5, 0.6, 0.7, 0.8,
  */
 export const COVERAGE_FLOOR = 0.7;
 
+/**
+ * Labels wanted before the figures are worth going by: with 30, an agreement of 0.8 has a 95 % interval of about ±0.15
+ * (Wilson), narrow enough to tell a grader that agrees from one that does not; with fewer, one label moves it by 3 points
+ * or more.
+ */
+export const MIN_LABELS = 30;
+
 export const AgreementKind = { threeWay: 'three-way', twoWay: 'two-way', judge: 'judge' } as const;
 export type AgreementKind = (typeof AgreementKind)[keyof typeof AgreementKind];
 
@@ -70,12 +77,18 @@ export interface GraderAgreement {
 export interface AgreementReport {
   /** Labelled rows measured. */
   labelled: number;
+  /** Labels wanted before the figures are worth going by ({@link MIN_LABELS}), and how many more that is (0 when there are enough). */
+  wanted: number;
+  moreNeeded: number;
   passLabels: number;
   failLabels: number;
   graders: GraderAgreement[];
   coverageFloor: number;
   defaultThreshold: number;
-  /** The `reference` threshold the labels support, or null when none decides `coverageFloor` of the rows. */
+  /**
+   * The `reference` threshold the labels support, or null when none decides `coverageFloor` of the rows. With fewer
+   * labels than `wanted`, only what these few say.
+   */
   supported: { threshold: number; agreement: number; coverage: number } | null;
 }
 
@@ -146,10 +159,11 @@ export function labelAgreement(items: Iterable<LabelledAnswer>): AgreementReport
   const graders = [
     ...REFERENCE_THRESHOLDS.map((t, i) => figures(`reference @ ${t}`, `the \`reference\` grader at threshold ${t}${t === DEFAULT_THRESHOLDS.reference ? ' (default)' : ''}`, AgreementKind.threeWay, reference[i] as Tally, t)),
     ...twoWay.map((g, i) => figures(g.name, g.rule, AgreementKind.twoWay, lexical[i] as Tally)),
-    figures('judge', "the judge's verdicts recorded on the run's rows or in the judge cache", AgreementKind.judge, judge),
+    // No verdict of the judge on any labelled row: no judge ran, and a row of dashes would say nothing.
+    ...(judge.decided > 0 ? [figures('judge', "the judge's verdicts recorded on the run's rows or in the judge cache", AgreementKind.judge, judge)] : []),
   ];
   return {
-    labelled, passLabels, failLabels: labelled - passLabels, graders, coverageFloor: COVERAGE_FLOOR,
+    labelled, wanted: MIN_LABELS, moreNeeded: Math.max(0, MIN_LABELS - labelled), passLabels, failLabels: labelled - passLabels, graders, coverageFloor: COVERAGE_FLOOR,
     defaultThreshold: DEFAULT_THRESHOLDS.reference, supported: supportedThreshold(graders),
   };
 }

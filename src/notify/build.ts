@@ -4,13 +4,15 @@
  * bounded: one streaming pass over the run's rows, one over the baseline's.
  */
 import { loadBaseline } from '../analysis/baseline';
+import { causeLine, errorTypeOf } from '../analysis/cause';
+import { plural } from '../shared/plural';
 import { lineName, lineNoun } from '../analysis/multiSite';
 import { type MultiSiteSummary } from '../domain/multiSite';
 import type { ResultsStore } from '../store/store';
-import { Outcome, type RowResult, type RunSummary } from '../domain/results';
+import type { RowResult, RunSummary } from '../domain/results';
 import type { CleanupReport } from '../cleanup/types';
 import {
-  clip, MAX_ERROR_TEXT, MAX_REASONS, MAX_REGRESSED_ROWS, MAX_ROW_TEXT, NotifyEvent, reportUrlFor,
+  clip, MAX_CAUSE_TEXT, MAX_ERROR_TEXT, MAX_REASONS, MAX_REGRESSED_ROWS, MAX_ROW_TEXT, NotifyEvent, reportUrlFor,
   type ErrorLine, type NotificationMessage, type NotifyVerdict, type RegressedRow,
 } from './message';
 import { NotifyTrigger } from '../domain/notify';
@@ -34,10 +36,8 @@ async function rowDetails(store: ResultsStore, summary: RunSummary, baselineDir:
   const examples = new Map<string, string>();
   for await (const row of store.read(summary.runId)) {
     if (shownIds.has(row.id)) now.set(row.id, row);
-    if (row.outcome === Outcome.error || row.outcome === Outcome.timedOut) {
-      const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
-      if (!examples.has(type) && row.error) examples.set(type, `${clip(row.error, MAX_ERROR_TEXT) ?? ''} (row ${row.id})`);
-    }
+    const type = errorTypeOf(row);
+    if (type !== undefined && !examples.has(type) && row.error) examples.set(type, `${clip(row.error, MAX_ERROR_TEXT) ?? ''} (row ${row.id})`);
   }
   const before = new Map<string, RowResult>();
   const baselineRunId = summary.baseline?.runId;
@@ -80,6 +80,7 @@ export async function buildRunMessage(store: ResultsStore, runId: string, ctx: B
   const verdict = verdictOfSummary(summary);
   return {
     event: NotifyEvent.run, verdict, title: runTitle('run', runId, verdict, [summary.siteId]),
+    ...(summary.cause && { cause: clip(causeLine(summary.cause), MAX_CAUSE_TEXT) }),
     reasons: (summary.gate?.reasons ?? []).slice(0, MAX_REASONS), warnings: (summary.gate?.warnings ?? []).slice(0, MAX_REASONS),
     runId, workflowId: summary.workflowId, sites: [summary.siteId], model: summary.model,
     dataset: { path: summary.dataset, sha256: summary.datasetSha256 }, passRate: summary.passRate,
@@ -115,6 +116,7 @@ export async function buildMultiSiteMessage(store: ResultsStore, summary: MultiS
     event: NotifyEvent.multiSiteRun, verdict, title: matrix
       ? runTitle('matrix run', summary.runId, verdict, summary.sites.map(lineName), 'variant')
       : runTitle('multi-site run', summary.runId, verdict, sites),
+    ...(summary.cause && { cause: clip(causeLine(summary.cause), MAX_CAUSE_TEXT) }),
     reasons: [...(summary.gate?.reasons ?? []), ...failures].slice(0, MAX_REASONS),
     warnings: [
       ...(summary.gate?.warnings ?? []), ...(deltas.length > 0 ? [`change vs each ${lineNoun(summary.sites)}'s baseline: ${deltas.join(', ')}`] : []),
@@ -140,7 +142,7 @@ export function buildCleanupMessage(c: CleanupFacts): Draft {
   const verdict = cleanupVerdict(c);
   const reasons = [
     ...(c.error !== undefined ? [`stopped on an error: ${c.error}`] : []),
-    ...(c.counts.failed > 0 ? [`${c.counts.failed} session(s) could not be closed`] : []),
+    ...(c.counts.failed > 0 ? [`${plural(c.counts.failed, 'session')} could not be closed`] : []),
     ...(verdict === 'cancelled' ? ['the cleanup was cancelled'] : []),
   ];
   const errors = Object.entries(c.failureReasons).sort((a, b) => b[1] - a[1]).map(([type, count]) => ({ type: clip(type, MAX_ERROR_TEXT) ?? type, count }));

@@ -40,6 +40,11 @@ export interface NotificationMessage {
   verdict: NotifyVerdict;
   /** One line: "Nightly run 2026… FAILED on site help-center". */
   title: string;
+  /**
+   * The cause most of the run's errors share, in the terminal's words ("66 of 66 errored rows: the API refused the key
+   * (401 invalid_api_key): check SITECHAT_API_KEY"); every destination shows it first. Absent when there is none.
+   */
+  cause?: string;
   /** The gate's (or cleanup's) reasons, every one. */
   reasons: string[];
   warnings: string[];
@@ -73,6 +78,8 @@ export const MAX_REGRESSED_ROWS = 5;
 export const MAX_ROW_TEXT = 300;
 /** Characters of an error example kept. */
 export const MAX_ERROR_TEXT = 200;
+/** Characters of the cause line kept: its words come from a fixed table, only the API's `error` string varies. */
+export const MAX_CAUSE_TEXT = 500;
 /** Reasons kept: a gate lists a handful; a multi-site run one per failed site. */
 export const MAX_REASONS = 20;
 

@@ -41,6 +41,7 @@ export function renderSlack(m: NotificationMessage): SlackMessage {
   const blocks: SlackBlock[] = [];
   const header = clip(m.title, SLACK_LIMITS.headerText) ?? '';
   blocks.push({ type: 'header', text: { type: 'plain_text', text: header, emoji: false } });
+  if (m.cause) blocks.push({ type: 'section', text: mrkdwn(`*Cause*: ${m.cause}`) });
   const fields = facts(m).slice(0, SLACK_LIMITS.fields).map(([k, v]) => mrkdwn(`*${k}*\n${v}`, SLACK_LIMITS.fieldText));
   blocks.push({ type: 'section', fields });
   if (m.reasons.length > 0) blocks.push({ type: 'section', text: mrkdwn(`*Why ${verdictText(m.verdict)}*\n${m.reasons.map((r) => `• ${r}`).join('\n')}`) });
@@ -60,6 +61,6 @@ export function renderSlack(m: NotificationMessage): SlackMessage {
   if (m.reportUrl) blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open the report' }, url: m.reportUrl }] });
   blocks.push({ type: 'context', elements: [mrkdwn(`sitechat · trigger: ${m.trigger}${m.finishedAt ? ` · finished ${m.finishedAt}` : ''}`)] });
   const delta = m.baseline ? `, ${points(m.baseline.delta)} vs baseline` : '';
-  const text = `${m.title}${m.passRate !== null ? ` — pass rate ${((m.passRate ?? 0) * 100).toFixed(1)}%${delta}` : ''}`;
+  const text = `${m.title}${m.cause ? ` — ${m.cause}` : ''}${m.passRate !== null ? ` — pass rate ${((m.passRate ?? 0) * 100).toFixed(1)}%${delta}` : ''}`;
   return { text: escapeMrkdwn(text).slice(0, SLACK_LIMITS.sectionText), blocks: blocks.slice(0, SLACK_LIMITS.blocks) };
 }

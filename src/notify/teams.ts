@@ -40,6 +40,7 @@ function colorOf(m: NotificationMessage): TextBlock['color'] {
 export function renderTeams(m: NotificationMessage): TeamsMessage {
   const body: Element[] = [
     text(clip(m.title, 200) ?? '', { weight: 'Bolder', size: 'Medium', color: colorOf(m) }),
+    ...(m.cause ? [text(`Cause: ${m.cause}`, { weight: 'Bolder', color: 'Attention' })] : []),
     { type: 'FactSet', facts: facts(m).map(([title, value]) => ({ title, value: clip(value, MAX_LINE) ?? '' })) },
   ];
   if (m.reasons.length > 0) {

@@ -2,6 +2,7 @@
  * Escaping and truncation for the hand-written report formats. Answers, questions and error
  * strings are untrusted text: everything that reaches XML, HTML or Markdown goes through here.
  */
+import { plural } from '../shared/plural';
 import type { RunSummary } from '../domain/results';
 
 /** Code points XML 1.0 forbids (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
@@ -69,9 +70,9 @@ export function mdFence(text: string, max = 1000): string {
   return `${fence}text\n${body}\n${fence}`;
 }
 
-/** "… N more" line for capped listings. */
-export function moreLine(hidden: number, what: string): string {
-  return `… ${hidden} more ${what}`;
+/** "… 3 more rows not shown" for capped listings: `noun` singular, `after` what follows it. */
+export function moreLine(hidden: number, noun: string, after = ''): string {
+  return `… ${plural(hidden, `more ${noun}`)}${after}`;
 }
 
 /** A duration for people: `850 ms`, `12.5 s`, `4m 05s`, `2h 03m`; `n/a` for null. */
@@ -87,18 +88,18 @@ export function formatMs(ms: number | null): string {
 
 /** What the LLM judge did in a run: calls paid for, verdicts served from the cache, tokens used. */
 export function judgeLine(j: { calls: number; cached: number; tokens: number }): string {
-  return `${j.calls} calls, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;
+  return `${plural(j.calls, 'call')}, ${j.cached} cached, ${j.tokens.toLocaleString('en-US')} tokens`;
 }
 
 /** Rows escalated to the judge, how it settled them and what that cost: "12 rows: 9 passed, 2 failed, 1 still uncertain; 11 calls, …". */
 export function escalationLine(e: NonNullable<RunSummary['escalated']>): string {
   const unsettled = e.unsettled > 0 ? `, ${e.unsettled} still uncertain (the judge could not answer)` : '';
-  return `${e.rows} uncertain rows: ${e.passed} passed, ${e.failed} failed${unsettled}; ${judgeLine(e)}`;
+  return `${plural(e.rows, 'uncertain row')}: ${e.passed} passed, ${e.failed} failed${unsettled}; ${judgeLine(e)}`;
 }
 
-/** One wording for every report: rows settled by `sitechat review` or by labels a run applied. */
+/** One wording for every report, after its "reviewed" label: "2 rows settled by labels" (by `sitechat review`, or labels a run applied). */
 export function reviewedLine(n: number): string {
-  return `reviewed: ${n} row${n === 1 ? '' : 's'} settled by labels`;
+  return `${plural(n, 'row')} settled by labels`;
 }
 
 /**
@@ -106,7 +107,6 @@ export function reviewedLine(n: number): string {
  * `askedTwice`: each re-ask followed a request the service itself reported failed.
  */
 export function reaskedLine(r: NonNullable<RunSummary['reasked']>): string {
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return `re-asked after the service failed: ${plural(r.rows, 'row')} (${plural(r.requests, 'request')}), ${r.answered} answered on a re-ask`;
 }
 
@@ -115,6 +115,6 @@ export function reaskedLine(r: NonNullable<RunSummary['reasked']>): string {
  * lost response, a 5xx, a time-out)".
  */
 export function askedTwiceText(a: NonNullable<RunSummary['askedTwice']>): string {
-  const extra = a.extraSends ? `${a.extraSends} send${a.extraSends === 1 ? '' : 's'}` : 'a send';
-  return `${a.count} row${a.count === 1 ? '' : 's'} may have been asked twice (${extra} after one that may have reached the API: a lost response, a 5xx, a time-out)`;
+  const extra = a.extraSends ? plural(a.extraSends, 'send') : 'a send';
+  return `${plural(a.count, 'row')} may have been asked twice (${extra} after one that may have reached the API: a lost response, a 5xx, a time-out)`;
 }

@@ -5,6 +5,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ReportFile } from '../store/files';
+import { verdictLabel } from '../analysis/gate';
+import { AnswerSource, fromSimulator, type Provenance } from '../domain/provenance';
 import { readReportDirs } from './reportDirs';
 import type { ResultsStore } from '../store/store';
 import { CorruptRunFileError } from '../store/errors';
@@ -39,7 +41,14 @@ export interface HistoryEntry extends Pick<RunSummary, 'runId' | 'kind' | 'datas
   /** errors / rows; null for a run without rows. */
   errorRate: number | null;
   verdict: RunVerdict;
+  /** Why the run failed or was cancelled (the gate's reasons); empty for a run that passed or was not judged. */
+  reasons: string[];
   origin: RunOrigin;
+  /**
+   * Where the answers came from, as runs are kept apart by it: `simulator` (the built-in one, also for a re-grade of its
+   * answers), `api <host>`, or undefined for runs recorded before it was (their summaries have no provenance).
+   */
+  source?: string;
   /** Absolute path of the run's report.html on this host: where `--out` put it, else in the run's directory. */
   reportHtml?: string;
   /** The answer language and locale the run set for its rows (a variant's `response_language`, `ui_locale`), when it did. */
@@ -83,6 +92,18 @@ export function verdictOf(summary: RunSummary): RunVerdict {
   if ((summary as Partial<RunSummary>).cancelled === true) return RunVerdict.cancelled;
   if (!gate) return RunVerdict.noThreshold;
   return gate.passed ? RunVerdict.passed : RunVerdict.failed;
+}
+
+/** The verdict in the reports' words ("PASSED", "FAILED", "no quality threshold set"); a backfill has none. */
+export function verdictWords(e: Pick<HistoryEntry, 'verdict' | 'kind'>): string {
+  return e.kind === 'backfill' ? 'none (backfill)' : verdictLabel(e.verdict);
+}
+
+/** `simulator` or `api <host>`: where a run's answers came from, so that runs of the simulator and of a real API are kept apart. */
+export function sourceOf(p: Provenance | undefined): string | undefined {
+  if (!p) return undefined;
+  if (fromSimulator(p)) return 'simulator';
+  return p.answers.host === undefined ? p.answers.from : `${AnswerSource.api} ${p.answers.host}`;
 }
 
 /** True when `meta` belongs to the dataset named by `wanted`. */
@@ -140,6 +161,7 @@ export async function parentReport(runsDir: string, g: ParentGroup): Promise<str
 function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefined): HistoryEntry {
   const errors = summary.error + summary.timedOut;
   const parent = parentOf(meta);
+  const source = sourceOf(summary.provenance ?? meta.provenance);
   return {
     runId: meta.runId,
     kind: meta.kind,
@@ -156,7 +178,10 @@ function entryOf(meta: RunMeta, summary: RunSummary, reportHtml: string | undefi
     errors,
     errorRate: summary.total === 0 ? null : errors / summary.total,
     verdict: verdictOf(summary),
+    // Summaries on disk may predate gates: every field is checked.
+    reasons: Array.isArray(summary.gate?.reasons) ? summary.gate.reasons.filter((r): r is string => typeof r === 'string') : [],
     origin: originOf(meta),
+    ...(source !== undefined && { source }),
     ...(reportHtml ? { reportHtml } : {}),
     ...(typeof meta.options?.responseLanguage === 'string' && { language: meta.options.responseLanguage }),
     ...(typeof meta.options?.uiLocale === 'string' && { locale: meta.options.uiLocale }),

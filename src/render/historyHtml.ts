@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
 import { pct } from '../analysis/gate';
-import { RunOrigin, type HistoryEntry, type ParentGroup } from './history';
+import { RunOrigin, verdictWords, type HistoryEntry, type ParentGroup } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a } from './escape';
+import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
+import { plural } from './plural';
 import { trendSvg } from './trendSvg';
 
 export interface HistoryHtmlOptions {
@@ -20,8 +21,10 @@ const HISTORY_CSS = `
 .trend .pass .key, .trend .dot.pass { fill: var(--pass); } .trend .line.pass { stroke: var(--pass); }
 .trend .err .key, .trend .dot.err { fill: var(--error); } .trend .line.err { stroke: var(--error); }
 .trend .legend { font-size: 11px; fill: var(--ink); } .trend a .dot:hover { r: 6; }
+.trend .dot.pass.failed { stroke: var(--fail); stroke-width: 3; }
 .v-passed { color: var(--pass); } .v-failed { color: var(--fail); font-weight: 600; }
 .v-cancelled { color: var(--error); } .v-no_threshold { color: var(--muted); }
+section.group td:not(.reason) { white-space: nowrap; } td.reason { font-size: 0.92em; }
 section.group { margin-bottom: 32px; }
 `;
 
@@ -30,18 +33,26 @@ const SERIES = [
   { key: 'err', title: 'error rate', className: 'err' },
 ] as const;
 
+/** " · built-in simulator" / " · Site Chat API at host": where the answers came from, a group title's last part. */
+function sourceWords(source: string | undefined): string {
+  if (source === undefined) return '';
+  if (source === 'simulator') return ' · built-in simulator';
+  return source.startsWith('api ') ? ` · Site Chat API at ${source.slice(4)}` : ` · answers from ${source}`;
+}
+
 function rate(value: number | null): string {
   return value === null ? 'n/a' : pct(value);
 }
 
 /**
- * Runs grouped by dataset, site and model (and the answer language and locale a variant set), the group with the
- * newest run first; entries arrive newest first.
+ * Runs grouped by dataset, site and model (and the answer language and locale a variant set), and by where the answers
+ * came from: the simulator's pass rate says how the runner works, a real API's how good a site is, so they never share
+ * a trend. The group with the newest run first; entries arrive newest first.
  */
 function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
   const byKey = new Map<string, HistoryEntry[]>();
   for (const e of entries) {
-    const key = `${e.dataset}\u0000${e.siteId}\u0000${e.model ?? ''}\u0000${e.language ?? ''}\u0000${e.locale ?? ''}`;
+    const key = `${e.dataset}\u0000${e.siteId}\u0000${e.model ?? ''}\u0000${e.language ?? ''}\u0000${e.locale ?? ''}\u0000${e.source ?? ''}`;
     const list = byKey.get(key) ?? [];
     list.push(e);
     byKey.set(key, list);
@@ -61,7 +72,7 @@ function parentsSection(options: HistoryHtmlOptions): string {
     const variants = [...g.variants].reverse().map((e) => {
       const href = options.href(e);
       const name = h(e.parent?.variant ?? e.runId);
-      return `${href ? `<a href="${a(href)}">${name}</a>` : name} <span class="v-${a(e.verdict)}">${h(e.verdict)}</span> ${rate(e.passRate)}`;
+      return `${href ? `<a href="${a(href)}">${name}</a>` : name} <span class="v-${a(e.verdict)}">${h(verdictWords(e))}</span> ${rate(e.passRate)}`;
     });
     const first = g.variants[g.variants.length - 1] as HistoryEntry;
     return `<tr><td>${id}</td><td>${h(first.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(basename(first.dataset))}</td><td>${variants.join('<br>')}</td></tr>`;
@@ -73,7 +84,13 @@ ${rows.join('\n')}
 </tbody></table></section>\n`;
 }
 
-const TABLE_HEAD = '<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th></tr></thead>';
+const TABLE_HEAD = '<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th><th>why</th></tr></thead>';
+
+/** Why a run failed or was cancelled (every reason, cut short), so a run that failed with a full pass rate does not read as a pass. */
+function reasonCell(e: HistoryEntry): string {
+  const text = e.reasons.join('; ');
+  return `<td class="reason"${text.length > 300 ? ` title="${a(truncate(text, 2000))}"` : ''}>${h(truncate(text, 300))}</td>`;
+}
 
 const ORIGIN_LABEL: Record<RunOrigin, string> = { evaluation: 'evaluation', regrade: 're-grade', backfill: 'backfill' };
 
@@ -81,7 +98,7 @@ function table(runs: readonly HistoryEntry[], options: HistoryHtmlOptions): stri
   const rows = runs.map((e) => {
     const href = options.href(e);
     const id = href ? `<a href="${a(href)}">${h(e.runId)}</a>` : h(e.runId);
-    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(ORIGIN_LABEL[e.origin])}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(e.verdict)}</td></tr>`;
+    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(ORIGIN_LABEL[e.origin])}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(verdictWords(e))}</td>${reasonCell(e)}</tr>`;
   });
   return `<table>${TABLE_HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table>`;
 }
@@ -90,7 +107,7 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
   const head = runs[0] as HistoryEntry;
   const model = head.model ? `model ${head.model}` : 'the site\'s default model';
   const settings = [head.language && `answer language ${head.language}`, head.locale && `locale ${head.locale}`].filter(Boolean).join(', ');
-  const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}${settings ? `, ${settings}` : ''}`;
+  const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}${settings ? `, ${settings}` : ''}${sourceWords(head.source)}`;
   const evaluations = runs.filter((e) => e.origin === RunOrigin.evaluation);
   const apart = runs.filter((e) => e.origin !== RunOrigin.evaluation);
   const parts: string[] = [];
@@ -98,16 +115,19 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
     parts.push(trendSvg(evaluations.map((e) => ({
       at: e.startedAt,
       values: { pass: e.passRate, err: e.errorRate },
-      label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${e.verdict}`,
+      label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${verdictWords(e)}${e.reasons.length > 0 ? `: ${truncate(e.reasons.join('; '), 300)}` : ''}`,
       href: options.href(e),
+      // A run that failed is marked on the trend whatever its pass rate: lost feedback fails a run of 100 %.
+      ...(e.verdict === 'failed' && { className: 'failed' }),
     })), { title: `Pass and error rate: ${title}`, series: SERIES }));
+    if (evaluations.some((e) => e.verdict === 'failed')) parts.push('<p class="meta">A pass rate ringed in red is a run that failed, whatever its rates: the table says why.</p>');
     parts.push(`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
   }
   if (apart.length > 0) {
     parts.push(`<h3>Re-grades and backfills (${apart.length}), not on the trend</h3>`,
       '<p class="meta">A re-grade grades answers an evaluation already recorded; a backfill records answers without grading them.</p>', table(apart, options));
   }
-  const counts = `${runs.length} run${runs.length === 1 ? '' : 's'}`;
+  const counts = plural(runs.length, 'run');
   return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${counts}</p>
 ${parts.join('\n')}
 </section>\n`;
@@ -127,7 +147,7 @@ export function renderHistoryHtml(entries: readonly HistoryEntry[], options: His
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Run history</title>
 <style>${REPORT_CSS}${HISTORY_CSS}</style></head><body>
-<header><h1>Run history</h1><p class="meta">${h(`${entries.length} finished run${entries.length === 1 ? '' : 's'} · generated ${options.generatedAt.slice(0, 16).replace('T', ' ')} UTC`)}</p></header>
+<header><h1>Run history</h1><p class="meta">${h(`${plural(entries.length, 'finished run')} · generated ${options.generatedAt.slice(0, 16).replace('T', ' ')} UTC`)}</p></header>
 ${body}</body></html>
 `;
 }

@@ -1,5 +1,8 @@
+import { basename } from 'node:path';
 import { baseIdOf } from '../datasets/repeat';
 import { baselineVerdict } from '../analysis/baseline';
+import { causeLine } from '../analysis/cause';
+import { plural } from '../shared/plural';
 import { EMPTY_CONTEXT, type ReportContext } from '../analysis/context';
 import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS, REPORT_SCRIPT } from './htmlAssets';
@@ -35,7 +38,7 @@ export async function* renderHtml(
   options: HtmlOptions = {},
 ): AsyncGenerator<string> {
   const { maxRows = 2000, maxProblemRows = 5000, maxText = 600, context = EMPTY_CONTEXT } = options;
-  const title = `Evaluation report: ${summary.dataset}`;
+  const title = `Evaluation report: ${basename(summary.dataset)}`;
   yield `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(title)}</title>
@@ -65,15 +68,17 @@ export async function* renderHtml(
   }
   yield '</tbody></table>\n';
   if (shown < total) {
-    yield `<p class="note">Listing ${shown} of ${total} rows: all rows up to ${maxRows}, then rows that did not pass up to ${maxProblemRows}. Every row is in results.jsonl.</p>\n`;
+    yield `<p class="note">Listing ${shown} of ${plural(total, 'row')}: all rows up to ${maxRows}, then rows that did not pass up to ${maxProblemRows}. Every row is in results.jsonl.</p>\n`;
   }
   yield `<script>${REPORT_SCRIPT}</script>\n</body></html>\n`;
 }
 
 function header(s: RunSummary, title: string): string {
   const card = (label: string, value: string | number, alarm = false): string => `<div class="card${alarm ? ' alarm' : ''}"><b>${h(String(value))}</b>${h(label)}</div>`;
-  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : 'site default model', `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`, s.cancelled ? 'CANCELLED' : ''];
-  return `<header><h1>${h(title)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.filter(Boolean).join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
+  const meta = [`run ${s.runId}`, `site ${s.siteId}`, s.model ? `model ${s.model}` : 'site default model', `dataset ${s.dataset}`, `started ${s.startedAt}`, s.durationMs === null ? '' : `took ${formatMs(s.durationMs)}`, s.cancelled ? 'CANCELLED' : ''];
+  // The cause most errors share comes first: the rows below only repeat it.
+  const cause = s.cause ? `<p class="cause" role="alert"><b>Cause:</b> ${h(causeLine(s.cause))}</p>` : '';
+  return `<header><h1>${h(title)}</h1>${simulatorBannerHtml(s.provenance)}${cause}<p class="meta">${h(meta.filter(Boolean).join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
 <section class="cards">${[
     card('pass rate', s.passRate === null ? 'n/a' : pct(s.passRate)),
     card('passed', s.passed),
@@ -90,7 +95,7 @@ function header(s: RunSummary, title: string): string {
     card('feedback lost', s.feedback.failed, s.feedback.failed > 0),
     card('sessions not closed', s.sessions.closeFailed ?? 'n/a', (s.sessions.closeFailed ?? 0) > 0),
     ...(s.judge ? [card('judge calls / cached', `${s.judge.calls}/${s.judge.cached}`), card('judge tokens', s.judge.tokens.toLocaleString('en-US'))] : []),
-    ...(s.escalated ? [card('escalated to the judge', `${s.escalated.rows} rows`), card('escalation calls / tokens', `${s.escalated.calls}/${s.escalated.tokens.toLocaleString('en-US')}`)] : []),
+    ...(s.escalated ? [card('escalated to the judge', plural(s.escalated.rows, 'row')), card('escalation calls / tokens', `${s.escalated.calls}/${s.escalated.tokens.toLocaleString('en-US')}`)] : []),
     ...(s.reviewed ? [card('reviewed', reviewedLine(s.reviewed))] : []),
   ].join('')}</section>\n`;
 }

@@ -23,6 +23,8 @@ dl.provenance dt { color: var(--muted); } dl.provenance dd { margin: 0; }
 .verdict.failed { border-color: var(--fail); background: #fff5f5; } .verdict.failed .label { color: var(--fail); }
 .verdict.cancelled { border-color: var(--skip); background: #f6f8fa; } .verdict.cancelled .label { color: var(--muted); }
 .verdict.no_threshold, .verdict.none { border-color: #bf8700; background: #fffbea; } .verdict.no_threshold .label { color: #9a6700; }
+p.cause { border-left: 6px solid var(--fail); background: #fff5f5; padding: 8px 12px; font-size: 1.05em; }
+ul.error-groups li { color: var(--error); margin: 4px 0; }
 .verdict ul.reasons li { color: var(--fail); } .verdict ul.warnings li, .warn { color: #9a6700; }
 article.review { background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 14px; margin: 10px 0; }
 article.review.regressed { border-left: 6px solid var(--fail); } article.review.fixed { border-left: 6px solid var(--pass); }
@@ -45,6 +47,12 @@ th, td { border-bottom: 1px solid #d0d7de; padding: 4px 6px; text-align: left; v
 #rows th { cursor: pointer; user-select: none; white-space: nowrap; }
 #rows th[aria-sort=ascending]::after { content: " ▲"; } #rows th[aria-sort=descending]::after { content: " ▼"; }
 #rows td.text { max-width: 36em; white-space: pre-wrap; overflow-wrap: anywhere; }
+#rows { table-layout: fixed; }
+#rows th { box-sizing: border-box; overflow: hidden; text-overflow: ellipsis; } #rows td { overflow-wrap: anywhere; }
+/* At 1280 px the answer gets ~345 px (about 50 characters a line); the last column takes what is left (16 %). */
+#rows th:nth-child(1) { width: 3%; } #rows th:nth-child(2) { width: 4.5%; } #rows th:nth-child(3) { width: 6%; }
+#rows th:nth-child(4) { width: 7%; } #rows th:nth-child(5) { width: 13%; } #rows th:nth-child(6) { width: 28%; }
+#rows th:nth-child(7) { width: 12%; } #rows th:nth-child(8) { width: 5.5%; } #rows th:nth-child(9) { width: 5%; }
 .o-passed { color: var(--pass); } .o-failed { color: var(--fail); font-weight: 600; } .o-uncertain { color: var(--unsure); font-weight: 600; }
 .o-error, .o-timed_out { color: var(--error); font-weight: 600; } .o-skipped, .o-answered { color: var(--skip); }
 .regressed { background: #fff8c5; }

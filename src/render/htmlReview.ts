@@ -1,7 +1,8 @@
 import { baseIdOf } from '../datasets/repeat';
 import type { AssertionResult } from '../domain/grade';
 import { DetailSection, type PriorTurn, type ReportContext } from '../analysis/context';
-import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
+import { escapeHtml as h, escapeHtmlAttr as a, moreLine, truncate } from './escape';
+import { groupLine, ownErrors } from '../analysis/errorGroups';
 import { capitalized, DECIDED_BY_A_PERSON, gradersHead, gradersView, personFacts, personView, type PersonView } from './labelView';
 import type { RowResult } from '../domain/results';
 
@@ -75,8 +76,12 @@ export function reviewSections(context: ReportContext, baselineRunId: string, ma
     const { rows, total } = context.details[section];
     if (total === 0) continue;
     parts.push(`<h2 id="${a(section)}">${h(title)} (${total}) <span class="note">${h(note)}</span></h2>\n`);
-    for (const row of rows) parts.push(card(row, section, context, baselineRunId, maxText));
-    if (total > rows.length) parts.push(`<p class="note">… ${total - rows.length} more rows not shown here (all are in the table below and in results.jsonl)</p>\n`);
+    // Errors many rows share are one line each ("66 rows: the API refused the key …"); a card only for an error of its own.
+    const groups = section === DetailSection.errored ? context.errorGroups : [];
+    if (groups.length > 0) parts.push(`<ul class="error-groups">${groups.map((g) => `<li>${h(truncate(groupLine(g), 1500))}</li>`).join('')}</ul>\n`);
+    const { own, hidden } = ownErrors(rows, total, groups);
+    for (const row of own) parts.push(card(row, section, context, baselineRunId, maxText));
+    if (hidden > 0) parts.push(`<p class="note">${h(moreLine(hidden, 'row', ' not shown here (all are in the table below and in results.jsonl)'))}</p>\n`);
   }
   return parts.join('');
 }
@@ -87,12 +92,12 @@ export function sideEffectSections(context: ReportContext): string {
   const { lostFeedback, sessionFailures } = context;
   if (lostFeedback.total > 0) {
     const items = lostFeedback.rows.map((r) => `<li><span class="id">${h(r.id)}</span> (request ${h(r.requestId ?? 'n/a')}): ${h(truncate(r.feedbackError ?? r.error ?? 'no reason recorded', 400))}</li>`);
-    const more = lostFeedback.total > lostFeedback.rows.length ? `<li>… ${lostFeedback.total - lostFeedback.rows.length} more rows</li>` : '';
+    const more = lostFeedback.total > lostFeedback.rows.length ? `<li>${h(moreLine(lostFeedback.total - lostFeedback.rows.length, 'row'))}</li>` : '';
     parts.push(`<h2>Feedback not recorded (${lostFeedback.total})</h2><ul>${items.join('')}${more}</ul>\n`);
   }
   if (sessionFailures.total > 0) {
     const items = sessionFailures.items.map((f) => `<li>session <span class="id">${h(f.sessionId)}</span>: ${h(truncate(f.error, 400))}</li>`);
-    const more = sessionFailures.total > sessionFailures.items.length ? `<li>… ${sessionFailures.total - sessionFailures.items.length} more sessions</li>` : '';
+    const more = sessionFailures.total > sessionFailures.items.length ? `<li>${h(moreLine(sessionFailures.total - sessionFailures.items.length, 'session'))}</li>` : '';
     parts.push(`<h2>Sessions left open (${sessionFailures.total})</h2><p class="note">Closing these failed; <code>sitechat cleanup</code> can close them later.</p><ul>${items.join('')}${more}</ul>\n`);
   }
   return parts.join('');

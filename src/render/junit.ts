@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { baseIdOf } from '../datasets/repeat';
+import { causeLine, errorTypeOf } from '../analysis/cause';
 import { describeGateSettings, verdictLabel } from '../analysis/gate';
 import { provenanceProperties } from './provenanceRender';
 import { escapeXml, escapeXmlAttr, reviewedLine, truncate } from './escape';
@@ -82,6 +83,7 @@ export async function* renderJUnit(
     datasetSha256: summary.datasetSha256, gateVerdict: gate?.verdict, baseline: summary.baseline?.runId, cancelled: String(summary.cancelled),
     ...(summary.repeats && { repeat: String(summary.repeats.n) }),
     reviewed: summary.reviewed ? reviewedLine(summary.reviewed) : undefined,
+    cause: summary.cause ? causeLine(summary.cause) : undefined,
     ...provenanceProperties(summary.provenance),
   };
   for (const [name, value] of Object.entries(properties)) {
@@ -163,7 +165,7 @@ function repeatedCase(answers: readonly RowResult[], suite: string, maxText: num
     body.push(`<failure${attrs({ message: oneLine(message, 300), type: regressedFrom === undefined ? (f?.type ?? 'assertion') : 'regression' })}>${escapeXml(truncate(text, maxText))}</failure>`);
   } else if (kind === 'error') {
     const message = first.error ?? (first.outcome === Outcome.timedOut ? 'no answer before the time-out' : 'error');
-    body.push(`<error${attrs({ message: oneLine(`no answer graded: ${message}`, 300), type: first.errorType ?? (first.outcome === Outcome.timedOut ? 'TimedOut' : 'Error') })}>${escapeXml(truncate(message, maxText))}</error>`);
+    body.push(`<error${attrs({ message: oneLine(`no answer graded: ${message}`, 300), type: errorTypeOf(first) ?? 'Error' })}>${escapeXml(truncate(message, maxText))}</error>`);
   } else if (kind === 'skipped') {
     body.push(`<skipped${attrs({ message: oneLine(first.outcome === Outcome.uncertain ? `uncertain, needs review: ${first.decision?.reason ?? 'the graders could not decide'}` : (first.error ?? 'skipped'), 300) })}/>`);
   } else {
@@ -179,8 +181,10 @@ function gateCase(summary: RunSummary, maxText: number): string {
   const gate = summary.gate;
   if (!gate) return '';
   const head = `    <testcase${attrs({ classname: GATE_CLASSNAME, name: `quality gate: ${verdictLabel(gate.verdict)}` })}>\n`;
-  const detail = [...gate.reasons, ...gate.warnings.map((w) => `warning: ${w}`), ...(summary.gateSettings ? describeGateSettings(summary.gateSettings) : [])].join('\n');
-  const message = oneLine(gate.reasons.join('; ') || verdictLabel(gate.verdict), 500);
+  // The cause most errors share leads: a CI page shows the message first, and often only it.
+  const cause = summary.cause ? [`cause: ${causeLine(summary.cause)}`] : [];
+  const detail = [...cause, ...gate.reasons, ...gate.warnings.map((w) => `warning: ${w}`), ...(summary.gateSettings ? describeGateSettings(summary.gateSettings) : [])].join('\n');
+  const message = oneLine([...cause, ...gate.reasons].join('; ') || verdictLabel(gate.verdict), 500);
   let body = '';
   if (gate.verdict === GateVerdict.failed) body = `<failure${attrs({ message, type: 'QualityGateFailed' })}>${escapeXml(truncate(detail, maxText * 4))}</failure>`;
   else if (gate.verdict === GateVerdict.cancelled) body = `<error${attrs({ message, type: 'RunCancelled' })}>${escapeXml(truncate(detail, maxText * 4))}</error>`;
@@ -205,7 +209,7 @@ function testCase(row: RowResult, suite: string, maxText: number, regressedFrom?
     }
     case Outcome.error:
     case Outcome.timedOut: {
-      const type = row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Error');
+      const type = errorTypeOf(row) ?? 'Error';
       const message = row.error ?? (row.outcome === Outcome.timedOut ? 'no answer before the time-out' : 'error');
       body.push(`<error${attrs({ message: oneLine(message, 300), type })}>${escapeXml(truncate(message, maxText))}</error>`);
       break;

@@ -1,10 +1,14 @@
+import { basename } from 'node:path';
 import { baseIdOf } from '../datasets/repeat';
 import { withNotificationsSection } from './reportNote';
 import type { NotifyOutcome } from '../domain/notify';
 import { baselineVerdict } from '../analysis/baseline';
 import { DetailSection, detailSectionOf, EMPTY_CONTEXT, type ReportContext } from '../analysis/context';
 import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
+import { causeLine } from '../analysis/cause';
+import { ErrorGroups, groupLine, ownErrors, type ErrorGroup } from '../analysis/errorGroups';
 import { mdRowDetail } from './markdownRows';
+import { plural } from './plural';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
 import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
@@ -52,11 +56,14 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
   const fixed = new Set(summary.baseline?.fixed);
   const sections = new Map<DetailSection, Capped>(Object.values(DetailSection).map((s) => [s, new Capped(maxRows)]));
   const lostFeedback = new Capped(maxRows);
+  const errorGroups = new ErrorGroups();
   for await (const row of results) {
     const section = detailSectionOf(row, regressed, fixed);
+    errorGroups.add(row);
     if (section) sections.get(section)?.add(row);
     if (row.feedback === 'failed') lostFeedback.add(row);
   }
+  const groups = errorGroups.collapsed();
   const baselineRunId = summary.baseline?.runId ?? '';
   const detail = (section: DetailSection) => (row: RowResult): string =>
     mdRowDetail(row, {
@@ -65,14 +72,17 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
       ...((section === DetailSection.regressed || section === DetailSection.fixed) && { baseline: { runId: baselineRunId, row: context.baselineRows.get(baseIdOf(row)) } }),
     });
   const text = [
-    `# Evaluation report: ${mdInline(summary.dataset)}`,
+    `# Evaluation report: ${mdInline(basename(summary.dataset))}`,
     simulatorNoticeMd(summary.provenance),
+    causeMd(summary),
     headline(summary),
     provenanceMd(summary.provenance),
     verdict(summary),
     baselineSection(summary),
     repeatsSection(summary, maxText),
-    ...Object.values(DetailSection).map((s) => section(SECTION_TITLES[s], sections.get(s) ?? new Capped(0), detail(s))),
+    ...Object.values(DetailSection).map((s) => (s === DetailSection.errored
+      ? errorSection(sections.get(s) ?? new Capped(0), groups, detail(s))
+      : section(SECTION_TITLES[s], sections.get(s) ?? new Capped(0), detail(s)))),
     lostFeedbackSection(lostFeedback),
     unclosedSection(context),
     byTag(summary),
@@ -85,10 +95,15 @@ export async function renderMarkdown(summary: RunSummary, results: AsyncIterable
 
 /** The part of the report for a CI job page (`GITHUB_STEP_SUMMARY`): headline, verdict and reasons, baseline. */
 export function renderStepSummary(summary: RunSummary): string {
-  return [`## Site Chat evaluation: ${mdInline(summary.dataset)}`, simulatorNoticeMd(summary.provenance), headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
+  return [`## Site Chat evaluation: ${mdInline(basename(summary.dataset))}`, simulatorNoticeMd(summary.provenance), causeMd(summary), headline(summary), verdict(summary, 3), baselineSection(summary, 3)]
     .filter((part) => part !== '')
     .join('\n\n')
     .concat('\n\n');
+}
+
+/** The cause most errors share, first thing under the title (src/reports/cause.ts); nothing when there is none. */
+function causeMd(s: RunSummary): string {
+  return s.cause ? `**Cause:** ${mdInline(causeLine(s.cause), 1000)}` : '';
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -116,6 +131,7 @@ function headline(s: RunSummary): string {
     ...(s.reasked ? [['Re-asked', `${reaskedLine(s.reasked)}: ${s.reasked.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
     ...(s.askedTwice?.count ? [['Possibly asked twice', `${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.map((id) => mdInline(id)).join(', ')}`]] : []),
     ['Run', `${mdInline(s.runId)} on site ${mdInline(s.siteId)}, ${s.model ? `model ${mdInline(s.model)}` : 'site default model'}${s.cancelled ? ' · **cancelled**' : ''}`],
+    ['Dataset', `${mdInline(s.dataset, 500)} (sha256 ${mdInline(s.datasetSha256.slice(0, 12))}…)`],
     ['Time', `${mdInline(s.startedAt)} → ${mdInline(s.finishedAt ?? 'unfinished')} (${formatMs(s.durationMs)})`],
   ];
   if (s.judge) rows.push(['LLM judge', judgeLine(s.judge)]);
@@ -168,7 +184,7 @@ function baselineSection(s: RunSummary, level = 2): string {
   if (sel && sel.skipped.length > 0) {
     lines.push('', `Runs passed over (${sel.skipped.length + sel.skippedMore}), newest first:`, '');
     for (const skip of sel.skipped) lines.push(`- ${mdInline(skip.runId)}: ${mdInline(skip.reason, 300)}`);
-    if (sel.skippedMore > 0) lines.push(`- ${moreLine(sel.skippedMore, 'runs')}`);
+    if (sel.skippedMore > 0) lines.push(`- ${moreLine(sel.skippedMore, 'run')}`);
   }
   return lines.join('\n');
 }
@@ -185,7 +201,7 @@ function repeatsSection(s: RunSummary, maxText: number): string {
       lines.push('', `**${mdInline(f.id)}** — ${f.passed} of ${f.graded} passed: ${mdInline(f.question, maxText)}`, '');
       for (const a of f.answers) lines.push(`- repeat ${a.repeat}, ${a.outcome}: ${mdInline(a.answer ?? '(no answer)', maxText)}`);
     }
-    if (r.flaky > r.flakyRows.length) lines.push('', moreLine(r.flaky - r.flakyRows.length, 'flaky rows not shown'));
+    if (r.flaky > r.flakyRows.length) lines.push('', moreLine(r.flaky - r.flakyRows.length, 'flaky row', ' not shown'));
   }
   return lines.join('\n');
 }
@@ -193,14 +209,28 @@ function repeatsSection(s: RunSummary, maxText: number): string {
 function section(title: string, list: Capped, detail: (row: RowResult) => string): string {
   if (list.total === 0) return '';
   const parts = [`## ${title} (${list.total})`, ...list.rows.map(detail)];
-  if (list.total > list.rows.length) parts.push(moreLine(list.total - list.rows.length, 'rows not shown'));
+  if (list.total > list.rows.length) parts.push(moreLine(list.total - list.rows.length, 'row', ' not shown'));
+  return parts.join('\n\n');
+}
+
+/**
+ * Errors and time-outs: a cause two rows or more share as one line with their ids, then the rows whose error is their
+ * own in full.
+ */
+function errorSection(list: Capped, groups: readonly ErrorGroup[], detail: (row: RowResult) => string): string {
+  if (list.total === 0) return '';
+  const { own, hidden } = ownErrors(list.rows, list.total, groups);
+  const parts = [`## ${SECTION_TITLES.errored} (${list.total})`];
+  if (groups.length > 0) parts.push(groups.map((g) => `- ${mdInline(groupLine(g), 1500)}`).join('\n'));
+  parts.push(...own.map(detail));
+  if (hidden > 0) parts.push(moreLine(hidden, 'row', ' not shown'));
   return parts.join('\n\n');
 }
 
 function lostFeedbackSection(list: Capped): string {
   if (list.total === 0) return '';
   const lines = list.rows.map((r) => `- row ${mdInline(r.id)} (request ${mdInline(r.requestId ?? 'n/a')}): ${mdInline(r.feedbackError ?? r.error ?? 'no reason recorded', 300)}`);
-  if (list.total > list.rows.length) lines.push(`- ${moreLine(list.total - list.rows.length, 'rows')}`);
+  if (list.total > list.rows.length) lines.push(`- ${moreLine(list.total - list.rows.length, 'row')}`);
   return [`## Feedback not recorded (${list.total})`, '', ...lines].join('\n');
 }
 
@@ -208,7 +238,7 @@ function unclosedSection(context: ReportContext): string {
   const { items, total } = context.sessionFailures;
   if (total === 0) return '';
   const lines = items.map((f) => `- session ${mdInline(f.sessionId)}: ${mdInline(f.error, 300)}`);
-  if (total > items.length) lines.push(`- ${moreLine(total - items.length, 'sessions')}`);
+  if (total > items.length) lines.push(`- ${moreLine(total - items.length, 'session')}`);
   return [`## Sessions left open (${total})`, '', 'Closing these sessions failed; `sitechat cleanup` can close them later.', '', ...lines].join('\n');
 }
 
@@ -229,12 +259,12 @@ function byTag(s: RunSummary): string {
     return cells;
   });
   const header = ['Tag', 'Rows', 'Passed', 'Failed', 'Pass rate', ...(base ? ['Baseline', 'Change'] : [])];
-  const more = tags.length > 100 ? `\n\n${moreLine(tags.length - 100, 'tags')}` : '';
+  const more = tags.length > 100 ? `\n\n${moreLine(tags.length - 100, 'tag')}` : '';
   return `## By tag\n\n${table(header, rows)}${more}`;
 }
 
 /** Rows whose latency leaves out time the runner could not watch: said next to the figures they are part of. */
 export function unobservedNote(s: Pick<RunSummary, 'latencyMs'>): string {
   const n = s.latencyMs.unobservedRows;
-  return n ? ` (${n} row(s) answered while the runner could not watch, e.g. a Temporal outage: that time is left out of their latency)` : '';
+  return n ? ` (${plural(n, 'row')} answered while the runner could not watch, e.g. a Temporal outage: that time is left out of their latency)` : '';
 }

@@ -8,6 +8,7 @@ import { formatP } from '../analysis/stats';
 import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
 import type { ComparisonDigest } from '../domain/multiSite';
 import type { MultiSiteSummary } from '../domain/multiSite';
+import { plural } from '../shared/plural';
 
 function interval(v: ComparisonDigest['variants'][number]): string {
   return v.interval ? `${pctOf(v.interval[0])}–${pctOf(v.interval[1])}` : 'n/a';
@@ -26,7 +27,7 @@ export function comparisonMd(s: MultiSiteSummary): string[] {
   return [
     '## Comparison',
     `**${mdInline(c.conclusion, 1000)}**`,
-    `${c.pairedRows} rows graded by every variant, ${c.unpairedRows} not paired. Rows side by side: [${CompareFile.html}](${CompareFile.html}) `
+    `${plural(c.pairedRows, 'row')} graded by every variant, ${c.unpairedRows} not paired. Rows side by side: [${CompareFile.html}](${CompareFile.html}) `
       + `(filter to the rows where the variants disagree), [${CompareFile.markdown}](${CompareFile.markdown}), ${CompareFile.json}, ${CompareFile.junit}.`,
     [row(['variant', 'pass rate', '95% CI', 'graded']), row(['---', '---', '---', '---']),
       ...c.variants.map((v) => row([v.name, pctOf(v.passRate), interval(v), String(v.decided)]))].join('\n'),
@@ -42,7 +43,7 @@ export function comparisonHtml(s: MultiSiteSummary): string {
   const variants = c.variants.map((v) => `<tr><td>${h(v.name)}</td><td>${h(pctOf(v.passRate))}</td><td>${h(interval(v))}</td><td>${v.decided}</td></tr>`).join('');
   const pairs = c.pairs.map((p) => `<tr>${pairCells(p).map((x) => `<td>${h(x)}</td>`).join('')}</tr>`).join('');
   return `<h2>Comparison</h2><p class="conclusion" id="conclusion"><b>${h(c.conclusion)}</b></p>
-<p class="note">${c.pairedRows} rows graded by every variant, ${c.unpairedRows} not paired. <a href="${a(CompareFile.html)}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
+<p class="note">${plural(c.pairedRows, 'row')} graded by every variant, ${c.unpairedRows} not paired. <a href="${a(CompareFile.html)}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
 <table id="comparison-variants"><thead><tr><th>variant</th><th>pass rate</th><th>95% CI</th><th>graded</th></tr></thead><tbody>${variants}</tbody></table>
 <p class="note" id="pairs-note">${h(pairsNote(c))}</p>
 <table id="comparison-pairs"><thead><tr>${PAIR_HEADER.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${pairs}</tbody></table>

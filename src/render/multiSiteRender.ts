@@ -3,9 +3,10 @@
  * directory, with a table of the sites and links to each site's own reports (which hold the rows).
  */
 import { mkdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { NOTIFICATIONS_FILE, notificationsJson, withNotificationsSection } from './reportNote';
 import type { NotifyOutcome } from '../domain/notify';
+import { causeLine } from '../analysis/cause';
 import { writeFileAtomic } from '../shared/fileIo';
 import { ReportFile } from '../store/files';
 import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
@@ -17,6 +18,7 @@ import { writeComparison } from './compare/write';
 import { comparisonHtml, comparisonMd } from './matrixRender';
 import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
 import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
+import { plural } from '../shared/plural';
 import { GateVerdict } from '../domain/results';
 
 /** The files of a combined report (no results.jsonl: the rows are in each site's directory). */
@@ -67,8 +69,9 @@ function settingCells(s: MultiSiteSummary, line: SiteLine): string[] {
   return [line.siteId, v?.model ?? 'default', v?.responseLanguage ?? '-', v?.uiLocale ?? '-'];
 }
 
+/** The dataset's file name: its full path is in the run line, and in summary.json. */
 function title(s: MultiSiteSummary): string {
-  return isMatrix(s) ? `Matrix evaluation report: ${s.dataset}` : `Multi-site evaluation report: ${s.dataset}`;
+  return isMatrix(s) ? `Matrix evaluation report: ${basename(s.dataset)}` : `Multi-site evaluation report: ${basename(s.dataset)}`;
 }
 
 export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): string {
@@ -83,7 +86,8 @@ export function renderMultiSiteMarkdown(s: MultiSiteSummary, outDir: string): st
   const parts = [
     `# ${mdInline(title(s))}`,
     simulatorNoticeMd(s.provenance),
-    `Run ${mdInline(s.runId)} in ${s.sites.length} ${lineNoun(s.sites, s.sites.length)}; ${s.total} rows in all, pass rate **${rate(s.passRate)}** (${s.passed} / ${s.graded} graded), `
+    s.cause ? `**Cause:** ${mdInline(causeLine(s.cause), 1000)}` : '',
+    `Run ${mdInline(s.runId)} of ${mdInline(s.dataset, 500)} in ${s.sites.length} ${lineNoun(s.sites, s.sites.length)}; ${plural(s.total, 'row')} in all, pass rate **${rate(s.passRate)}** (${s.passed} / ${s.graded} graded), `
       + `latency p50 ${formatMs(s.latencyMs.p50)}, p95 ${formatMs(s.latencyMs.p95)}; ${formatMs(s.durationMs)}.`,
     isMatrix(s) ? '## Variants' : '## Sites',
     table,
@@ -122,12 +126,13 @@ export function renderMultiSiteHtml(s: MultiSiteSummary, outDir: string): string
   const verdict = s.gate
     ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(overallLabel(s.gate.verdict, s.sites, verdictLabel))} (every ${noun}'s gate must pass; a ${noun} without a threshold is not judged${s.reference ? `; no variant may beat the reference ${h(s.reference)} significantly` : ''})</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
     : '';
-  const meta = [`run ${s.runId}`, `${s.sites.length} ${lineNoun(s.sites, s.sites.length)}`, `${s.total} rows`, `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
+  const cause = s.cause ? `<p class="cause" role="alert"><b>Cause:</b> ${h(causeLine(s.cause))}</p>` : '';
+  const meta = [`run ${s.runId}`, `dataset ${s.dataset}`, `${s.sites.length} ${lineNoun(s.sites, s.sites.length)}`, plural(s.total, 'row'), `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(pageTitle)}</title>
 <style>${REPORT_CSS}</style></head><body>
-<header><h1>${h(pageTitle)}</h1>${simulatorBannerHtml(s.provenance)}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
+<header><h1>${h(pageTitle)}</h1>${simulatorBannerHtml(s.provenance)}${cause}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
 <h2>Verdict</h2>${verdict}
 ${comparisonHtml(s)}
 <h2>${isMatrix(s) ? 'Variants' : 'Sites'}</h2><table class="tags"><thead><tr>${header(s).map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>
@@ -151,7 +156,7 @@ export function renderMultiSiteJUnit(s: MultiSiteSummary): string {
   const errors = s.sites.filter((x) => x.verdict === SiteVerdict.runFailed || x.verdict === SiteVerdict.cancelled).length;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="sitechat" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
-  <testsuite name="${escapeXmlAttr(`${s.dataset} (${lineNoun(s.sites, 2)})`)}" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
+  <testsuite name="${escapeXmlAttr(`${basename(s.dataset)} (${lineNoun(s.sites, 2)})`)}" tests="${s.sites.length}" failures="${failures}" errors="${errors}">
 ${properties(s)}${cases.join('\n')}
   </testsuite>
 </testsuites>

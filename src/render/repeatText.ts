@@ -1,18 +1,19 @@
 /** The words every report uses for a run with repeats (Markdown, HTML and the CLI summary build on these). */
 import { pct } from '../analysis/gate';
+import { plural } from '../shared/plural';
 import type { Confirmation, ConfirmingAnswer, RepeatSummary } from '../domain/results';
 
 /** "66.7% (95% CI 44.1–83.6%, 17.3 independent answers' worth over 10 rows)" */
 export function repeatRateText(r: RepeatSummary): string {
   const p = r.passRate;
   if (!p) return 'n/a (no graded answer)';
-  return `${pct(p.value)} of ${p.answers} answers (95% CI ${pct(p.low)}–${pct(p.high)}, counted over ${p.rows} rows: worth ${p.effectiveN.toFixed(1)} independent answers)`;
+  return `${pct(p.value)} of ${p.answers} answers (95% CI ${pct(p.low)}–${pct(p.high)}, counted over ${plural(p.rows, 'row')}: worth ${p.effectiveN.toFixed(1)} independent answers)`;
 }
 
 /** "6 all passed, 2 flaky, 2 all failed" */
 export function repeatRowsText(r: RepeatSummary): string {
   const ungraded = r.ungraded > 0 ? `, ${r.ungraded} without a graded answer` : '';
-  return `${r.rows} rows asked ${r.n} times: ${r.allPassed} all passed, ${r.flaky} flaky (their answers disagree), ${r.allFailed} all failed${ungraded}`;
+  return `${plural(r.rows, 'row')} asked ${plural(r.n, 'time')}: ${r.allPassed} all passed, ${r.flaky} flaky (their answers disagree), ${r.allFailed} all failed${ungraded}`;
 }
 
 /** Rows by k of n, most passes first: [["3/3", 6], ["1/3", 2], …]. */
@@ -26,7 +27,7 @@ export function kOfNEntries(r: RepeatSummary): [string, number][] {
 
 /** What `--confirm` asked and found, one line; the answers are listed by the renderers. */
 export function confirmationText(c: Confirmation): string {
-  const asked = `${c.rows} regressed rows asked ${c.k} more times each in fresh sessions (${c.questions} questions)`;
+  const asked = `${plural(c.rows, 'regressed row')} asked ${plural(c.k, 'more time')} each in fresh sessions (${plural(c.questions, 'question')})`;
   const found = `${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
   const left = c.unconfirmed?.length ?? 0;
   if (left === 0) return `${asked}: ${found}`;

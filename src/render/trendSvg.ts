@@ -10,6 +10,8 @@ export interface TrendPoint {
   label: string;
   /** Link of the run's points (its report), relative to the page. */
   href?: string;
+  /** A CSS class added to the run's points (`failed`: the run failed, whatever its rates). */
+  className?: string;
 }
 
 export interface TrendSeries {
@@ -73,7 +75,7 @@ export function trendSvg(points: readonly TrendPoint[], options: TrendSvgOptions
     sorted.forEach((p, i) => {
       const v = p.values[s.key];
       if (v === null || v === undefined) return;
-      const dot = `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="4" class="dot ${escapeXmlAttr(s.className)}"><title>${escapeXml(`${p.label}\n${s.title}: ${(v * 100).toFixed(1)}%`)}</title></circle>`;
+      const dot = `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="4" class="dot ${escapeXmlAttr(s.className)}${p.className ? ` ${escapeXmlAttr(p.className)}` : ''}"><title>${escapeXml(`${p.label}\n${s.title}: ${(v * 100).toFixed(1)}%`)}</title></circle>`;
       parts.push(p.href ? `<a href="${escapeXmlAttr(p.href)}">${dot}</a>` : dot);
     });
   }

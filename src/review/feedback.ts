@@ -5,6 +5,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import { TaskQueue } from '../temporal/taskQueues';
+import { startWorkflow } from '../../workflows/starts';
 import type { RowResult, RunMeta } from '../domain/results';
 import { labelFeedbackWorkflowId, type LabelFeedbackInput } from '../../workflows/labelFeedbackTypes';
 import type { FeedbackStart } from './types';
@@ -30,7 +31,7 @@ export async function startLabelFeedback(client: Client, meta: Pick<RunMeta, 'op
   };
   const workflowId = labelFeedbackWorkflowId(meta.runId, row.id);
   try {
-    await client.workflow.start('labelFeedback', {
+    await startWorkflow(client, 'labelFeedback', {
       taskQueue: TaskQueue.main, workflowId, args: [input], workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     });
     return { state: 'started', workflowId };

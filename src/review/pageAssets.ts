@@ -115,7 +115,7 @@ export const REVIEW_JS = `
       card.setAttribute('data-run', r.runId);
       card.appendChild(el('span', 'site', 'site ' + r.siteId + ': '));
       card.appendChild(el('span', 'verdict', VERDICT[r.verdict] || 'no verdict'));
-      card.appendChild(el('span', '', ' · pass rate ' + pct(r.passRate) + ' · ' + r.uncertain + ' uncertain · reviewed: ' + r.reviewed + ' rows settled by labels'));
+      card.appendChild(el('span', '', ' · pass rate ' + pct(r.passRate) + ' · ' + r.uncertain + ' uncertain · reviewed: ' + rows(r.reviewed) + ' settled by labels'));
       if (r.reasons && r.reasons.length) card.title = r.reasons.join('\\n');
       box.appendChild(card);
     });
@@ -271,11 +271,15 @@ export const REVIEW_JS = `
     state.index = nextUnsettled(state.index + 1);
     render();
   }
+  function rows(n) { return n + (n === 1 ? ' row' : ' rows'); }
   function ratio(x) { return x === null || x === undefined ? 'n/a' : x.toFixed(3); }
   function loadAgreement() {
     api('GET', '/api/agreement').then(function (a) {
-      document.getElementById('agreement-count').textContent = a.labelled + ' labelled rows';
-      document.getElementById('agreement-supported').textContent = a.supported
+      document.getElementById('agreement-count').textContent = rows(a.labelled) + ' labelled'
+        + (a.moreNeeded > 0 ? '; too few to go by: label ' + a.moreNeeded + ' more (' + a.wanted + ' wanted) before changing a threshold on these figures' : '');
+      // Under the labels wanted, a threshold they seem to support says nothing yet.
+      document.getElementById('agreement-supported').textContent = a.moreNeeded > 0 ? ''
+        : a.supported
         ? 'The labels support reference threshold ' + a.supported.threshold + ': agreement ' + ratio(a.supported.agreement) + ', deciding ' + pct(a.supported.coverage) + ' of the labelled rows (default ' + a.defaultThreshold + ').'
         : 'No reference threshold decides ' + pct(a.coverageFloor) + ' of the labelled rows yet.';
       var body = document.getElementById('agreement-rows');

@@ -4,7 +4,7 @@ import { SEMI_SPACE_MIB, semiSpaceGiven } from './heapGrowth';
  * glibc's malloc arenas for a worker: two instead of up to 8 per core. The SDK core's threads, V8's helper threads and
  * the workflow thread each took an arena of their own, and at the engine's ceiling those held ≈ 100 MiB, much of it
  * freed but kept. With two, arenas and main heap held 77 instead of 116 MiB and the scale run peaked 15–89 MiB lower,
- * for perhaps a few per cent more CPU per row (BENCHMARKS.md, "Worker memory at scale, again").
+ * for perhaps a few per cent more CPU per row (CHANGELOG.md, "Worker memory at scale, again").
  */
 export const MALLOC_ARENAS = 2;
 

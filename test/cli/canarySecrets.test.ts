@@ -137,7 +137,17 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
     for (const { name, p } of started) {
       if (p.child.exitCode !== null || p.child.pid === undefined) continue;
       for (const pid of descendantsOf(p.child.pid)) {
-        if (children.has(pid)) continue;
+        const known = children.get(pid);
+        if (known) {
+          // Seen first between fork and exec (the stand-in CLI forks for `cat`), a pid shows its parent's command
+          // line: the latest one says what it became.
+          try {
+            known.cmdline = nulSeparated(`/proc/${pid}/cmdline`);
+          } catch {
+            // gone meanwhile
+          }
+          continue;
+        }
         try {
           children.set(pid, { pid, parent: name, cmdline: nulSeparated(`/proc/${pid}/cmdline`), environ: nulSeparated(`/proc/${pid}/environ`) });
         } catch {
@@ -145,6 +155,11 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
         }
       }
     }
+  }
+
+  /** The Temporal CLIs below `parent`; a shell (the stand-in CLI, or a fork of it for `cat` not yet exec'd) is none. */
+  function devServersOf(parent: string): ChildSeen[] {
+    return [...children.values()].filter((c) => c.parent === parent && c.cmdline.includes('start-dev') && !/(^|\/)(ba|da)?sh$/u.test(c.cmdline[0] ?? ''));
   }
 
   beforeAll(async () => {
@@ -234,7 +249,7 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
     expect(Object.values(sim.stats().requests['judge.chat'] ?? {}).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(collector.posts.some((post) => post.headers['x-collector-token'] === MARK.otlpToken)).toBe(true);
     // Its embedded dev server was a child of its own.
-    expect([...children.values()].filter((c) => c.parent === 'run' && c.cmdline.includes('start-dev'))).toHaveLength(1);
+    expect(devServersOf('run')).toHaveLength(1);
   });
 
   it('sitechat server on the run\'s state, a worker, and a review save through the review API that sends feedback', async () => {
@@ -273,7 +288,7 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
     expect(await stop(review)).toBe(0);
     expect(await stop(worker)).toBe(0);
     // The server's dev server, a child of its own.
-    expect([...children.values()].filter((c) => c.parent === 'server' && c.cmdline.includes('start-dev'))).toHaveLength(1);
+    expect(devServersOf('server')).toHaveLength(1);
   });
 
   it('the codec server decodes with the canary token; check and notify test use the key and the webhook', async () => {

@@ -72,7 +72,7 @@ describe('sitechat check against the simulator over HTTP', () => {
     const r = await check({ SITECHAT_API_KEY: key }, demo);
     expect(r.code).toBe(3);
     expect(r.report?.checks.map((c) => [c.outcome, c.status])).toEqual([['auth', 401], ['auth', 401]]);
-    expect(r.out).toMatch(/✗ site check .*401 invalid_api_key: .*Check SITECHAT_API_KEY and that the key belongs to the tenant that owns site "demo-site"/);
+    expect(r.out).toMatch(/✗ site check .*\(401 invalid_api_key\): check SITECHAT_API_KEY and that the key belongs to the tenant that owns site "demo-site"/);
   });
 
   it('401 for a tenant id that is not the key\'s tenant', async () => {

@@ -7,21 +7,31 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO, startSimulator, type SimulatorHandle } from '../../src/sim';
 import { CLI, sitechat } from '../helpers/cli';
 import { namespaceForFile } from '../helpers/namespace';
 
-describe('datasets that would grade nothing (built CLI, real Temporal dev server, embedded simulator)', () => {
+describe('datasets that would grade nothing (built CLI, real Temporal dev server, a separately started simulator)', () => {
   let dir: string;
   let env: Record<string, string>;
-  beforeAll(() => {
+  let sim: SimulatorHandle;
+  beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
     dir = mkdtempSync(join(tmpdir(), 'sitechat-dataset-checks-'));
-    env = { TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_RUNS_DIR: join(dir, 'runs') };
+    // A simulator of its own: an embedded simulator's worker joins no Temporal server its command did not start.
+    sim = await startSimulator({ port: 0, latencyScale: 0.02, rateLimit: 0 });
+    env = {
+      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_RUNS_DIR: join(dir, 'runs'),
+      SITECHAT_BASE_URL: sim.baseUrl, SITECHAT_API_KEY: DEMO.apiKey, SITECHAT_SITE_ID: DEMO.siteId,
+    };
     writeFileSync(join(dir, 'typo.csv'), 'id,question,expeted\nq1,How much does the Personal plan cost?,$9.99\n');
     writeFileSync(join(dir, 'plain.csv'), 'id,question,notes\nq1,How much does the Personal plan cost?,pricing\n');
     writeFileSync(join(dir, 'declared.yaml'), 'metadata: [expeted]\n');
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('a misspelt column: file, line and the column it resembles, exit 2, nothing started', async () => {
     const ran = await sitechat(dir, ['run', 'typo.csv'], env);

@@ -41,7 +41,7 @@ describe('history.html is refreshed by each command that finishes a run (built C
     const ran = await sitechat(dir, ['run', 'q.csv', '--out', 'reports/first', '--json'], env);
     expect(ran.code, ran.stderr).toBe(0);
     evaluation = (JSON.parse(ran.stdout) as RunSummary).runId;
-    const group = section(history(), 'q.csv on site demo-site, the site&#39;s default model');
+    const group = section(history(), 'q.csv on site demo-site, the site&#39;s default model · built-in simulator');
     expect(group).toContain(`run ${evaluation} `);
     expect(rowOf(group, evaluation)).toContain(`<a href="../reports/first/report.html">${evaluation}</a></td>`);
     expect(rowOf(group, evaluation)).toContain('<td>evaluation</td>');
@@ -54,7 +54,7 @@ describe('history.html is refreshed by each command that finishes a run (built C
     const backfill = await sitechat(dir, ['backfill', 'q.csv', '--json'], env);
     expect(backfill.code, backfill.stderr).toBe(0);
     const backfillId = (JSON.parse(backfill.stdout) as RunSummary).runId;
-    const group = section(history(), 'q.csv on site demo-site, the site&#39;s default model');
+    const group = section(history(), 'q.csv on site demo-site, the site&#39;s default model · built-in simulator');
     const apart = group.slice(group.indexOf('Re-grades and backfills (2), not on the trend'));
     expect(rowOf(apart, gradeId)).toContain('<td>re-grade</td>');
     expect(rowOf(apart, backfillId)).toContain('<td>backfill</td>');
@@ -69,7 +69,7 @@ describe('history.html is refreshed by each command that finishes a run (built C
     expect([0, 1], ran.stderr).toContain(ran.code);
     const runId = /started evaluation run (\S+)/u.exec(ran.stderr)?.[1] as string;
     for (const site of ['demo-site', 'demo-empty-site']) {
-      const group = section(history(), `q.csv on site ${site}, the site&#39;s default model`);
+      const group = section(history(), `q.csv on site ${site}, the site&#39;s default model · built-in simulator`);
       expect(rowOf(group, `${runId}-${site}`)).toContain(`<a href="../reports/sites/${site}/report.html">`);
     }
   });
@@ -88,6 +88,7 @@ describe('history.html is refreshed by each command that finishes a run (built C
     const ran = await sitechat(dir, ['backfill', 'q.csv', '--resume', runId], env);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain(`resuming ${runId}`);
+    // Its meta was written without provenance (as before it was recorded): it is not put with the simulator's runs.
     expect(rowOf(section(history(), 'q.csv on site demo-site, the site&#39;s default model'), runId)).toContain('<td>backfill</td>');
   });
 });

@@ -118,13 +118,17 @@ describe('sitechat labels (the built CLI, file store)', () => {
     expect(by.get('reference @ 0.5')).toMatchObject({ decided: 4, agreeing: 3, coverage: 1, falseFails: 1 });
     expect(by.get('reference @ 0.6')).toMatchObject({ decided: 3, agreeing: 2, coverage: 0.75, falseFails: 1, uncertain: 1 });
     expect(by.get('contains (normalized)')).toMatchObject({ decided: 4, agreeing: 2, falseFails: 2 });
-    expect(by.get('judge')).toMatchObject({ rows: 4, decided: 0, coverage: 0 });
+    // No judge ran: no judge row. Four labels are too few to go by.
+    expect(by.get('judge')).toBeUndefined();
+    expect(report).toMatchObject({ wanted: 30, moreNeeded: 26 });
     expect(report.supported).toEqual({ threshold: 0.5, agreement: 0.75, coverage: 1 });
 
     const table = await sitechat(dir, ['labels', 'agreement', '--site', 'demo-site'], env);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^reference @ 0\.6\s+4\s+3\s+75\.0%\s+0\.667\s+0\.500\s+1\s+0$/mu);
-    expect(table.stdout).toContain('the labels support reference threshold 0.5: agreement 0.750 deciding 100.0% of the labelled rows (default 0.6)');
+    expect(table.stdout).toContain('label 26 more (30 wanted)');
+    expect(table.stdout).toContain('on these 4 labels, reference threshold 0.5 agrees best: agreement 0.750 deciding 100.0% of the labelled rows (default 0.6)');
+    expect(table.stdout).not.toMatch(/^judge/mu);
     const noRun = await sitechat(dir, ['labels', 'agreement', '--run', 'latest'], env);
     expect(noRun.code).toBe(2);
     expect(noRun.stderr).toContain('--run latest: no finished evaluation run');

@@ -30,10 +30,10 @@ describe('sitechat runs (a runs directory with several finished runs)', () => {
     const lines = ran.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^run\s+started \(UTC\)\s+dataset\s+site\s+model\s+rows\s+pass rate\s+uncertain\s+errors\s+verdict$/);
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual([
-      ['20260104-0200-dddddd', '2026-01-04 02:00', 'other.csv', 'site-a', '-', '2', '-', '-', '1', 'no_threshold'],
-      ['20260103-0200-cccccc', '2026-01-03 02:00', 'questions.csv', 'site-b', 'model-x', '2', '100.0%', '0', '0', 'no_threshold'],
-      ['20260102-0200-bbbbbb', '2026-01-02 02:00', 'questions.csv', 'site-a', '-', '4', '33.3%', '0', '1', 'failed'],
-      ['20260101-0200-aaaaaa', '2026-01-01 02:00', 'questions.csv', 'site-a', '-', '4', '75.0%', '0', '0', 'passed'],
+      ['20260104-0200-dddddd', '2026-01-04 02:00', 'other.csv', 'site-a', '-', '2', '-', '-', '1', 'none (backfill)'],
+      ['20260103-0200-cccccc', '2026-01-03 02:00', 'questions.csv', 'site-b', 'model-x', '2', '100.0%', '0', '0', 'no quality threshold set'],
+      ['20260102-0200-bbbbbb', '2026-01-02 02:00', 'questions.csv', 'site-a', '-', '4', '33.3%', '0', '1', 'FAILED'],
+      ['20260101-0200-aaaaaa', '2026-01-01 02:00', 'questions.csv', 'site-a', '-', '4', '75.0%', '0', '0', 'PASSED'],
     ]);
   });
 

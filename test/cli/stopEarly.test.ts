@@ -56,4 +56,27 @@ describe('a run whose first questions are all refused alike (built CLI, real Tem
     expect(summary.gate?.verdict).toBe('failed');
     expect(summary.gate?.reasons[0]).toBe(`the run stopped before asking every question: ${summary.stopped}`);
   });
+
+  it('with a wrong key: exit 3, and the terminal, summary.json, report.md and report.html lead with the cause', async () => {
+    const out = join(dir, 'wrong-key');
+    const ran = await sitechat(dir, ['run', 'q.csv', '--out', out], {
+      TEMPORAL_ADDRESS: inject('temporalAddress'), TEMPORAL_NAMESPACE: namespaceForFile(__filename), SITECHAT_BASE_URL: sim.baseUrl,
+      SITECHAT_API_KEY: 'sk-not-the-key', SITECHAT_SITE_ID: DEMO.siteId, SITECHAT_RATE_LIMIT: '0', SITECHAT_RUNS_DIR: join(dir, 'runs'),
+    });
+    expect(ran.code, ran.stderr).toBe(3);
+    const cause = 'the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY';
+    expect(ran.stderr).toContain(`the run failed: ${cause}`);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.cause).toMatchObject({ text: cause, rows: 60, errors: 60, status: 401, error: 'invalid_api_key' });
+    expect(summary.errorsByType).toEqual({ AuthenticationError: 60 });
+    // The cause is the first thing under each report's title; its 60 rows are one line, not 60 sections.
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md.split('\n\n')[1]).toBe('**Cause:** 60 of 60 errored rows: the API refused the key (401 invalid\\_api\\_key): check SITECHAT\\_API\\_KEY');
+    expect(md).toContain('- 60 rows: the API refused the key');
+    expect(md).not.toContain('### Row');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html.indexOf(`<p class="cause" role="alert"><b>Cause:</b> 60 of 60 errored rows: ${cause}</p>`)).toBeGreaterThan(0);
+    expect(html.indexOf('<p class="cause"')).toBeLessThan(html.indexOf('class="cards"'));
+    expect(html).not.toContain('<article class="review errored"');
+  });
 });

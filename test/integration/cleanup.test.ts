@@ -118,7 +118,7 @@ describe('sessionCleanup (real Temporal + simulator over HTTP)', () => {
     seed(20, 'other', { idleDays: 30, site: DEMO.otherSiteId });
 
     const { report, workflowId } = await cleanup({});
-    expect(report.counts).toEqual({ listed: 1450, relisted: 0, matched: 1100, closed: 1100, alreadyClosed: 50, failed: 0, unreadable: 0 });
+    expect(report.counts).toEqual({ listed: 1450, relisted: 0, matched: 1100, closed: 1100, alreadyClosed: 50, failed: 0, unreadable: 0, notMatched: 300, overMax: 0 });
     expect(report).toMatchObject({ pages: 3, passes: 1, complete: true, dryRun: false });
     const closed = closedIds();
     expect(idle.every((id) => closed.has(id))).toBe(true);
@@ -213,12 +213,12 @@ describe('sessionCleanup (real Temporal + simulator over HTTP)', () => {
       const dry = await run({ dryRun: true, idleFor: '7d' });
       expect(dry.code).toBe(0);
       expect(dry.text).toMatch(/Dry run of the session cleanup of site demo-site/);
-      expect(dry.text).toMatch(/matched +45 \(would be closed\)/);
+      expect(dry.text).toMatch(/listed +\d+ \(1 page, 1 pass\): 45 matched \(would be closed\), 0 already closed, \d+ did not match the rule/);
       expect(dry.text).toMatch(/Would close:\n( {2}idle-\d+ .*\n){20} {2}… and 25 more/);
       expect(closedIds().size).toBe(0);
       const real = await run({});
       expect(real.code).toBe(0);
-      expect(real.text).toMatch(/closed +45/);
+      expect(real.text).toMatch(/: 45 matched and closed, /);
       expect(real.text).toMatch(/Report: .*cleanup-.*\.json/);
     });
 
@@ -235,7 +235,7 @@ describe('sessionCleanup (real Temporal + simulator over HTTP)', () => {
       seed(3, 'idle', { idleDays: 9 });
       const r = await run({ site: `${DEMO.siteId},no-such-site`, idleFor: '1d' });
       expect(r.code).toBe(3);
-      expect(r.text).toMatch(/session cleanup of site demo-site[\s\S]*closed +3/);
+      expect(r.text).toMatch(/session cleanup of site demo-site[\s\S]*: 3 matched and closed, /);
       expect(r.text).toMatch(/site no-such-site: .*404 site not found/);
       expect(closedIds().size).toBe(3);
       const bad = await run({ site: `${DEMO.siteId},,x` });

@@ -83,7 +83,7 @@ describeWithPostgres('sitechat review on the PostgreSQL store, multi-site', (pg)
     const combined = JSON.parse(readFileSync(join(runsDir, PARENT, 'summary.json'), 'utf8')) as MultiSiteSummary;
     expect(combined.sites.map((s) => [s.siteId, s.verdict])).toEqual([['site-a', 'failed'], ['site-b', 'passed']]);
     expect(readFileSync(join(runsDir, PARENT, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- HOOK_URL: delivered \(trigger failed\)/u);
-    expect(readFileSync(join(runsDir, `${PARENT}-site-b`, 'report.md'), 'utf8')).toContain('reviewed: 1 row settled by labels');
+    expect(readFileSync(join(runsDir, `${PARENT}-site-b`, 'report.md'), 'utf8')).toContain('| Reviewed | 1 row settled by labels |');
     expect(existsSync(join(runsDir, 'history.html'))).toBe(true);
 
     // A second review of the same run shows the label kept, on that site only.

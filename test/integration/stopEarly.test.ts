@@ -22,7 +22,7 @@ describe('a run stopped by its first asks\' refusal (real Temporal + simulator)'
     expect(cause).toBeInstanceOf(ApplicationFailure);
     expect((cause as ApplicationFailure).type).toBe('RunAborted');
     expect((cause as ApplicationFailure).message).toMatch(new RegExp(`^the first ${FIRST_ASKS} questions all got 400 invalid payload`));
-    expect((cause as ApplicationFailure).details).toEqual([{ usage: true }]);
+    expect((cause as ApplicationFailure).details).toMatchObject([{ usage: true, cause: { status: 400, error: 'invalid payload', type: 'BadRequestError' } }]);
 
     // Page 0's first questions and those in flight; page 1 asks at the same time and has sent about as many before the
     // stop reaches it (a one-page run stays within FIRST_ASKS + --concurrency: test/cli/stopEarly.test.ts); page 2 never starts.

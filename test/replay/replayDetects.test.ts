@@ -11,15 +11,14 @@ const quiet = { trace: noop, debug: noop, info: noop, warn: noop, error: noop, l
 
 /** The replay test can fail: a workflow changed without `patched()` does not replay its recorded histories. */
 describe('replay detects an incompatible workflow change', () => {
-  it('a cleanup that starts with a timer instead of listing fails on a recorded cleanup history, naming the fixture', async () => {
+  it.each(['sessionCleanup', 'evaluationRun'])('%s changed to start with a timer: fails on its smallest recorded history, naming the fixture', async (type) => {
     installQuietRuntime();
-    // The smallest cleanup history keeps this cheap.
-    const fixture = readHistoryIndex(FIXTURES_DIR).fixtures.filter((f) => f.workflowType === 'sessionCleanup').sort((a, b) => a.events - b.events)[0];
-    expect(fixture, 'a recorded sessionCleanup history').toBeDefined();
+    const fixture = readHistoryIndex(FIXTURES_DIR).fixtures.filter((f) => f.workflowType === type).sort((a, b) => a.events - b.events)[0];
+    expect(fixture, `a recorded ${type} history`).toBeDefined();
     if (!fixture) return;
     const bundle = await bundleWorkflowCode({ workflowsPath: join(__dirname, 'incompatibleWorkflows.ts'), logger: quiet });
     const [outcome] = await replayFixtures(bundle, [fixture]);
     expect(outcome?.error).toBeInstanceOf(DeterminismViolationError);
-    expect(describeOutcome(outcome as NonNullable<typeof outcome>)).toMatch(new RegExp(`^${fixture.file.replace(/[.]/g, '\\.')} \\(sessionCleanup, recorded at [0-9a-f]{7} .*\\): DeterminismViolationError: `));
+    expect(describeOutcome(outcome as NonNullable<typeof outcome>)).toMatch(new RegExp(`^${fixture.file.replace(/[.]/g, '\\.')} \\(${type}, recorded at [0-9a-f]{7} .*\\): DeterminismViolationError: `));
   });
 });

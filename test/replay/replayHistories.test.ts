@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readHistoryIndex } from '../../scripts/histories/fixtureIndex';
+import { readHistoryIndex, releasedVersions } from '../../scripts/histories/fixtureIndex';
 import { installQuietRuntime } from '../../src/temporal/sdkRuntime';
 import { bundleWorkflows, workflowsPath } from '../../src/worker/worker';
 import * as workflows from '../../workflows';
@@ -50,10 +50,18 @@ describe('recorded workflow histories replay against the current workflow code',
     expect(missing, 'workflow types without a recorded history: record one with `npm run record-histories`').toEqual([]);
   });
 
+  it('every released version (CHANGELOG.md) has a recorded history of every workflow type', () => {
+    const released = releasedVersions(readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8'));
+    expect(released, 'released versions in CHANGELOG.md').toContain('1.0.0');
+    for (const version of released) {
+      const recorded = new Set(index.fixtures.filter((f) => f.version === version).map((f) => f.workflowType));
+      const missing = Object.keys(workflows).filter((type) => !recorded.has(type));
+      expect(missing, `${version}: workflow types without a history recorded at that version (record every scenario at a release; never delete a released version's fixtures)`).toEqual([]);
+    }
+  });
+
   it('every patched() id has a history that takes its new path and one from before it', () => {
-    const ids = patchIdsInWorkflows();
-    expect(ids.size, 'patched() calls found in workflows/').toBeGreaterThan(0);
-    for (const [id, files] of ids) {
+    for (const [id, files] of patchIdsInWorkflows()) {
       const withMarker = index.fixtures.filter((f) => f.patches.includes(id));
       expect(withMarker.length, `patched('${id}') (${files.join(', ')}): no recorded history takes the new path; record one`).toBeGreaterThan(0);
       const types = new Set(withMarker.map((f) => f.workflowType));

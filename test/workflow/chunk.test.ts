@@ -159,8 +159,8 @@ describe('settles in batches', () => {
     const t = env(ctx);
     const ids = Array.from({ length: 30 }, (_, i) => `r${i + 1}`);
     const run = new FakeRun([singleTurnUnits(ids)]);
-    // A window as large as the page: the last conversation starts with the first (before `settle-full-batches`, the
-    // batches shrank to the tail's 3 rows right then).
+    // A window as large as the page: the last conversation starts with the first, yet batches shrink to the tail's 3
+    // rows only once fewer than 10 asked rows are left to settle.
     const result = await t.withWorkers(run.activities(), async () => (await start(t.client, { concurrency: 30 })).result());
 
     const sizes = run.settleBatches.map((b) => b.input.items.length);

@@ -16,7 +16,7 @@ import { locateTestServer } from '../helpers/timeSkippingServer';
 
 /** The activities a run calls when nothing is judged or custom-graded: the ones these tests replace. */
 export type RunActivityMocks = Pick<RunActivities,
-  'prepareRun' | 'preflight' | 'readPage' | 'ask' | 'settle' | 'settleRows' | 'recordRows' | 'recordSessionFailures' | 'skipPages' | 'finalizeRun'>;
+  'prepareRun' | 'preflight' | 'readPage' | 'ask' | 'settle' | 'settleRows' | 'recordSessionFailures' | 'skipPages' | 'finalizeRun'>;
 
 /** One call of a mocked activity, with the attempt Temporal ran it as. */
 export interface Call<I> {
@@ -52,7 +52,7 @@ export const settledOk: SettleBehaviour = async (input) => ({
  * Mocked activities over a plan of pages: every call is recorded, rows go to `recorded`, and `finalizeRun` summarizes
  * them with the real `summarize`. `ask` and `settle` do what the test says. A batch (`settleRows`) settles each of its
  * rows that has a call as `settle` would (each logged in `settles` too, so tests read one row's calls the same way
- * whichever shape the chunk has); a settle that throws fails the whole batch for Temporal's retry.
+ * whether it was settled in a batch or on its own); a settle that throws fails the whole batch for Temporal's retry.
  */
 export class FakeRun {
   readonly asks: Call<AskInput>[] = [];
@@ -115,9 +115,6 @@ export class FakeRun {
           this.recorded.push(!feedback || !got ? result : got.ok ? { ...result, feedback: feedback.value } : { ...result, feedback: 'failed', feedbackError: got.error });
         });
         return { items: settled.map(({ feedback, close }) => ({ ...(feedback && { feedback }), ...(close && { close }) })) };
-      },
-      recordRows: async ({ results }) => {
-        this.recorded.push(...results);
       },
       recordSessionFailures: async ({ failures }) => {
         this.closeFailures.push(...failures);

@@ -33,6 +33,9 @@ export async function loadVariants(store: ResultsStore, runIds: readonly string[
   return labelled(metas);
 }
 
+/** Between a label and the run id that tells two equal labels apart. */
+const RUN_SEPARATOR = ' · ';
+
 /** `model @ site`; the run id is added where two labels would read the same. */
 function labelled(metas: readonly RunMeta[]): Variant[] {
   const variants = metas.map((m): Variant => ({
@@ -41,7 +44,18 @@ function labelled(metas: readonly RunMeta[]): Variant[] {
   }));
   const count = new Map<string, number>();
   for (const v of variants) count.set(v.label, (count.get(v.label) ?? 0) + 1);
-  return variants.map((v) => ((count.get(v.label) ?? 0) > 1 ? { ...v, label: `${v.label} · ${v.runId}` } : v));
+  return variants.map((v) => ((count.get(v.label) ?? 0) > 1 ? { ...v, label: `${v.label}${RUN_SEPARATOR}${v.runId}` } : v));
+}
+
+/** The label and the run id, each once: "default model @ demo-site · 20261128-0041-a04a8a", "gpt-4o @ shop (20261128-…)". */
+export function labelAndRun(v: Pick<Variant, 'label' | 'runId'>): string {
+  return v.label.endsWith(`${RUN_SEPARATOR}${v.runId}`) ? v.label : `${v.label} (${v.runId})`;
+}
+
+/** The label without the run id that tells it apart, for a table that shows the run id in a column of its own. */
+export function labelBesideRun(v: Pick<Variant, 'label' | 'runId'>): string {
+  const suffix = `${RUN_SEPARATOR}${v.runId}`;
+  return v.label.endsWith(suffix) ? v.label.slice(0, -suffix.length) : v.label;
 }
 
 function cellOf(row: RowResult): Cell {

@@ -1,14 +1,8 @@
+import { errorTypeOf } from '../../analysis/cause';
 import type { MultiSiteSummary } from '../../domain/multiSite';
 import type { ResultsStore } from '../../store/store';
-import { Outcome, type RowResult, type RunSummary } from '../../domain/results';
+import type { RunSummary } from '../../domain/results';
 import { openCliStore } from '../store/storeReports';
-
-/** The type a row's error is counted under in `summary.errorsByType` (as src/analysis/summary.ts counts it). */
-function errorTypeOf(row: RowResult): string | undefined {
-  if (row.outcome !== Outcome.error && row.outcome !== Outcome.timedOut) return undefined;
-  return row.errorType ?? (row.outcome === Outcome.timedOut ? 'TimedOut' : 'Unknown');
-}
-
 /** The first row's message (and id) of each error type, reading the runs' rows until every type has one. */
 export async function firstErrors(store: ResultsStore, runIds: readonly string[], types: readonly string[]): Promise<Record<string, string>> {
   const wanted = new Set(types);

@@ -4,6 +4,7 @@ import { PayloadCodecError } from '../../codec/errors';
 import { cancelSignal, progressQuery } from '../../../workflows/signals';
 import { outcomeLine, type NotifyOutcome } from '../../domain/notify';
 import type { RunProgress, RunResult } from '../../domain/run';
+import type { RunCause } from '../../domain/results';
 import type { Logger } from '../logger';
 import { askInterrupt } from './interruptPrompt';
 import { isUnreachable, OutageNotice } from './outage';
@@ -29,6 +30,8 @@ export interface FollowOptions {
   progress?: () => Promise<RunProgress>;
   /** Wait between attempts to reach Temporal while it is unreachable. @default 2000 */
   reconnectMs?: number;
+  /** How long one wait for the run's result lasts before the next begins (see `waitOnce`). @default 60000 */
+  resultWaitMs?: number;
   /**
    * This process runs the Temporal server or the simulator the run depends on (embedded mode): they stop when it
    * exits, so detaching is refused and leaving cancels the run. @default false
@@ -52,6 +55,13 @@ export const DUPLICATE_SIGNAL_MS = 500;
 
 /** Per progress query: a query waits for a worker, and must not outlive the poll it belongs to. */
 const QUERY_DEADLINE_MS = 2000;
+
+/**
+ * One wait for the run's result, then a new wait on a new signal (see `waitOnce`): a few of the server's history long
+ * polls (~20 s each). Ended by aborting, not by a deadline: the server answers a long poll at once when the call's
+ * deadline is near, so a deadline made the SDK poll the history many times a second at the end of every wait.
+ */
+const RESULT_WAIT_MS = 60_000;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -142,14 +152,36 @@ export async function followRun(client: Client, workflowId: string, options: Fol
       .finally(() => (querying = undefined));
   }, options.intervalMs ?? 1000);
 
+  /**
+   * One wait for the result, of at most {@link RESULT_WAIT_MS}, on a signal of its own that the end of the follow
+   * aborts (on detach too, so the result's long poll does not retry on a connection closed under it). The SDK adds an
+   * abort listener to the signal for every call and never removes it, and the result is long-polled: on one signal
+   * for the whole run, a run of a few minutes printed a MaxListenersExceededWarning (and kept every listener).
+   */
+  const waitOnce = async (): Promise<RunResult | undefined> => {
+    const attempt = new AbortController();
+    const end = (): void => attempt.abort();
+    runEnded.signal.addEventListener('abort', end, { once: true });
+    const timer = setTimeout(end, options.resultWaitMs ?? RESULT_WAIT_MS);
+    try {
+      return await client.withAbortSignal(attempt.signal, () => handle.result() as Promise<RunResult>);
+    } catch (err) {
+      // The wait's own time ran out (not the follow's end): the next wait goes on.
+      if (attempt.signal.aborted && !runEnded.signal.aborted) return undefined;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      runEnded.signal.removeEventListener('abort', end);
+    }
+  };
+
   /** The run's result, waited for across Temporal outages. */
   const waitForResult = async (): Promise<RunResult> => {
     for (;;) {
       try {
-        // Aborted on detach too, so the result's long poll does not retry on a connection closed under it.
-        const result = await client.withAbortSignal(runEnded.signal, () => handle.result() as Promise<RunResult>);
+        const result = await waitOnce();
         outage.back();
-        return result;
+        if (result) return result;
       } catch (err) {
         if (runEnded.signal.aborted || !isUnreachable(err)) throw err;
         outage.lost(err);
@@ -176,8 +208,10 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     return await report(result, options);
   } catch (err) {
     view.end();
-    log.error(failureText(err));
     const aborted = abortedDetails(err);
+    // The cause first, in the reports' words; the API's full message after it.
+    if (aborted?.cause) log.error(`the run failed: ${aborted.cause.text}\n  ${failureText(err).replace(/^the run failed: /, '')}`);
+    else log.error(failureText(err));
     showNotifications(aborted?.notifications, log);
     // Its first questions were all refused as invalid (400): the request as built from the flags and the dataset.
     return aborted?.usage === true ? ExitCode.usage : ExitCode.runFailed;
@@ -210,11 +244,14 @@ function showNotifications(outcomes: readonly NotifyOutcome[] | undefined, log: 
  * What a run that ended on a fatal error says besides its message (the RunAborted failure's details): the
  * notifications it sent, and whether its first questions were all refused as invalid.
  */
-function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean } | undefined {
+function abortedDetails(err: unknown): { notifications?: NotifyOutcome[]; usage?: boolean; cause?: RunCause } | undefined {
   for (let cause: unknown = err; cause instanceof Error; cause = cause.cause) {
     if (cause instanceof ApplicationFailure && cause.type === 'RunAborted') {
-      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown } | undefined;
-      return { ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true };
+      const details = cause.details?.[0] as { notifications?: unknown; usage?: unknown; cause?: Partial<RunCause> } | undefined;
+      return {
+        ...(Array.isArray(details?.notifications) && { notifications: details.notifications as NotifyOutcome[] }), usage: details?.usage === true,
+        ...(typeof details?.cause?.text === 'string' && { cause: details.cause as RunCause }),
+      };
     }
   }
   return undefined;

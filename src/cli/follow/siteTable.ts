@@ -3,6 +3,7 @@ import { lineName } from '../../analysis/multiSite';
 import { type MultiSiteSummary } from '../../domain/multiSite';
 import { SiteVerdict } from '../../domain/siteVerdict';
 import type { RunSummary } from '../../domain/results';
+import { plural } from '../../shared/plural';
 
 function pct(rate: number | null): string {
   return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
@@ -24,7 +25,7 @@ export function siteLines(s: RunSummary): string[] {
     const uncertain = x.uncertain ? `, uncertain ${x.uncertain}` : '';
     const label = i > 0 ? '           ' : matrix ? 'variants   ' : 'sites      ';
     const settings = matrix ? ` (site ${x.siteId}${x.variant?.model ? `, model ${x.variant.model}` : ''}${x.variant?.responseLanguage ? `, language ${x.variant.responseLanguage}` : ''}${x.variant?.uiLocale ? `, locale ${x.variant.uiLocale}` : ''})` : '';
-    return `${label}${lineName(x).padEnd(width)}  ${x.rows} rows, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${settings}${where}`;
+    return `${label}${lineName(x).padEnd(width)}  ${plural(x.rows, 'row')}, pass rate ${pct(x.passRate)}${uncertain}, errors ${errors}, ${verdict}${settings}${where}`;
   });
   return [...lines, ...comparisonLines(s as MultiSiteSummary)];
 }

@@ -1,4 +1,6 @@
+import { causeLine } from '../../analysis/cause';
 import { verdictLabel } from '../../analysis/gate';
+import { plural } from '../../shared/plural';
 import { GateVerdict, type RunSummary } from '../../domain/results';
 import { askedTwiceText, escalationLine, judgeLine, reaskedLine, reviewedLine } from '../../render/escape';
 import { confirmationText, kOfNEntries, repeatRateText, repeatRowsText } from '../../render/repeatText';
@@ -71,10 +73,12 @@ function baselineLines(s: RunSummary): string[] {
 export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string, string>> = {}): string {
   const lines = [
     `run        ${s.runId} (${s.kind}) — ${s.dataset} on site ${s.siteId}${s.model ? `, model ${s.model}` : ''}${s.cancelled ? ' — CANCELLED' : ''}`,
+    // The cause most errors share, right under the run it is of: the error lines below only detail it.
+    ...(s.cause ? [`cause      ${causeLine(s.cause)}`] : []),
     `rows       ${s.total}: passed ${s.passed}, failed ${s.failed}, uncertain ${s.uncertain ?? 0}, answered ${s.answered}, error ${s.error}, timed_out ${s.timedOut}, skipped ${s.skipped}${s.missing ? `, MISSING ${s.missing}` : ''}`,
   ];
   if (s.kind === 'evaluation') {
-    const review = s.uncertain ? `; ${s.uncertain} uncertain rows need review, not in the pass rate` : '';
+    const review = s.uncertain ? `; ${plural(s.uncertain, 'uncertain row')} ${s.uncertain === 1 ? 'needs' : 'need'} review, not in the pass rate` : '';
     lines.push(`pass rate  ${pct(s.passRate)} (${s.passed}/${s.graded} graded${review})`);
     if (s.repeats) {
       lines.push(`repeats    ${repeatRowsText(s.repeats)}`);
@@ -88,7 +92,7 @@ export function summaryTable(s: RunSummary, firstErrors: Readonly<Record<string,
   if (s.escalated) lines.push(`escalated  ${escalationLine(s.escalated)}`);
   if (s.reviewed) lines.push(`reviewed   ${reviewedLine(s.reviewed)}`);
   lines.push(`sessions   opened ${s.sessions.opened}, closed ${s.sessions.closed ?? 'n/a'}${s.sessions.closeFailed ? `, NOT CLOSED ${s.sessions.closeFailed}` : ''}`);
-  if (s.sessionsLeftOpen) lines.push(`left open  ${s.sessionsLeftOpen.count} session(s) the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
+  if (s.sessionsLeftOpen) lines.push(`left open  ${plural(s.sessionsLeftOpen.count, 'session')} the API has but the run could not close (asked, no answer recorded): ${s.sessionsLeftOpen.sessionIds.slice(0, 3).join(', ')}${s.sessionsLeftOpen.count > 3 ? ' …' : ''} — close them with \`npx sitechat cleanup\``);
   if (s.reasked) lines.push(`asked again ${reaskedLine(s.reasked)}: ${s.reasked.rowIds.slice(0, 5).join(', ')}${s.reasked.rows > 5 ? ' …' : ''}`);
   if (s.askedTwice?.count) lines.push(`asked twice ${askedTwiceText(s.askedTwice)}: ${s.askedTwice.rowIds.slice(0, 5).join(', ')}${s.askedTwice.count > 5 ? ' …' : ''}`);
   if (s.durationMs !== null) lines.push(`duration   ${ms(s.durationMs)}`);

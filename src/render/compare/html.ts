@@ -7,7 +7,9 @@ import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a, formatMs, truncate } from '../escape';
 import { gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
 import { formatP } from '../../analysis/stats';
+import { labelBesideRun } from '../../analysis/compare/rows';
 import type { Comparison, VariantStats } from '../../analysis/compare/types';
+import { plural } from '../../shared/plural';
 
 /** Rows on the page; a larger comparison says how many more are in compare.json. */
 export const HTML_ROW_LIMIT = 5_000;
@@ -47,7 +49,7 @@ function statsRow(c: Comparison, i: number): string {
   const s = c.stats[i] as VariantStats;
   if (!v) return '';
   const conf = s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a';
-  return `<tr${c.best === i ? ' class="best"' : ''}><td>${h(v.label)}</td><td class="id">${h(v.runId)}</td><td>${h(pctOf(s.passRate))}</td><td>${h(intervalOf(s))}</td>`
+  return `<tr${c.best === i ? ' class="best"' : ''}><td>${h(labelBesideRun(v))}</td><td class="id">${h(v.runId)}</td><td>${h(pctOf(s.passRate))}</td><td>${h(intervalOf(s))}</td>`
     + `<td>${h(gradedOf(s))}</td><td>${s.uncertain}</td><td>${s.errors}</td><td>${s.missing}</td><td>${h(formatMs(s.latencyP50))}</td><td>${h(formatMs(s.latencyP95))}</td><td>${h(conf)}</td></tr>`;
 }
 
@@ -58,7 +60,7 @@ export function renderCompareHtml(c: Comparison): string {
 <meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
 <title>Comparison of ${c.variants.length} runs</title><style>${REPORT_CSS}${COMPARE_CSS}</style></head><body>
 <h1>Comparison of ${c.variants.length} runs</h1>
-<p class="meta">${c.rows.length} rows, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
+<p class="meta">${plural(c.rows.length, 'row')}, ${c.pairedRows} graded by every run, ${c.unpairedRows} not paired · created ${h(c.createdAt)}</p>
 ${c.confirmationsIgnored ? `<p class="note">${c.confirmationsIgnored} confirming answers (--confirm) left out: they were asked only for rows that regressed.</p>\n` : ''}<p class="conclusion" id="conclusion">${h(c.conclusion)}</p>
 <h2>Variants</h2>
 <table id="variants"><thead><tr><th>variant</th><th>run</th><th>pass rate</th><th>95% CI</th><th>graded</th><th>needs review</th><th>errors</th><th>missing</th><th>latency p50</th><th>p95</th><th>confidence mean (min–max)</th></tr></thead><tbody>

@@ -2,6 +2,7 @@
 import { formatMs, mdInline, moreLine } from '../escape';
 import { pct } from '../../analysis/gate';
 import { formatP } from '../../analysis/stats';
+import { labelBesideRun } from '../../analysis/compare/rows';
 import type { Comparison, PairStats, VariantStats } from '../../analysis/compare/types';
 
 /** Disagreeing rows listed in the Markdown (the html has them all). */
@@ -50,7 +51,7 @@ export function renderCompareMarkdown(c: Comparison): string {
     ['variant', 'run', 'pass rate', '95% CI', 'graded', 'needs review', 'errors', 'missing', 'latency p50', 'p95', 'confidence mean (min–max)'],
     c.variants.map((v, i) => {
       const s = c.stats[i] as VariantStats;
-      return [v.label, v.runId, pctOf(s.passRate), intervalOf(s), gradedOf(s), String(s.uncertain), String(s.errors), String(s.missing),
+      return [labelBesideRun(v), v.runId, pctOf(s.passRate), intervalOf(s), gradedOf(s), String(s.uncertain), String(s.errors), String(s.missing),
         formatMs(s.latencyP50), formatMs(s.latencyP95), s.confidence ? `${s.confidence.mean.toFixed(1)} (${s.confidence.min}–${s.confidence.max})` : 'n/a'];
     }),
   ), '');
@@ -62,14 +63,14 @@ export function renderCompareMarkdown(c: Comparison): string {
     lines.push(...table(['row', 'question', ...c.variants.map((v) => v.label)], disagree.slice(0, MD_ROWS).map((r) => [
       r.id, r.question, ...r.cells.map((cell) => (cell ? `${cell.outcome}: ${cell.answer ?? cell.reason ?? ''}` : '—')),
     ])));
-    if (disagree.length > MD_ROWS) lines.push('', moreLine(disagree.length - MD_ROWS, 'rows (all of them are in compare.html and compare.json)'));
+    if (disagree.length > MD_ROWS) lines.push('', moreLine(disagree.length - MD_ROWS, 'row', ' (all of them are in compare.html and compare.json)'));
     lines.push('');
   }
   const unpaired = c.rows.filter((r) => r.unpaired);
   if (unpaired.length) {
     lines.push(`## Rows that cannot be paired (${unpaired.length})`, '', 'Not in the pair statistics: every variant must have graded the row.', '');
     lines.push(...table(['row', 'question', 'why'], unpaired.slice(0, MD_UNPAIRED).map((r) => [r.id, r.question, r.unpaired ?? ''])));
-    if (unpaired.length > MD_UNPAIRED) lines.push('', moreLine(unpaired.length - MD_UNPAIRED, 'rows'));
+    if (unpaired.length > MD_UNPAIRED) lines.push('', moreLine(unpaired.length - MD_UNPAIRED, 'row'));
     lines.push('');
   }
   return `${lines.join('\n')}\n`;

@@ -4,7 +4,7 @@
  * The changed word sits where the passage has another one, with the same word on at least one side, and the two are
  * different numbers of one kind (counts, ordinals, decades) or opposites. A reader that quotes the passage notices that
  * it answers another question; paraphrases of an answerable question seldom change a number or flip a word in place.
- * Chosen on the development file, both halves; see docs/simulator.md.
+ * Chosen on the development file, both halves (CHANGELOG.md's history of the simulator's realism work).
  */
 import { oppositesOf } from './antonyms';
 import { foldedWords } from './tokenize';

@@ -2,7 +2,7 @@
  * The question's key words that the passage an answer would rest on does not hold. An unanswerable question is
  * often an answerable one with one word changed: another name ("What did Japan lift in March 1974?" where the passage
  * says the Arab producers did), or the word's negation ("unofficial" for "official"). Which of these refuse was chosen
- * on half a of the development file (`bench/sim-refusal-analysis.ts`); see docs/simulator.md.
+ * on half of the development file (the research is summed up in CHANGELOG.md's history, the scripts are in git).
  */
 import { acronymWords } from './acronym';
 import { MismatchKind, type Mismatch } from './answerable';

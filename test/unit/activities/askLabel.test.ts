@@ -82,7 +82,7 @@ describe('ask: label lookup', () => {
     expect(h.sim().stats().submitted - before).toBe(2);
   });
 
-  it('looks nothing up without the lookup in its input (backfills, histories before labels first)', async () => {
+  it('looks nothing up without the lookup in its input (backfills)', async () => {
     const store = await freshStore();
     const { activities, close } = createActivities(h.config(), { store });
     try {

@@ -23,7 +23,7 @@ describe('pageThrough on a stable list', () => {
   it('pages until pagination.total, closes exactly the idle active sessions in batches, one pass', async () => {
     const site = mixed();
     const report = await run(site);
-    expect(report.counts).toEqual({ listed: 50, relisted: 0, matched: 25, closed: 25, alreadyClosed: 0, failed: 0, unreadable: 0 });
+    expect(report.counts).toEqual({ listed: 50, relisted: 0, matched: 25, closed: 25, alreadyClosed: 0, failed: 0, unreadable: 0, notMatched: 25, overMax: 0 });
     expect(report).toMatchObject({ passes: 1, pages: 5, complete: true, dryRun: false });
     expect(site.closedIds().sort()).toEqual(many(25, '', () => ({})).map((_, i) => `s${i * 2}`).sort());
     expect(Math.max(...site.closeCalls.map((b) => b.length))).toBeLessThanOrEqual(4);

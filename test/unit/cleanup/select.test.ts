@@ -45,7 +45,8 @@ describe('selectPage', () => {
 
   it('counts listed, matched, already closed and unreadable; ids in list order; duplicates once', () => {
     const p = selectPage(page, 42, { rule, samples: 1 });
-    expect(p).toMatchObject({ rows: 6, listed: 5, total: 42, matched: 2, matchedIds: ['a', 'd'], alreadyClosed: 1, unreadable: 1 });
+    // Each listed session is counted once: listed = matched + alreadyClosed + unreadable + notMatched.
+    expect(p).toMatchObject({ rows: 6, listed: 5, total: 42, matched: 2, matchedIds: ['a', 'd'], alreadyClosed: 1, unreadable: 1, notMatched: 1 });
     expect(p.samples).toEqual([expect.objectContaining({ id: 'a', email: 'user@example.com', messageCount: 2 })]);
   });
 

@@ -52,7 +52,7 @@ describe('matrixPlanLines', () => {
 function entry(runId: string, startedAt: string, parent?: { runId: string; variant: string }): HistoryEntry {
   return {
     runId, kind: 'evaluation', dataset: '/d/demo.csv', datasetSha256: 'ab', siteId: 'demo-site', model: parent?.variant ?? null, startedAt, finishedAt: startedAt,
-    rows: 66, passRate: 0.5, uncertain: 0, errors: 0, errorRate: 0, verdict: 'passed', origin: 'evaluation', ...(parent && { parent }),
+    rows: 66, passRate: 0.5, uncertain: 0, errors: 0, errorRate: 0, verdict: 'passed', reasons: [], origin: 'evaluation', ...(parent && { parent }),
   };
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compareRuns } from '../../../src/analysis/compare/compare';
-import { CompareInputError } from '../../../src/analysis/compare/rows';
+import { CompareInputError, labelAndRun } from '../../../src/analysis/compare/rows';
 import { writeComparison } from '../../../src/render/compare/write';
 import { FileResultsStore } from '../../../src/store/file/resultsStore';
 import type { Outcome, RowResult } from '../../../src/domain/results';
@@ -52,6 +52,19 @@ describe('compareRuns (file store)', () => {
     expect(readFileSync(files.markdown, 'utf8')).toMatch(/## Rows that cannot be paired \(2\)/);
     expect(JSON.parse(readFileSync(files.json, 'utf8'))).toMatchObject({ version: 2, pairedRows: 3, unpairedRows: 2 });
     expect(readFileSync(files.junit, 'utf8').match(/<testsuite /g)).toHaveLength(2);
+  });
+
+  it('tells two runs of one model and site apart by their run ids, each said once', async () => {
+    await seed(store, 'run-a', 'm', ['passed']);
+    await seed(store, 'run-b', 'm', ['failed']);
+    const c = await compareRuns(store, ['run-a', 'run-b']);
+    expect(c.variants.map((v) => v.label)).toEqual(['m @ demo-site · run-a', 'm @ demo-site · run-b']);
+    // The terminal's line, and the tables with a run column of their own, do not repeat the id.
+    expect(c.variants.map(labelAndRun)).toEqual(['m @ demo-site · run-a', 'm @ demo-site · run-b']);
+    expect(labelAndRun({ label: 'm @ demo-site', runId: 'run-c' })).toBe('m @ demo-site (run-c)');
+    const files = await writeComparison(c, join(dir, 'cmp'));
+    expect(readFileSync(files.markdown, 'utf8')).toContain('| m @ demo-site | run-a |');
+    expect(readFileSync(files.html, 'utf8')).toContain('<td>m @ demo-site</td><td class="id">run-a</td>');
   });
 
   it('refuses unfinished runs, unknown runs, a run named twice and runs of different datasets', async () => {

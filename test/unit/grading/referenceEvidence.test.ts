@@ -106,10 +106,4 @@ describe('gradeRow: three ways, escalation and feedback', () => {
     expect(failing).toMatchObject({ verdict: 'uncertain', escalation: { error: { message: 'judge down' } } });
     expect(gradedResult(answered, failing)).toMatchObject({ outcome: 'uncertain', decision: { judgeError: 'Error: judge down' } });
   });
-
-  it('grades two ways when asked (histories from before three-way grades)', async () => {
-    const grade = await gradeRow(row, answer, { threeWay: false }, none, async () => { throw new Error('not asked'); });
-    expect(grade).toMatchObject({ verdict: 'fail', pass: false });
-    expect(feedbackFor(grade)).toBe('bad');
-  });
 });

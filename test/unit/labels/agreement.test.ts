@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelAgreement, referenceVerdict, type LabelledAnswer } from '../../../src/labels/agreement';
+import { formatAgreement } from '../../../src/cli/actions/labelsAgreement';
+import { labelAgreement, MIN_LABELS, referenceVerdict, type LabelledAnswer } from '../../../src/labels/agreement';
 
 const capital = 'What is the capital of France?';
 const refund = 'How long is the refund window?';
@@ -68,5 +69,32 @@ describe('labelAgreement', () => {
     expect(none.graders.find((g) => g.grader === 'reference @ 0.4')).toMatchObject({ rows: 3, decided: 1, coverage: 1 / 3 });
     expect(none.supported).toBeNull();
     expect(labelAgreement([]).graders.every((g) => g.agreement === null && g.coverage === null)).toBe(true);
+  });
+});
+
+describe('agreement on few labels', () => {
+  const two: LabelledAnswer[] = [items[0]!, items[1]!].map((i) => ({ ...i, judge: undefined }));
+
+  it('says how many more labels it needs, and shows no judge row when no judge ran', () => {
+    const report = labelAgreement(two);
+    expect(report).toMatchObject({ labelled: 2, wanted: MIN_LABELS, moreNeeded: MIN_LABELS - 2 });
+    expect(report.graders.find((g) => g.grader === 'judge')).toBeUndefined();
+    const text = formatAgreement(report);
+    expect(text[0]).toContain(`label ${MIN_LABELS - 2} more`);
+    expect(text.some((l) => l.startsWith('judge'))).toBe(false);
+    expect(text.at(-1)).toMatch(/^on these 2 labels, reference threshold/);
+    // With enough labels, nothing more is asked for, and a judge that gave verdicts has its row.
+    const enough = labelAgreement(Array.from({ length: MIN_LABELS }, (_, i) => items[i % items.length]!));
+    expect(enough.moreNeeded).toBe(0);
+    expect(enough.graders.find((g) => g.grader === 'judge')).toBeDefined();
+    expect(formatAgreement(enough)[0]).not.toMatch(/more/);
+    expect(formatAgreement(enough).at(-1)).toMatch(/^the labels support reference threshold/);
+  });
+
+  it('leaves out the graders that could grade none of the labels (rubric-only labels)', () => {
+    const rubricOnly = { question: 'Is the tone friendly?', references: [], answer: 'Sure thing!', verdict: 'pass' as const };
+    const text = formatAgreement(labelAgreement([rubricOnly]));
+    expect(text.some((l) => /^reference @/.test(l))).toBe(false);
+    expect(text[1]).toMatch(/^no grader could grade these labels/);
   });
 });

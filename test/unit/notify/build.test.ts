@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRunMessage } from '../../../src/notify/build';
 import { MAX_REGRESSED_ROWS, MAX_ROW_TEXT } from '../../../src/notify/message';
+import { renderSlack } from '../../../src/notify/slack';
+import { renderTeams } from '../../../src/notify/teams';
 import { previousCompatibleRun } from '../../../src/analysis/baselinePrevious';
 import { selectLatestBaseline } from '../../../src/analysis/baselineSelect';
 import { finalizeRun } from '../../../src/render/writeReports';
@@ -48,5 +50,25 @@ describe('the message of a finished run, from the results store', () => {
     expect(await previousCompatibleRun(tmp.store, { runId: 'fixed', datasetSha256: 'abc123', siteId: 'site-1', model: null, startedAt: '2026-01-03T00:00:00.000Z' }))
       .toMatchObject({ runId: 'after', failed: true });
     expect(await previousCompatibleRun(tmp.store, { runId: 'fixed', datasetSha256: 'another', siteId: 'site-1', model: null, startedAt: '2026-01-03T00:00:00.000Z' })).toBeUndefined();
+  });
+});
+
+describe('the message of a run whose errors share one cause', () => {
+  const tmp = useTempStore();
+
+  it('carries the cause, and every destination shows it first', async () => {
+    const refused = Array.from({ length: 4 }, (_, i) => row(i, {
+      outcome: 'error', answer: undefined, errorType: 'AuthenticationError', errorStatus: 401, apiError: 'invalid_api_key',
+      error: 'not sent: the run stopped on 401 invalid_api_key from GET /m2m/sites/{site_id}/sessions: … — check SITECHAT_API_KEY',
+    }));
+    await tmp.store.init('bad-key', meta({ runId: 'bad-key', rowCount: 4 }));
+    await tmp.store.append('bad-key', refused);
+    await finalizeRun(tmp.store, 'bad-key', { outDir: join(tmp.dir, 'bad-key') });
+    const m = { ...(await buildRunMessage(tmp.store, 'bad-key', {})), trigger: 'failed' as const };
+    expect(m.cause).toBe('4 of 4 errored rows: the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY');
+    expect(m.errors).toMatchObject([{ type: 'AuthenticationError', count: 4 }]);
+    // Right under the title in Slack and Teams; a field of its own in the webhook payload (renderWebhook spreads the message).
+    expect(renderSlack(m).blocks[1]).toMatchObject({ type: 'section', text: { text: expect.stringContaining('(401 invalid_api_key)') as unknown } });
+    expect(renderTeams(m).attachments[0]?.content.body[1]).toMatchObject({ type: 'TextBlock', text: expect.stringContaining('(401 invalid_api_key)') as unknown });
   });
 });

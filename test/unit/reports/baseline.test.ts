@@ -66,10 +66,10 @@ describe('baseline loading', () => {
     expect(selection.chosen?.reason).toMatch(/^newest finished run of the same dataset \(sha256 abc123\), site site-1 and the site default model; not cancelled; error rate 0\.0% within 0\.0%$/);
     expect(selection.skipped).toEqual([
       { runId: 'k', reason: 'not finished (still running, or it crashed before its reports)' },
-      { runId: 'j', reason: 'corrupt results: 1 rows readable, its summary counts 2' },
+      { runId: 'j', reason: 'corrupt results: 1 row readable, its summary counts 2' },
       { runId: 'i', reason: expect.stringMatching(/^unreadable summary \(/) as string },
       { runId: 'h', reason: 'error rate 50.0% above the gate\'s 0.0%' },
-      { runId: 'g', reason: 'cancelled (1 rows skipped)' },
+      { runId: 'g', reason: 'cancelled (1 row skipped)' },
       { runId: 'f', reason: 'another model (model gpt-3.5-mini-sim; this run uses the site default model)' },
       { runId: 'e', reason: 'another version of the dataset (sha256 different, this run abc123)' },
     ]);
@@ -96,7 +96,7 @@ describe('baseline loading', () => {
     expect(choice.selection.warnings).toEqual([
       'baseline x is of another dataset (sha256 zzz, this run abc123): only rows with the same id are paired',
       'baseline x used model m2; this run uses model m1',
-      'baseline x was cancelled (1 rows skipped)',
+      'baseline x was cancelled (1 row skipped)',
     ]);
     const missing = await loadExplicitBaseline(join(ctx.dir, 'nope'), target);
     expect(missing.baseline).toBeUndefined();

@@ -75,7 +75,7 @@ describe('evaluateGate', () => {
     const gate = evaluateGate(s, { failUnder: 0.5, baselineGiven: false });
     expect(gate.verdict).toBe('failed');
     expect(gate.reasons).toEqual([
-      'feedback was not recorded for 1 rows (see the report; --allow-side-effect-failures accepts this)',
+      'feedback was not recorded for 1 row (see the report; --allow-side-effect-failures accepts this)',
       '2 sessions could not be closed (see the report; --allow-side-effect-failures accepts this)',
     ]);
     const allowed = evaluateGate(s, { failUnder: 0.5, baselineGiven: false, allowSideEffectFailures: true });
@@ -125,7 +125,7 @@ describe('evaluateGate', () => {
 
   it('fails when rows are missing or skipped, and applies max-error-rate to all rows', async () => {
     expect(evaluateGate(await summary(1, 0, { missing: 2 }), { baselineGiven: false, failUnder: 0 }).reasons).toEqual(['2 dataset rows have no result']);
-    expect(evaluateGate(await summary(1, 0, { skipped: 1, total: 2 }), { baselineGiven: false }).reasons).toEqual(['1 rows were skipped (no answer: not sent, or abandoned by a cancel)']);
+    expect(evaluateGate(await summary(1, 0, { skipped: 1, total: 2 }), { baselineGiven: false }).reasons).toEqual(['1 row was skipped (no answer: not sent, or abandoned by a cancel)']);
     const errored = await summary(8, 0, { total: 10, error: 1, timedOut: 1 });
     expect(evaluateGate(errored, { baselineGiven: false, maxErrorRate: 0.2 }).passed).toBe(true);
     expect(evaluateGate(errored, { baselineGiven: false, maxErrorRate: 0.1 }).reasons).toEqual([

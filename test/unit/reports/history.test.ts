@@ -4,11 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { collectHistory, relativeHref, verdictOf } from '../../../src/render/history';
 import { writeHistory } from '../../../src/render/historyPage';
 import { trendSvg } from '../../../src/render/trendSvg';
+import type { Provenance } from '../../../src/domain/provenance';
 import type { RunSummary } from '../../../src/domain/results';
 import { seedRuns } from '../../helpers/seedRuns';
 import { useTempStore } from './fixtures';
 
 const ctx = useTempStore();
+
+/** A run's row in a history table. */
+function rowIn(html: string, runId: string): string {
+  return html.split('<tr>').find((r) => r.includes(`>${runId}</a></td>`)) ?? '';
+}
 
 const p = 'passed' as const;
 const f = 'failed' as const;
@@ -113,6 +119,37 @@ describe('history.html', () => {
     expect(apart).toContain('<a href="b1/report.html">b1</a></td><td>2026-02-05 00:00</td><td>backfill</td>');
     expect(weak).toContain('run m1 ');
     expect(weak).not.toContain('Re-grades and backfills');
+  });
+
+  it('says each verdict in words with why, marks a failed run on the trend, and keeps simulator and real-API runs apart', async () => {
+    const runner = { version: '0.1.0', commit: 'c' };
+    const simulator: Provenance = { answers: { from: 'simulator', host: '127.0.0.1:1' }, grading: { assertions: [] }, runner };
+    const api: Provenance = { answers: { from: 'api', host: 'chat.example.com' }, grading: { assertions: [] }, runner };
+    await seedRuns(ctx.dir, [
+      { runId: 's1', startedAt: '2026-04-01T00:00:00Z', outcomes: [p, p], provenance: simulator },
+      // Every answer passed, but its feedback was lost: a failed run, which must not read as a pass.
+      { runId: 'a1', startedAt: '2026-04-02T00:00:00Z', outcomes: [p, p], provenance: api, failUnder: 0.5, lostFeedback: 1 },
+      { runId: 'a2', startedAt: '2026-04-03T00:00:00Z', outcomes: [p, p], provenance: api, failUnder: 0.5 },
+    ]);
+    const entries = await collectHistory(ctx.store, ctx.dir);
+    expect(entries.map((x) => [x.runId, x.source, x.verdict])).toEqual([['a2', 'api chat.example.com', 'passed'], ['a1', 'api chat.example.com', 'failed'], ['s1', 'simulator', 'no_threshold']]);
+    expect(entries[1]?.reasons).toEqual([expect.stringMatching(/^feedback was not recorded for 1 row/)]);
+    const html = await readFile(await writeHistory(ctx.store, ctx.dir), 'utf8');
+    const sections = html.split('<section class="group">').slice(1);
+    expect(sections.map((x) => /<h2>([^<]*)<\/h2>/.exec(x)?.[1])).toEqual([
+      'questions.csv on site site-a, the site&#39;s default model · Site Chat API at chat.example.com',
+      'questions.csv on site site-a, the site&#39;s default model · built-in simulator',
+    ]);
+    const [real, sim] = sections as [string, string];
+    expect(real).not.toContain('run s1 ');
+    expect(sim).not.toContain('run a1 ');
+    expect(rowIn(real, 'a1')).toMatch(/<td class="v-failed">FAILED<\/td><td class="reason">feedback was not recorded for 1 row/);
+    expect(rowIn(real, 'a2')).toContain('<td class="v-passed">PASSED</td>');
+    expect(rowIn(sim, 's1')).toContain('<td class="v-no_threshold">no quality threshold set</td>');
+    expect(html).not.toContain('>no_threshold<');
+    // a1's pass-rate point is ringed as failed; a2's is not.
+    expect(real).toMatch(/class="dot pass failed"><title>run a1 /);
+    expect(real).toMatch(/class="dot pass"><title>run a2 /);
   });
 
   it('links the reports of a run written elsewhere with --out, as this host noted them', async () => {

@@ -205,7 +205,7 @@ describe('uncertain rows in every report', () => {
     expect(md).toContain('1 passed, 1 failed, 1 uncertain (needs review)');
     expect(md).toContain('## Needs review (uncertain: the graders could not decide, nothing settled the grade) (1)');
     expect(md).toContain('- ❔ reference: uncertain: answer has 0 of 1 content words');
-    expect(md).toContain('| Escalated to the judge | 1 uncertain rows: 1 passed, 0 failed; 1 calls, 0 cached, 120 tokens |');
+    expect(md).toContain('| Escalated to the judge | 1 uncertain row: 1 passed, 0 failed; 1 call, 0 cached, 120 tokens |');
 
     const xml = await text(renderJUnit(s, iterate(list)));
     checkWellFormedXml(xml);

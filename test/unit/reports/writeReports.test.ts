@@ -146,7 +146,9 @@ describe('finalizeRun: cancelled runs, side effects, follow-up turns, the CI ste
     await writeFile(file, '# earlier step\n');
     await finalizeRun(ctx.store, 'g', { outDir: ctx.store.runDir('g'), gate: { failUnder: 0.9 }, stepSummaryFile: file });
     const text = await readFile(file, 'utf8');
-    expect(text.startsWith('# earlier step\n## Site Chat evaluation: datasets/demo.csv')).toBe(true);
+    // The title names the dataset's file; its path is in the headline's Dataset row.
+    expect(text.startsWith('# earlier step\n## Site Chat evaluation: demo.csv\n')).toBe(true);
+    expect(text).toContain('| Dataset | datasets/demo.csv');
     expect(text).toContain('**Quality gate: FAILED** ❌');
     expect(text).toContain('pass rate 50.0% (1 / 2 graded) is below 90.0% (--fail-under)');
     expect(text).not.toContain('### Row');

@@ -5,7 +5,7 @@ import { Batcher } from '../../../workflows/batcher';
 function batcher(size: number) {
   const batches: number[][] = [];
   const ends: (() => void)[] = [];
-  const b = new Batcher<number>(size, (batch) => {
+  const b = new Batcher<number>(size, { maxMs: 1000, idleBatch: 2 }, (batch) => {
     batches.push(batch);
     return new Promise<void>((resolve) => ends.push(resolve));
   });
@@ -17,14 +17,13 @@ function batcher(size: number) {
   return { b, batches, endNext };
 }
 
-describe('Batcher.holdShortly (the chunk\'s settles from patched(\'short-tail\') on)', () => {
+describe('Batcher (the chunk\'s settles)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('sends the first item at once, then what was held once no flush runs and it makes two items', async () => {
     const { b, batches, endNext } = batcher(10);
-    b.holdShortly(1000, 2);
     b.add(1);
     expect(batches).toEqual([[1]]);
     b.add(2);
@@ -43,7 +42,6 @@ describe('Batcher.holdShortly (the chunk\'s settles from patched(\'short-tail\')
   it('sends what is held once its oldest item has waited the longest hold (looked at when the next item comes), a flush running or not', () => {
     vi.useFakeTimers();
     const { b, batches } = batcher(10);
-    b.holdShortly(1000, 2);
     // The first flush stays running throughout: only the hold sends the next batch.
     b.add(1);
     b.add(2);
@@ -55,12 +53,14 @@ describe('Batcher.holdShortly (the chunk\'s settles from patched(\'short-tail\')
     expect(batches).toEqual([[1], [2, 3, 4]]);
   });
 
-  it('without it, batches go only when full (histories from before the patch)', () => {
+  it('sends a full batch at once while a flush runs and the hold has not run out', () => {
+    vi.useFakeTimers();
     const { b, batches } = batcher(3);
     b.add(1);
     b.add(2);
-    expect(batches).toEqual([]);
     b.add(3);
-    expect(batches).toEqual([[1, 2, 3]]);
+    expect(batches).toEqual([[1]]);
+    b.add(4);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
   });
 });

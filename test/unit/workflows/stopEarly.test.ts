@@ -20,7 +20,7 @@ describe('the first asks of a run', () => {
     expect(ends.at(-1)).toEqual({
       message: 'the first 10 questions all got 400 invalid payload and none was answered, so the rest were not asked; the API refuses the request as this run ' +
         'builds it: check --model and the dataset\'s `model` column (with SITECHAT_TENANT_ID set, models are checked before a run starts), `response_language` and `ui_locale`, then run again',
-      type: 'BadRequestError', status: 400, systematic: true,
+      type: 'BadRequestError', status: 400, apiError: 'invalid payload', systematic: true,
     });
     // Decided once: later asks change nothing.
     expect(end(asks, 5, invalid)).toEqual([undefined, undefined, undefined, undefined, undefined]);
@@ -55,9 +55,13 @@ describe('the first asks of a run', () => {
 
 describe('a row not sent', () => {
   it('is skipped after a cancel or the first asks\' refusal, an error after a fatal error', () => {
-    expect(unsent(undefined)).toEqual({ outcome: 'skipped', reason: 'run cancelled before this row was sent' });
-    expect(unsent({ message: 'the first 10 questions all got 400 invalid payload …', type: 'BadRequestError', status: 400, systematic: true }))
-      .toEqual({ outcome: 'skipped', reason: 'not sent: the first 10 questions all got 400 invalid payload …' });
-    expect(unsent({ message: '401 invalid_api_key', type: 'AuthenticationError' })).toEqual({ outcome: 'error', reason: 'not sent: the run stopped on 401 invalid_api_key' });
+    expect(unsent(undefined)).toEqual({ outcome: 'skipped', reason: 'run cancelled before this row was sent', facts: {} });
+    expect(unsent({ message: 'the first 10 questions all got 400 invalid payload …', type: 'BadRequestError', status: 400, apiError: 'invalid payload', systematic: true }))
+      .toMatchObject({ outcome: 'skipped', reason: 'not sent: the first 10 questions all got 400 invalid payload …' });
+    // The stop's class, status and `error` string go on every row it left unsent: reports group the rows by them.
+    expect(unsent({ message: '401 invalid_api_key', type: 'AuthenticationError', status: 401, apiError: 'invalid_api_key' })).toEqual({
+      outcome: 'error', reason: 'not sent: the run stopped on 401 invalid_api_key',
+      facts: { errorType: 'AuthenticationError', errorStatus: 401, apiError: 'invalid_api_key' },
+    });
   });
 });

@@ -2,7 +2,8 @@ import { basename, join, resolve } from 'node:path';
 import { compareRuns } from '../../../analysis/compare/compare';
 import { intervalOf, pctOf } from '../../../render/compare/markdown';
 import { formatP } from '../../../analysis/stats';
-import { CompareInputError } from '../../../analysis/compare/rows';
+import { CompareInputError, labelAndRun } from '../../../analysis/compare/rows';
+import { plural } from '../../../shared/plural';
 import type { Comparison } from '../../../analysis/compare/types';
 import { writeComparison } from '../../../render/compare/write';
 import { createLogger, type Logger } from '../../logger';
@@ -46,12 +47,12 @@ function printSummary(c: Comparison, log: Logger): void {
   log.info(c.conclusion);
   for (const [i, v] of c.variants.entries()) {
     const s = c.stats[i];
-    if (s) log.info(`  ${v.label} (${v.runId}): ${pctOf(s.passRate)} [${intervalOf(s)}] of ${s.decided} graded, ${s.uncertain} need review, ${s.errors} errors`);
+    if (s) log.info(`  ${labelAndRun(v)}: ${pctOf(s.passRate)} [${intervalOf(s)}] of ${s.decided} graded, ${s.uncertain} need review, ${plural(s.errors, 'error')}`);
   }
   for (const p of c.pairs) {
     log.info(`  ${c.variants[p.a]?.label} vs ${c.variants[p.b]?.label}: ${p.wins} wins, ${p.ties} ties, ${p.losses} losses, ${p.test === 'cmh' ? 'CMH ' : ''}p=${formatP(p.pValue)}, Holm p=${formatP(p.adjustedP)}${p.significant ? ' (significant)' : ''}`);
   }
-  if (c.unpairedRows) log.info(`  ${c.unpairedRows} of ${c.rows.length} rows cannot be paired (listed in the report)`);
+  if (c.unpairedRows) log.info(`  ${c.unpairedRows} of ${plural(c.rows.length, 'row')} cannot be paired (listed in the report)`);
 }
 
 /** `sitechat compare RUN RUN [RUN…]`: 0 written, 1 the reference is beaten, 2 usage, 3 store unreachable. */

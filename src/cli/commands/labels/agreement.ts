@@ -1,6 +1,7 @@
 import { JudgeCache } from '../../../grading/judge/cache';
 import { labelAgreement, type AgreementReport, type GraderAgreement } from '../../../labels/agreement';
 import { labelledAnswersOfLabels, labelledAnswersOfRun } from '../../../labels/agreementSources';
+import { plural } from '../../../shared/plural';
 import { RunKind } from '../../../domain/results';
 import { LabelsExit, withLabelsStore } from './store';
 import { createLogger, type Logger } from '../../logger';
@@ -17,22 +18,28 @@ export interface LabelsAgreementFlags {
 const f3 = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : x.toFixed(3));
 const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
 
-/** The figures as a fixed-width table, then the threshold the labels support. */
+/**
+ * The figures as a fixed-width table, then the threshold the labels support. Under `wanted` labels it says how many
+ * more are needed first; graders that could grade none of the labels (no references) are left out of the table.
+ */
 export function formatAgreement(report: AgreementReport): string[] {
   const header = ['grader', 'rows', 'decided', 'coverage', 'agreement', 'two-way', 'false fails', 'false passes'];
-  const rows = report.graders.map((g: GraderAgreement) => [
+  const graded = report.graders.filter((g) => g.rows > 0);
+  const rows = graded.map((g: GraderAgreement) => [
     g.grader, String(g.rows), String(g.decided), pct(g.coverage), f3(g.agreement), g.agreementTwoWay === undefined ? '' : f3(g.agreementTwoWay),
     String(g.falseFails), String(g.falsePasses),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const table = [header, ...rows].map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd());
   const { supported } = report;
+  const few = report.moreNeeded > 0;
   const verdict = supported
-    ? `the labels support reference threshold ${supported.threshold}: agreement ${f3(supported.agreement)} deciding ${pct(supported.coverage)} of the labelled rows (default ${report.defaultThreshold})`
+    ? `${few ? `on these ${plural(report.labelled, 'label')}, reference threshold ${supported.threshold} agrees best` : `the labels support reference threshold ${supported.threshold}`}: agreement ${f3(supported.agreement)} deciding ${pct(supported.coverage)} of the labelled rows (default ${report.defaultThreshold})`
     : `no reference threshold decides ${pct(report.coverageFloor)} of the labelled rows: the labels support none yet`;
+  const count = `${plural(report.labelled, 'labelled row')}: ${report.passLabels} pass, ${report.failLabels} fail`;
   return [
-    `${report.labelled} labelled rows: ${report.passLabels} pass, ${report.failLabels} fail`,
-    ...table,
+    few ? `${count}; too few to go by: label ${report.moreNeeded} more (${report.wanted} wanted) before changing a threshold on these figures` : count,
+    ...(graded.length > 0 ? table : ['no grader could grade these labels: none has references (a rubric-only label is graded by the judge alone)']),
     verdict,
   ];
 }

@@ -22,6 +22,7 @@ import { finishedRun } from './resumeCheck';
 import { planLine, repeatOf } from './repeatPlan';
 import { refreshHistory } from './historyRefresh';
 import type { ValidatedFlags } from './validate';
+import { plural } from '../../../shared/plural';
 
 /** The rate per site and API path the plan line assumes: this process's worker's (SITECHAT_RATE_LIMIT), else the API's 5/s. */
 function planRate(env: NodeJS.ProcessEnv): number {
@@ -78,7 +79,7 @@ export async function runAction(kind: RunKind, dataset: string, flags: Validated
     if (flags.resume !== undefined) {
       const done = await finishedRun(opened.store, flags.resume, scan.rows * repeatOf(flags, config));
       if (done) {
-        log.info(`nothing to resume: run ${flags.resume} has an answer for each of its ${done.rows} rows; its results and reports in ${opened.location} are left as they are`);
+        log.info(`nothing to resume: run ${flags.resume} has an answer for each of its ${plural(done.rows, 'row')}; its results and reports in ${opened.location} are left as they are`);
         if (flags.json) log.out(JSON.stringify(done.summary, null, 2));
         return exitCodeFor({ summary: done.summary, cancelled: false });
       }

@@ -20,6 +20,7 @@ import type { Runtime } from '../../runtime';
 import { runsDir } from './preflight';
 import { parseSiteList } from './siteList';
 import { localRunDir, renderFromStore } from '../../store/storeReports';
+import { plural } from '../../../shared/plural';
 
 /** Which phase a combined progress shows: the busiest any site is in. */
 const PHASE_ORDER: RunProgress['phase'][] = ['running', 'preparing', 'finishing', 'done'];
@@ -121,8 +122,8 @@ export async function startMultiSiteRun(start: MultiSiteStart): Promise<number> 
   await startWorkflow(client, MULTI_SITE_WORKFLOW_TYPE, { taskQueue: TaskQueue.main, workflowId, args: [input] });
   const names = variants.map((v) => v.name);
   log.info(start.matrix
-    ? `started evaluation run ${runId} (${start.dataset.rows} rows) in ${variants.length} variants at once: ${names.join(', ')} — workflow ${workflowId}; each variant's run is ${runId}-<variant>`
-    : `started evaluation run ${runId} (${start.dataset.rows} rows) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
+    ? `started evaluation run ${runId} (${plural(start.dataset.rows, 'row')}) in ${variants.length} variants at once: ${names.join(', ')} — workflow ${workflowId}; each variant's run is ${runId}-<variant>`
+    : `started evaluation run ${runId} (${plural(start.dataset.rows, 'row')}) on ${sites.length} sites at once: ${sites.join(', ')} — workflow ${workflowId}; each site's run is ${runId}-<site>`);
   if (start.detach) {
     if (runtime.localServer || runtime.simulator) log.warn('the embedded server/simulator stop when this command exits; the run continues when `npx sitechat watch <run> --worker` starts them again');
     const runs = variants.map((v) => ({ ...(start.matrix && { variant: v.name }), siteId: v.siteId, runId: siteRunId(runId, v.name), workflowId: `${workflowId}-${v.name}` }));

@@ -1,6 +1,7 @@
 import type { RunConfig } from '../../../config';
 import type { RunFlags } from './flags';
 import { parseRepeat } from './runOptions';
+import { plural } from '../reports/plural';
 
 /** The run's `--repeat` (flag over config), already validated by the flag checks. */
 export function repeatOf(flags: Pick<RunFlags, 'repeat'>, config: Pick<RunConfig, 'repeat'> | undefined): number {
@@ -12,7 +13,7 @@ export function repeatOf(flags: Pick<RunFlags, 'repeat'>, config: Pick<RunConfig
  * sends N × the questions and, at the same concurrency, takes about N × the time of a run without them.
  */
 export function planLine(scan: { rows: number; conversations: number }, repeat: number): string {
-  const plain = `${scan.rows} rows, ${scan.conversations} conversations`;
+  const plain = `${plural(scan.rows, 'row')}, ${plural(scan.conversations, 'conversation')}`;
   if (repeat <= 1) return plain;
   return `${plain}, each asked ${repeat} times in fresh sessions: ${scan.rows * repeat} questions, about ${repeat} × the time of one pass`;
 }

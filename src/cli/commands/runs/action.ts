@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OpenedStore } from '../../../store/open';
-import { collectHistory, HISTORY_FILE, parentGroups, type HistoryEntry, type HistoryOptions } from '../../../render/history';
+import { plural } from '../../../shared/plural';
+import { collectHistory, HISTORY_FILE, parentGroups, verdictWords, type HistoryEntry, type HistoryOptions } from '../../../render/history';
 import { writeHistory } from '../../../render/historyPage';
 import { createLogger, type Logger } from '../../logger';
 import { runsDir } from '../run/preflight';
@@ -39,7 +40,7 @@ export function formatRuns(entries: readonly HistoryEntry[]): string[] {
   const header = ['run', 'started (UTC)', 'dataset', 'site', 'model', 'rows', 'pass rate', 'uncertain', 'errors', 'verdict'];
   const line = (e: HistoryEntry, indent: string): string[] => [
     `${indent}${e.runId}`, e.startedAt.slice(0, 16).replace('T', ' '), e.dataset.split(/[\\/]/u).pop() ?? e.dataset, e.siteId, e.model ?? '-',
-    String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), e.kind === 'backfill' ? '-' : String(e.uncertain), String(e.errors), e.verdict,
+    String(e.rows), e.kind === 'backfill' ? '-' : pct(e.passRate), e.kind === 'backfill' ? '-' : String(e.uncertain), String(e.errors), verdictWords(e),
   ];
   const groups = new Map(parentGroups(entries).map((g) => [g.runId, g]));
   const rows: string[][] = [];
@@ -53,7 +54,7 @@ export function formatRuns(entries: readonly HistoryEntry[]): string[] {
     if (shown.has(group.runId)) continue;
     shown.add(group.runId);
     const names = [...group.variants].reverse().map((v) => v.parent?.variant ?? v.runId);
-    rows.push([group.runId, '', `${group.variants.length} variant${group.variants.length === 1 ? '' : 's'}: ${names.join(', ')}`]);
+    rows.push([group.runId, '', `${plural(group.variants.length, 'variant')}: ${names.join(', ')}`]);
     for (const v of [...group.variants].reverse()) rows.push(line(v, '  '));
   }
   // A parent's line spans the columns after its run id: it is not counted in their widths.

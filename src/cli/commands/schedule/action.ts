@@ -17,6 +17,7 @@ import { openRuntime } from '../../runtime';
 import { DEMO_EMAIL, defaultSiteId, preflight } from '../run/preflight';
 import { checkModels, modelSource } from '../run/modelCheck';
 import { isModelList } from '../run/variants';
+import { plural } from '../../../shared/plural';
 
 /** `--confirm` of scheduled runs unless given (docs/reports.md, "Confirm before alarm"). */
 const SCHEDULE_CONFIRM = 2;
@@ -42,7 +43,7 @@ async function nightlyOptions(flags: NightlyScheduleFlags, log: Logger): Promise
   };
   if (!(await checkModels(modelsUsed, modelSource(undefined), log))) return undefined;
   const id = flags.id ?? defaultScheduleId('nightly', options.siteId, basename(datasetPath, extname(datasetPath)));
-  log.info(`dataset ${datasetPath}: ${scan.rows} rows; the workers must see this path (the file is pinned when each run starts)`);
+  log.info(`dataset ${datasetPath}: ${plural(scan.rows, 'row')}; the workers must see this path (the file is pinned when each run starts)`);
   return nightlySchedule(id, datasetPath, options, flags);
 }
 
