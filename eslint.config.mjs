@@ -8,7 +8,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const STRING = '/^(Literal|TemplateLiteral)$/';
 const TYPED_START =
   'Start a workflow by its function (`startChild(evaluationRun, …)` in workflow code) or through startWorkflow / ' +
-  'executeWorkflow / startWorkflowAction (src/temporal/workflowTypes.ts), which check the name and the arguments ' +
+  'executeWorkflow / startWorkflowAction (workflows/starts.ts), which check the name and the arguments ' +
   'against the workflow function; a string name is checked by nothing.';
 
 /** Workflows started by a string name: a client's start, execute or signalWithStart, a child, a schedule's action. */

@@ -4,7 +4,6 @@ import { BaselineDiff } from '../src/analysis/baseline';
 import { ConfirmTally } from '../src/analysis/confirmTally';
 import { confirmOrder, nextConfirmStep } from '../src/analysis/confirmSequence';
 import { regressionFailsGate } from '../src/analysis/gate';
-import { summarize } from '../src/analysis/summary';
 import { baseIdOf } from '../src/datasets/repeat';
 import type { BaselineInput } from '../src/analysis/baseline';
 import type { RunMeta } from '../src/domain/results';

@@ -2,7 +2,6 @@ import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
 import { BadRequestError, SiteChatError } from '../src/api/errors';
 import { feedbackRefusalCause } from '../src/api/ids';
-import { countRows } from './metrics';
 import { metrics } from '../src/observability/metrics/registry';
 import { shortError, toFailure } from './failures';
 import type { CallOutcome, SettleInput, SettleResult } from './types';

@@ -10,7 +10,7 @@ import { reaskable, waitToReask } from './chunkReask';
 import { settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
 import { describeFailure, isFatal } from './activityFailure';
-import { errorFacts } from './stopEarly';
+import { errorFacts } from '../src/domain/stopEarly';
 
 /** An answered turn: its result (graded when the run grades) and the feedback to send for it, if any. */
 export interface AnsweredTurn {

@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import { localWork } from './activityProxies';
 import { notifyEnd } from './notifying';
 import type { RunState } from './runState';
-import { unsent } from './stopEarly';
-import { addCounts, countsOf, type RunResult } from './types';
+import { unsent } from '../src/domain/stopEarly';
+import { addCounts, countsOf, type RunResult } from '../src/domain/run';
 
 /**
  * The run's end: pages never started are recorded unsent (`skipped`, or `error` after a fatal error), then the

@@ -2,8 +2,8 @@ import { CancellationScope, type ChildWorkflowHandle } from '@temporalio/workflo
 import type { runChunk } from './chunk';
 import { describeFailure } from './activityFailure';
 import { cancelSignal, type ChunkProgress } from './signals';
-import type { ChunkFailure } from './stopEarly';
-import { addCounts, emptyCounts, type ChunkResult, type RunCarry, type RunInput, type RunProgress } from './types';
+import type { ChunkFailure } from '../src/domain/stopEarly';
+import { addCounts, emptyCounts, type ChunkResult, type RunCarry, type RunInput, type RunProgress } from '../src/domain/run';
 
 /** What the run works through: its rows, conversations and pages, and the API it asks. */
 export type RunPlan = RunCarry['plan'];

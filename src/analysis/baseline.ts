@@ -5,7 +5,7 @@ import { isNotFound, readJsonIfExists, scanLines } from '../shared/fileIo';
 import type { ConfirmTally } from './confirmTally';
 import { regressionFailsGate } from './gate';
 import { RepeatTally } from './repeatTally';
-import { plural } from './plural';
+import { plural } from '../shared/plural';
 import { cochranMantelHaenszel, type RowCounts, type Stratum } from './repeatStats';
 import { addToTag, DEFAULT_ALPHA, mcnemarExact } from './stats';
 import type { ResultsStore } from '../store/store';

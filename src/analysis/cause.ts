@@ -4,8 +4,8 @@
  * terminal and every report lead with it instead of leaving it to be read off 66 identical rows.
  */
 import { errorTypeForStatus, hintFor } from '../api/httpErrors';
-import { plural } from './plural';
-import { Outcome, type RowResult, type RunCause } from './types';
+import { plural } from '../shared/plural';
+import { Outcome, type RowResult, type RunCause } from '../domain/results';
 
 /** What went wrong with a row, as far as it can be grouped: its error's class, and what the API said. */
 export interface ErrorCause {

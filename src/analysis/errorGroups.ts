@@ -1,5 +1,5 @@
 import { causeKey, causeOfRow, causeText, type ErrorCause } from './cause';
-import type { RowResult, RunCause } from './types';
+import type { RowResult, RunCause } from '../domain/results';
 
 /** Rows that errored the same way: one line in a report ("66 rows: the API refused the key (…)"), not a card each. */
 export interface ErrorGroup {

@@ -10,7 +10,7 @@ import {
   SiteChatError,
 } from '../api/errors';
 import { hostOf } from '../api/shownUrl';
-import { causeText } from '../reports/cause';
+import { causeText } from '../analysis/cause';
 import { classifyNetworkError, NetworkKind } from './network';
 
 /** The outcome of one check, one value per diagnosis the user can act on. */
@@ -53,7 +53,7 @@ const WRONG_PLACE = 'check that SITECHAT_BASE_URL points at the Site Chat API (â
 function httpDiagnosis(err: SiteChatError, t: CheckTarget): Diagnosis {
   const head = `${err.status ?? ''}${err.error === undefined ? '' : ` ${err.error}`}`.trim();
   const d = (outcome: CheckOutcome, text: string): Diagnosis => ({ outcome, status: err.status, error: err.error, diagnosis: `${head}: ${text}` });
-  // The causes a run's reports lead with are worded as the reports word them (src/reports/cause.ts), with what this check knows.
+  // The causes a run's reports lead with are worded as the reports word them (src/analysis/cause.ts), with what this check knows.
   const cause = (outcome: CheckOutcome, more: string): Diagnosis => ({
     outcome, status: err.status, error: err.error, diagnosis: `${causeText({ type: err.name, status: err.status, error: err.error })} ${more}`,
   });

@@ -72,7 +72,7 @@ export interface RowResult {
   error?: string;
   /** Class name of the error (e.g. `AuthenticationError`), for grouping. */
   errorType?: string;
-  /** The HTTP status the API refused the row's question with (with `errorType`), for grouping by cause (src/reports/cause.ts). */
+  /** The HTTP status the API refused the row's question with (with `errorType`), for grouping by cause (src/analysis/cause.ts). */
   errorStatus?: number;
   /** The API's `error` string of that refusal, or of a request the service failed (`RequestFailed`). */
   apiError?: string;
@@ -341,7 +341,7 @@ export interface BaselineSelection {
 
 /** The cause most errors of a run share (`RunSummary.cause`). */
 export interface RunCause {
-  /** "the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY" (src/reports/cause.ts, `causeText`). */
+  /** "the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY" (src/analysis/cause.ts, `causeText`). */
   text: string;
   /** Rows that errored or timed out for this cause … */
   rows: number;

@@ -89,7 +89,7 @@ function stoppedOn(f: AskFailure & { status: number }): ChunkFailure {
   };
 }
 
-/** What a row that ended on `f` records of it, so that reports group it by its cause (src/reports/cause.ts). */
+/** What a row that ended on `f` records of it, so that reports group it by its cause (src/analysis/cause.ts). */
 export type ErrorFacts = Pick<RowResult, 'errorType' | 'errorStatus' | 'apiError'>;
 
 export function errorFacts(f: AskFailure): ErrorFacts {

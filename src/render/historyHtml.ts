@@ -3,7 +3,7 @@ import { pct } from '../analysis/gate';
 import { RunOrigin, verdictWords, type HistoryEntry, type ParentGroup } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
-import { plural } from './plural';
+import { plural } from '../shared/plural';
 import { trendSvg } from './trendSvg';
 
 export interface HistoryHtmlOptions {

@@ -8,7 +8,7 @@ import { describeGateSettings, pct, verdictLabel } from '../analysis/gate';
 import { causeLine } from '../analysis/cause';
 import { ErrorGroups, groupLine, ownErrors, type ErrorGroup } from '../analysis/errorGroups';
 import { mdRowDetail } from './markdownRows';
-import { plural } from './plural';
+import { plural } from '../shared/plural';
 import { confirmationText, confirmingAnswerLines, kOfNEntries, repeatRateText, repeatRowsText } from './repeatText';
 import { provenanceMd, simulatorNoticeMd } from './provenanceRender';
 import { askedTwiceText, escalationLine, formatMs, judgeLine, mdInline, moreLine, reaskedLine, reviewedLine } from './escape';
@@ -101,7 +101,7 @@ export function renderStepSummary(summary: RunSummary): string {
     .concat('\n\n');
 }
 
-/** The cause most errors share, first thing under the title (src/reports/cause.ts); nothing when there is none. */
+/** The cause most errors share, first thing under the title (src/analysis/cause.ts); nothing when there is none. */
 function causeMd(s: RunSummary): string {
   return s.cause ? `**Cause:** ${mdInline(causeLine(s.cause), 1000)}` : '';
 }

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileResultsStore } from '../../src/reports/fileStore';
-import { writeHistory } from '../../src/reports/history';
-import type { Provenance } from '../../src/reports/provenance';
-import type { Outcome, RowResult } from '../../src/reports/types';
-import { finalizeRun } from '../../src/reports/writeReports';
+import { FileResultsStore } from '../../src/store/file/resultsStore';
+import { writeHistory } from '../../src/render/historyPage';
+import type { Provenance } from '../../src/domain/provenance';
+import type { Outcome, RowResult } from '../../src/domain/results';
+import { finalizeRun } from '../../src/render/writeReports';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 import { seedRuns } from '../helpers/seedRuns';
 

@@ -1,6 +1,6 @@
 import { sleep } from '@temporalio/workflow';
 import { runDataset } from '../../workflows/run';
-import type { RunInput, RunResult } from '../../workflows/types';
+import type { RunInput, RunResult } from '../../src/domain/run';
 
 /**
  * Workflows changed without `patched()`, bundled by replayDetects.test.ts only. Each now waits before its first

@@ -15,7 +15,7 @@ describe('diagnose: HTTP outcomes', () => {
     const err = new AuthenticationError('x', { status: 401, error: 'invalid_api_key' });
     const d = diagnose(err, site);
     expect(d).toMatchObject({ outcome: CheckOutcome.auth, status: 401, error: 'invalid_api_key' });
-    // Worded as a run's reports word the cause (src/reports/cause.ts), then what this check knows.
+    // Worded as a run's reports word the cause (src/analysis/cause.ts), then what this check knows.
     expect(d.diagnosis).toMatch(/^the API refused the key \(401 invalid_api_key\): check SITECHAT_API_KEY and that the key belongs to the tenant that owns site "shop"/);
     expect(d.diagnosis).toMatch(/expired, revoked or of another tenant/);
     expect(diagnose(err, tenant).diagnosis).toMatch(/tenant "acme" .*SITECHAT_TENANT_ID.* key's own tenant/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgreement } from '../../../src/cli/actions/labelsAgreement';
+import { formatAgreement } from '../../../src/cli/commands/labels/agreement';
 import { labelAgreement, MIN_LABELS, referenceVerdict, type LabelledAnswer } from '../../../src/labels/agreement';
 
 const capital = 'What is the capital of France?';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../../src/api/errors';
 import { diagnose } from '../../../src/check';
-import { summaryTable } from '../../../src/cli/summaryTable';
-import { causeOfRow, causeText } from '../../../src/reports/cause';
-import { ErrorGroups, ownErrors } from '../../../src/reports/errorGroups';
-import { renderHtml } from '../../../src/reports/html';
-import { renderJUnit } from '../../../src/reports/junit';
-import { renderMarkdown, renderStepSummary } from '../../../src/reports/markdown';
-import { summarize } from '../../../src/reports/summary';
-import type { RowResult } from '../../../src/reports/types';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
+import { causeOfRow, causeText } from '../../../src/analysis/cause';
+import { ErrorGroups, ownErrors } from '../../../src/analysis/errorGroups';
+import { renderHtml } from '../../../src/render/html';
+import { renderJUnit } from '../../../src/render/junit';
+import { renderMarkdown, renderStepSummary } from '../../../src/render/markdown';
+import { summarize } from '../../../src/analysis/summary';
+import type { RowResult } from '../../../src/domain/results';
 import { collect, iterate, meta, row } from './fixtures';
 
 const KEY_CAUSE = 'the API refused the key (401 invalid_api_key): check SITECHAT_API_KEY';

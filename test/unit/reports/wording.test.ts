@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { summaryTable } from '../../../src/cli/summaryTable';
-import { evaluateGate } from '../../../src/reports/gate';
-import { renderHtml } from '../../../src/reports/html';
-import { renderMarkdown } from '../../../src/reports/markdown';
-import { plural } from '../../../src/reports/plural';
-import { summarize } from '../../../src/reports/summary';
-import type { RowResult, RunSummary } from '../../../src/reports/types';
+import { summaryTable } from '../../../src/cli/follow/summaryTable';
+import { evaluateGate } from '../../../src/analysis/gate';
+import { renderHtml } from '../../../src/render/html';
+import { renderMarkdown } from '../../../src/render/markdown';
+import { plural } from '../../../src/shared/plural';
+import { summarize } from '../../../src/analysis/summary';
+import type { RowResult, RunSummary } from '../../../src/domain/results';
 import { collect, iterate, meta, row } from './fixtures';
 
 describe('plural', () => {

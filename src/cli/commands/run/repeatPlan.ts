@@ -1,7 +1,7 @@
 import type { RunConfig } from '../../../config';
 import type { RunFlags } from './flags';
 import { parseRepeat } from './runOptions';
-import { plural } from '../reports/plural';
+import { plural } from '../../../shared/plural';
 
 /** The run's `--repeat` (flag over config), already validated by the flag checks. */
 export function repeatOf(flags: Pick<RunFlags, 'repeat'>, config: Pick<RunConfig, 'repeat'> | undefined): number {
