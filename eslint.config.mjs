@@ -22,7 +22,7 @@ const stringStarts = [
 ].map((selector) => ({ selector, message: TYPED_START }));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'runs/**', 'coverage/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'runs/**', 'coverage/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
