@@ -11,7 +11,7 @@ import { WRONG_API_ERROR, type WrongApiDetails } from '../src/temporal/wrongApi'
 const WRONG_API_TRIES = 20;
 const WRONG_API_PAUSE_MS = 1000;
 
-/** The refusal of a first attempt by a worker of another API (`refusal` in src/temporal/apiGuard.ts), if `err` is one. */
+/** The refusal of a first attempt by a worker of another API (`refusal` in src/worker/apiGuard.ts), if `err` is one. */
 function firstAttemptRefusal(err: unknown): WrongApiDetails | undefined {
   const cause = err instanceof ActivityFailure ? err.cause : undefined;
   if (!(cause instanceof ApplicationFailure) || cause.type !== WRONG_API_ERROR || !cause.nonRetryable) return undefined;

@@ -19,7 +19,7 @@ export interface ChunkProgress {
   inFlight: number;
   /** The chunk has sent its last question: the run may start the next chunk. */
   drained?: boolean;
-  /** The run's first asks all got one refusal (workflows/stopEarly.ts): the run stops asking, in every chunk. */
+  /** The run's first asks all got one refusal (src/domain/stopEarly.ts): the run stops asking, in every chunk. */
   stopped?: ChunkFailure;
 }
 export const chunkProgressSignal = defineSignal<[ChunkProgress]>('chunkProgress');
