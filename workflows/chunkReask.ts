@@ -2,7 +2,7 @@ import { isCancellation, sleep } from '@temporalio/workflow';
 import type { AskResult } from '../activities/types';
 import { DEFAULT_REASK_FAILED, isTransientFailure, reaskDelayMs } from '../src/api/failureRules';
 import type { ReaskedRequest } from '../src/domain/results';
-import type { ConversationSession } from './chunkConversation';
+import type { ConversationSession } from './conversationSession';
 import type { ChunkState } from './chunkState';
 
 /** How much of the service's `error` a row keeps per re-asked request. */

@@ -5,7 +5,7 @@ import { answeredResult, unansweredResult } from '../src/domain/rowResult';
 import { Outcome, type ReaskedRequest, type RowResult } from '../src/domain/results';
 import { labelLookupOf } from '../src/labels/subject';
 import { gradeTurn, labelledTurn, looksUpLabels } from './chunkGrade';
-import type { ConversationSession } from './chunkConversation';
+import type { ConversationSession } from './conversationSession';
 import { reaskable, waitToReask } from './chunkReask';
 import { settleRow } from './chunkSettle';
 import type { ChunkState } from './chunkState';
