@@ -20,18 +20,4 @@ describe('figures quoted in the README', () => {
     expect(measured, 'docs/grading.md: the headline bench:agreement writes').not.toBeNull();
     expect([quoted?.[1], quoted?.[2]]).toEqual([measured?.[1], measured?.[2]]);
   });
-
-  it('the simulator\'s realism figure is the untouched source\'s, as docs/simulator.md states it', () => {
-    const readme = read('README.md');
-    const quoted = /On 19 SQuAD 2\.0 articles no step was tuned on \([^)]*\), ([\d.]+ %) of answerable questions get an answer containing a reference answer, ([\d.]+ %) are refused, and ([\d.]+ %) of unanswerable ones are/u.exec(readme);
-    expect(quoted, 'README.md: the realism sentence').not.toBeNull();
-    const sim = read('docs/simulator.md');
-    const column = (measure: string): string | undefined => new RegExp(`\\| ${measure} \\| \\*\\*([\\d.]+ %)\\*\\* \\|`, 'u').exec(sim)?.[1];
-    expect(sim).toContain('| measure | **second source (untouched: the figure)** |');
-    expect([quoted?.[1], quoted?.[2], quoted?.[3]]).toEqual([
-      column('… answer contains a reference answer \\(SQuAD-normalized\\)'),
-      column('… refused \\("I don\'t know"\\)'),
-      column('… refused'),
-    ]);
-  });
 });
