@@ -23,8 +23,48 @@ const PLAIN_EXIT_CODES = [
   ['3', 'failed (API, Temporal, network)'],
 ] as const;
 
-/** Which exit-code table a command's help shows. */
-export const ExitCodes = { run: RUN_EXIT_CODES, backfill: BACKFILL_EXIT_CODES, plain: PLAIN_EXIT_CODES } as const;
+/** `cancel` asks a running run to stop (0); of a finished run it says so and exits with that run's verdict. */
+const CANCEL_EXIT_CODES = [
+  ['0', 'cancel requested (the run writes its reports and ends cancelled), or the run had already finished and its quality gate held'],
+  ['1', 'the run had already finished and its quality gate failed'],
+  ['2', 'usage error: not a run or workflow id'],
+  ['3', 'no such run, Temporal unreachable, or the run had already finished cancelled or failed'],
+] as const;
+
+/** `compare` judges only with --reference. */
+const COMPARE_EXIT_CODES = [
+  ['0', 'the comparison was written'],
+  ['1', 'with --reference: another run is significantly better than the reference'],
+  ['2', 'usage error: fewer than two runs, a run named twice, an unknown or unfinished run, another dataset, a bad --alpha'],
+  ['3', 'the results store cannot be reached'],
+] as const;
+
+/** `review` serves a page until stopped; it has no verdict of its own (each label rewrites the run's). */
+const REVIEW_EXIT_CODES = [
+  ['0', 'stopped (Ctrl-C or SIGTERM) after serving the page; the labels saved are in the results store'],
+  ['2', 'usage error: a flag problem, or a run that is unknown or cannot be reviewed'],
+  ['3', 'failed: the results store or Temporal cannot be reached, or the page could not listen'],
+] as const;
+
+/** `check` diagnoses: a setting that names no usable API is the user's to fix (2), an API or network problem 3. */
+const CHECK_EXIT_CODES = [
+  ['0', 'every check passed'],
+  ['2', 'usage error: a flag problem, nothing to check, or a setting that names no usable API (SITECHAT_BASE_URL without /api/v1, no SITECHAT_API_KEY)'],
+  ['3', 'a check failed: the key, plan, tenant, site or network (each diagnosed)'],
+] as const;
+
+/** `temporal` is the Temporal CLI's own exit code, passed through. */
+const TEMPORAL_EXIT_CODES = [
+  ['N', "the Temporal CLI's own exit code, passed through (0 when it succeeded; 128 + the signal's number when a signal ended it)"],
+  ['2', 'usage error: SITECHAT_PAYLOAD_KEYS is malformed'],
+  ['3', 'no Temporal CLI could be found or provisioned (set TEMPORAL_CLI_PATH), or it could not be started'],
+] as const;
+
+/** Which exit-code table a command's help shows: the codes its action returns. */
+export const ExitCodes = {
+  run: RUN_EXIT_CODES, backfill: BACKFILL_EXIT_CODES, plain: PLAIN_EXIT_CODES, cancel: CANCEL_EXIT_CODES,
+  compare: COMPARE_EXIT_CODES, review: REVIEW_EXIT_CODES, check: CHECK_EXIT_CODES, temporal: TEMPORAL_EXIT_CODES,
+} as const;
 
 /** The text after a command's options: two or three examples, then its exit codes. */
 export function helpFooter(examples: readonly (readonly [string, string])[], codes: keyof typeof ExitCodes = 'plain'): string {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { projectRoot } from '../shared/projectRoot';
 import { dropOutputToClosedPipes } from './closedPipe';
+import { checkApiSettings } from './apiSettings';
 import { commands } from './commands';
 import { withExamples } from './helpText';
 
@@ -37,6 +38,8 @@ export function buildProgram(): Command {
     ['sitechat runs --html', 'past runs, and runs/history.html with the trend'],
   ], 'run');
   for (const register of commands) register(program);
+  // One check of SITECHAT_BASE_URL for every command that asks the API, before its action starts anything.
+  program.hook('preAction', (_program, action) => checkApiSettings(action));
   overrideExits(program);
   return program;
 }

@@ -126,13 +126,13 @@ describe('sitechat check against the simulator over HTTP', () => {
     expect(r.out).toMatch(new RegExp(`connection refused by 127.0.0.1:${port} \\(ECONNREFUSED\\): nothing listens there`));
   });
 
-  it('config: a base URL without /api/v1, or no key', async () => {
+  it('config: a base URL without /api/v1, or no key, is a usage error (exit 2) with its diagnosis', async () => {
     const noPath = await check({ SITECHAT_BASE_URL: sim.origin }, demo);
-    expect(noPath.code).toBe(3);
+    expect(noPath.code).toBe(2);
     expect(noPath.report?.checks).toEqual([expect.objectContaining({ name: 'config', outcome: 'config' })]);
     expect(noPath.out).toMatch(/SITECHAT_BASE_URL must end with \/api\/v1/);
     const noKey = await check({ SITECHAT_API_KEY: undefined }, demo);
-    expect(noKey.code).toBe(3);
+    expect(noKey.code).toBe(2);
     expect(noKey.out).toMatch(/SITECHAT_API_KEY is not set/);
   });
 

@@ -55,7 +55,7 @@ async function check(env: NodeJS.ProcessEnv, flags: CheckFlags, given: string[] 
   }
 }
 
-/** `sitechat check`: exit 0 when every check that ran is ok, 3 otherwise, 2 for bad flags or nothing to check. */
+/** `sitechat check`: exit 0 when every check that ran is ok, 3 otherwise, 2 for bad flags, settings or nothing to check. */
 export async function checkAction(flags: CheckFlags, io: CheckIo = {}): Promise<number> {
   const log = io.log ?? createLogger();
   const env = io.env ?? process.env;
@@ -83,5 +83,7 @@ export async function checkAction(flags: CheckFlags, io: CheckIo = {}): Promise<
   }
   if (flags.json) log.out(JSON.stringify(report, null, 2));
   else log.out(formatCheckReport(report).join('\n'));
+  // A setting that names no usable API (no key, a base URL without /api/v1) is the user's to fix, as for every command.
+  if (report.checks.some((c) => c.outcome === 'config')) return ExitCode.usage;
   return report.ok ? ExitCode.ok : ExitCode.runFailed;
 }

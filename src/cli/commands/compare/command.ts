@@ -9,7 +9,7 @@ export function register(program: Command): void {
     ['sitechat compare 20261122-0412-5f3a9c 20261122-0530-7b1d2e', 'two runs, e.g. two models on one site: writes compare.md, .html, .json, .junit.xml'],
     ['sitechat compare A B C --reference A', 'exit 1 when another run is significantly better than A'],
     ['sitechat compare A B --out comparisons/model-choice --json', 'into a folder of your choice, the comparison as JSON on stdout'],
-  ])
+  ], 'compare')
     .argument('<runs...>', 'two or more run ids (as `sitechat runs` lists them) or run directories (runs/<runId>)')
     .option('--out <dir>', 'write the comparison here (default runs/compare-<first run>-vs-<n-1 more>)')
     .option('--alpha <p>', 'significance level of the tests, after Holm correction (default 0.05)')

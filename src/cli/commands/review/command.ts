@@ -9,7 +9,7 @@ export function register(program: Command): void {
     ['sitechat review latest', 'the newest finished evaluation run; open the printed URL'],
     ['sitechat review 20261122-0412-5f3a9c --sample 25 --by ana', '25 passed rows for spot checks; labels signed "ana"'],
     ['sitechat review 20261122-0412-5f3a9c --worker', 'send the feedback of settled rows from here too (a worker asking SITECHAT_BASE_URL)'],
-  ], 'run')
+  ], 'review')
     .argument('[run]', 'run id (a multi-site run\'s id reviews every site), or `latest`', 'latest')
     .option('--host <address>', 'address to listen on; anything but loopback lets others on the network reach the page (with the token)', '127.0.0.1')
     .option('--port <n>', 'port to listen on; 0 picks a free one', '0')

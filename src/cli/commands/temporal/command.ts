@@ -15,7 +15,7 @@ export function register(program: Command, argv: readonly string[] = process.arg
     .allowExcessArguments(), [
     ['npx sitechat temporal workflow list --query "WorkflowId STARTS_WITH \'sitechat-\'"', 'every sitechat workflow on TEMPORAL_ADDRESS'],
     ['npx sitechat temporal workflow describe --workflow-id sitechat-evaluation-20261122-0412-5f3a9c', 'one run as Temporal sees it'],
-  ])
+  ], 'temporal')
     .action(async () => {
       const { temporalAction } = await import('./action.js');
       process.exitCode = await temporalAction(argsAfter('temporal', process.argv));

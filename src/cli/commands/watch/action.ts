@@ -123,11 +123,22 @@ export async function cancelAction(run: string): Promise<number> {
   const log = createLogger();
   if (badRunId(run, log)) return ExitCode.usage;
   try {
-    return await withClient(log, false, async (client) => {
+    return await withClient(log, false, async (client, rt) => {
       const workflowId = await findWorkflowId(client, run);
-      await client.workflow.getHandle(workflowId).signal(cancelSignal);
-      log.info(`cancel requested for ${workflowId}; its worker closes the open sessions and writes the reports`);
-      return ExitCode.ok;
+      const handle = client.workflow.getHandle(workflowId);
+      try {
+        if ((await handle.describe()).status.name === 'RUNNING') {
+          await handle.signal(cancelSignal);
+          log.info(`cancel requested for ${workflowId}; its worker closes the open sessions and writes the reports`);
+          return ExitCode.ok;
+        }
+      } catch (err) {
+        // It ended between the look and the signal.
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+      // Nothing to cancel: what the run ended with, as `watch` would say it, and its exit code.
+      log.info(`run ${run} had already finished: nothing was cancelled`);
+      return await followRun(client, workflowId, { log, json: false, embedded: Boolean(rt.localServer || rt.simulator), progress: await progressSourceFor(client, workflowId) });
     });
   } catch (err) {
     log.error(err instanceof Error ? err.message : String(err));

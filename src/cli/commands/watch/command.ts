@@ -20,10 +20,10 @@ export function register(program: Command): void {
     });
   withExamples(program
     .command('cancel')
-    .description('Cancel a run gracefully: nothing new is asked, questions in flight are waited for, sessions are closed, reports are written (run it again to abandon the questions in flight)'), [
+    .description('Cancel a run gracefully: nothing new is asked, questions in flight are waited for, sessions are closed, reports are written (run it again to abandon the questions in flight); of a run that has finished, prints its verdict and exits with it'), [
     ['sitechat cancel 20261122-0412-5f3a9c', 'stop asking; sessions closed and reports written'],
     ['sitechat cancel 20261122-0412-5f3a9c && sitechat cancel 20261122-0412-5f3a9c', 'the second cancel abandons the questions in flight'],
-  ])
+  ], 'cancel')
     .argument('<run>', 'run id, or workflow id as `run` and `schedule trigger` print it')
     .action(async (run: string) => {
       const { cancelAction } = await import('./action.js');
