@@ -158,7 +158,17 @@ describe('settles in batches', () => {
   it('a page whose conversations all start at once settles in full batches until fewer than a batch of its asked rows are left to settle', async (ctx) => {
     const t = env(ctx);
     const ids = Array.from({ length: 30 }, (_, i) => `r${i + 1}`);
-    const run = new FakeRun([singleTurnUnits(ids)]);
+    // Every answer waits until the last question was sent, so they all come in together however loaded the machine:
+    // the batches then depend on the workflow's rules alone, not on when each mocked ask happened to return.
+    const allAsked = new Gate();
+    let asked = 0;
+    const run = new FakeRun([singleTurnUnits(ids)], {
+      ask: async (input) => {
+        if (++asked === ids.length) allAsked.open();
+        await allAsked.opened;
+        return answered(input);
+      },
+    });
     // A window as large as the page: the last conversation starts with the first, yet batches shrink to the tail's 3
     // rows only once fewer than 10 asked rows are left to settle.
     const result = await t.withWorkers(run.activities(), async () => (await start(t.client, { concurrency: 30 })).result());
