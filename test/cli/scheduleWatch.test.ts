@@ -57,6 +57,13 @@ describe('following a scheduled run (built CLI, real Temporal dev server, a work
     expect(byRunId.code, byRunId.stderr).toBe(0);
     expect(JSON.parse(byRunId.stdout)).toMatchObject({ runId, total: 2, gate: { verdict: 'passed' } });
 
+    // Cancelling a run that has finished cancels nothing: it says so, prints the verdict and exits with it.
+    const cancelled = await sitechat(dir, ['cancel', runId], env);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stderr).toContain(`run ${runId} had already finished: nothing was cancelled`);
+    expect(cancelled.stdout).toMatch(/verdict\s+PASSED/u);
+    expect(api.stats().submitted).toBe(2);
+
     const described = await sitechat(dir, ['schedule', 'describe', 'watch-me'], env);
     expect(described.code, described.stderr).toBe(0);
     expect(described.stdout).toContain(`recent       ${runId}  passed  ${join(dir, 'runs', runId)}`);
