@@ -1,6 +1,7 @@
 import { ApplicationFailure, CancelledFailure, Context, type Info } from '@temporalio/activity';
 import { STORE_WAIT_FIELD, StoreUnavailableError, type StoreWait } from '../src/store/errors';
 import { TaskQueue } from '../src/temporal/taskQueues';
+import { doubling, retry } from '../src/shared/retry';
 
 /**
  * Attempts of work on the main queue (plans, records, reports) for errors other than a store outage. Its retry
@@ -61,15 +62,15 @@ export function waitingOutStoreOutages<A extends Record<string, (...args: never[
  */
 export async function withStoreRetry<T>(op: () => Promise<T>, limitMs: number, heartbeat: (wait: StoreWait) => void): Promise<T> {
   const ctx = Context.current();
-  for (let delay = 250; ; delay = Math.min(delay * 2, MAX_STORE_RETRY_DELAY_MS)) {
-    try {
-      return await op();
-    } catch (err) {
-      // Past the limit the error goes to `failureForRetry`, which then makes it final.
-      const left = limitMs - (Date.now() - ctx.info.scheduledTimestampMs);
-      if (!(err instanceof StoreUnavailableError) || left <= 0) throw err;
-      heartbeat({ [STORE_WAIT_FIELD]: err.message });
-      await ctx.sleep(Math.min(delay, left));
-    }
-  }
+  // What is left of the limit when an attempt failed: past it, the error goes to `failureForRetry`, which makes it final.
+  let left = 0;
+  return retry(op, {
+    retryable: (err) => {
+      left = limitMs - (Date.now() - ctx.info.scheduledTimestampMs);
+      return err instanceof StoreUnavailableError && left > 0;
+    },
+    delayMs: (_err, attempt) => Math.min(doubling(250, attempt, MAX_STORE_RETRY_DELAY_MS), left),
+    beforeWait: (err) => heartbeat({ [STORE_WAIT_FIELD]: (err as StoreUnavailableError).message }),
+    sleep: (ms) => ctx.sleep(ms),
+  });
 }

@@ -4,6 +4,7 @@
  * run, the judge task queue's rate limit and the activity retry policy do this instead.
  */
 import { delay } from '../../ratelimit/slidingWindow';
+import { doubling, retry } from '../../shared/retry';
 import { JudgeError } from './errors';
 import { cappedRetryAfterMs, isFinalAttempt } from './retry';
 import { JUDGE_DEFAULTS } from './settings';
@@ -59,17 +60,15 @@ export function pacedJudge(judge: Judge, options: PacedJudgeOptions = {}): Judge
   return {
     model: judge.model,
     async judge(request: JudgeRequest, callOptions: { signal?: AbortSignal } = {}): Promise<JudgeVerdict> {
-      for (let attempt = 1; ; attempt++) {
+      return retry(async () => {
         await pacer.wait(callOptions.signal);
-        try {
-          return await judge.judge(request, callOptions);
-        } catch (err) {
-          // Not a JudgeError: the caller's cancellation (a judge throws nothing else), which ends the loop.
-          if (!(err instanceof JudgeError) || isFinalAttempt(err, attempt, limits)) throw err;
-          const backoff = Math.min(MAX_BACKOFF_MS, initial * 2 ** (attempt - 1));
-          await sleep(Math.max(backoff, cappedRetryAfterMs(err, limits) ?? 0), callOptions.signal);
-        }
-      }
+        return judge.judge(request, callOptions);
+      }, {
+        // Not a JudgeError: the caller's cancellation (a judge throws nothing else), which ends the loop.
+        retryable: (err, attempt) => err instanceof JudgeError && !isFinalAttempt(err, attempt, limits),
+        delayMs: (err, attempt) => Math.max(doubling(initial, attempt, MAX_BACKOFF_MS), cappedRetryAfterMs(err as JudgeError, limits) ?? 0),
+        sleep: (ms) => sleep(ms, callOptions.signal),
+      });
     },
   };
 }
