@@ -33,7 +33,7 @@ import { CLI, sitechat, startSitechat, until, type Ran, type Started } from '../
 import { OtlpCollector } from '../helpers/otlpCollector';
 import { postgresBinaries } from '../helpers/postgres';
 import { postJson } from '../helpers/postJson';
-import { descendantsOf, nulSeparated, recordingCli, type RecordingCli } from '../helpers/procfs';
+import { descendantsOf, nulSeparated, parentOf, recordingCli, type RecordingCli } from '../helpers/procfs';
 import { expressNotFound, Receiver } from '../helpers/receiver';
 import { GRADED_HEADER, GRADED_ROWS } from '../helpers/uncertainRows';
 import { describeWithPostgres } from '../helpers/usePostgres';
@@ -91,7 +91,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** What a child process was started with. */
-interface ChildSeen { pid: number; parent: string; cmdline: string[]; environ: string[] }
+interface ChildSeen { pid: number; ppid: number; parent: string; cmdline: string[]; environ: string[] }
 
 describeWithPostgres('no canary secret in any file, history, dump, output or child environment (real processes)', (pg) => {
   let dir: string;
@@ -136,7 +136,7 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
   function watchChildren(): void {
     for (const { name, p } of started) {
       if (p.child.exitCode !== null || p.child.pid === undefined) continue;
-      for (const pid of descendantsOf(p.child.pid)) {
+      for (const [pid, ppid] of descendantsOf(p.child.pid).map((d) => [d, parentOf(d)] as const)) {
         const known = children.get(pid);
         if (known) {
           // Seen first between fork and exec (the stand-in CLI forks for `cat`), a pid shows its parent's command
@@ -149,7 +149,7 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
           continue;
         }
         try {
-          children.set(pid, { pid, parent: name, cmdline: nulSeparated(`/proc/${pid}/cmdline`), environ: nulSeparated(`/proc/${pid}/environ`) });
+          children.set(pid, { pid, ppid, parent: name, cmdline: nulSeparated(`/proc/${pid}/cmdline`), environ: nulSeparated(`/proc/${pid}/environ`) });
         } catch {
           // gone meanwhile; the stand-in CLI saved its environment if it was a Temporal CLI
         }
@@ -157,9 +157,13 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
     }
   }
 
-  /** The Temporal CLIs below `parent`; a shell (the stand-in CLI, or a fork of it for `cat` not yet exec'd) is none. */
+  /**
+   * The Temporal CLIs started below `parent`. The stand-in CLI forks for `cat` before it execs the real one, and a
+   * fork seen before its own exec shows the stand-in's command line: a start-dev under a start-dev is that fork.
+   */
   function devServersOf(parent: string): ChildSeen[] {
-    return [...children.values()].filter((c) => c.parent === parent && c.cmdline.includes('start-dev') && !/(^|\/)(ba|da)?sh$/u.test(c.cmdline[0] ?? ''));
+    const startDev = (c: ChildSeen | undefined): boolean => c?.cmdline.includes('start-dev') ?? false;
+    return [...children.values()].filter((c) => c.parent === parent && startDev(c) && !startDev(children.get(c.ppid)));
   }
 
   beforeAll(async () => {

@@ -4,14 +4,17 @@ import { join } from 'node:path';
 
 /** Direct children of `pid`, from /proc/<n>/stat (the parent pid is the field after the command's closing paren). */
 export function childrenOf(pid: number): number[] {
-  return readdirSync('/proc').filter((n) => /^\d+$/u.test(n)).flatMap((n) => {
-    try {
-      const stat = readFileSync(`/proc/${n}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid ? [Number(n)] : [];
-    } catch {
-      return []; // gone meanwhile
-    }
-  });
+  return readdirSync('/proc').filter((n) => /^\d+$/u.test(n)).flatMap((n) => (parentOf(Number(n)) === pid ? [Number(n)] : []));
+}
+
+/** The parent pid of `pid` (its /proc stat's fourth field), or -1 once it is gone. */
+export function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return -1; // gone meanwhile
+  }
 }
 
 /** Every process below `pid`: its children, theirs, and so on. */
