@@ -3,10 +3,8 @@
  * calls), so it is safe inside the Temporal workflow sandbox.
  */
 
-/** Unicode compatibility normalization plus locale-independent lower-casing. */
-export function foldCase(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
-}
+import { foldCase } from '../shared/text/fold';
+import { spaceCharacterScripts } from '../shared/text/words';
 
 /** Collapses every run of whitespace (newlines included) into one space and trims. */
 export function collapseWhitespace(text: string): string {
@@ -30,9 +28,6 @@ export function normalizeForSearch(text: string, ignoreCase: boolean): string {
   return collapseWhitespace(ignoreCase ? normalized.toLowerCase() : normalized);
 }
 
-/** Scripts written without spaces between words: each character becomes a token of its own. */
-const CHARACTER_SCRIPTS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
-
 /**
  * SQuAD answer normalization: lower-case, delete punctuation (and symbols, as Python's
  * `string.punctuation` does), drop the English articles a/an/the, split on whitespace.
@@ -53,5 +48,5 @@ export function rougeTokens(text: string): string[] {
 }
 
 function splitTokens(text: string): string[] {
-  return text.replace(CHARACTER_SCRIPTS, ' $1 ').split(/\s+/u).filter((t) => t.length > 0);
+  return spaceCharacterScripts(text).split(/\s+/u).filter((t) => t.length > 0);
 }

@@ -14,7 +14,8 @@
  * A parenthesized part of a reference is optional: "(John) Ehrlichman" is also tried as "Ehrlichman".
  * A reference made only of function words ("The Who") must appear as written, case included.
  */
-import { isStopWord, referenceTokens, stem } from './referenceText';
+import { lightStem } from '../shared/text/stem';
+import { isStopWord, referenceTokens } from './referenceText';
 import type { AssertionResult } from '../domain/grade';
 import { fmt, quoteList } from './reasons';
 
@@ -162,14 +163,14 @@ function withoutParentheses(reference: string): string | undefined {
  */
 function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
   const compact = needle.join('');
-  const stemmed = stem(compact);
+  const stemmed = lightStem(compact);
   for (let i = 0; i < haystack.length; i += 1) {
     const first = haystack[i] ?? '';
     if (!compact.startsWith(first) && !stemmed.startsWith(first)) continue;
     let joined = '';
     for (let j = i; j < haystack.length && joined.length < compact.length; j += 1) {
       joined += haystack[j];
-      if (joined === compact || (needle.length + j - i > 1 && stem(joined) === stemmed)) return true;
+      if (joined === compact || (needle.length + j - i > 1 && lightStem(joined) === stemmed)) return true;
     }
   }
   return false;

@@ -3,7 +3,9 @@
  * whatever their case, accents, punctuation, articles, possessives, plurals or way of writing numbers.
  * Pure and deterministic (no Node APIs, no locale-dependent calls): it runs in the workflow sandbox.
  */
-import { foldCase } from './normalize';
+import { foldCase, stripAccents } from '../shared/text/fold';
+import { lightStem } from '../shared/text/stem';
+import { spaceCharacterScripts } from '../shared/text/words';
 import { numberWordsToDigits } from './numberWords';
 
 /** Symbols that carry meaning in an answer; every other symbol and punctuation mark separates words. */
@@ -23,26 +25,9 @@ const SYNONYM_LIST: Readonly<Record<string, string>> = {
 
 const ARTICLES = new Set(['a', 'an', 'the']);
 
-/**
- * Light plural stemming (after Harman's S-stemmer, extended so "boxes"/"box" and "horses"/"horse"
- * agree): "-ies" → "-y"; otherwise a final "s" (not "ss", "us", "is") and then a final "e" go.
- * Words of three letters or fewer and anything with a digit are left alone.
- */
-export function stem(word: string): string {
-  if (word.length <= 3 || /\d/u.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  let w = word;
-  if (w.endsWith('s') && !/(?:ss|us|is)$/u.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
-  return w;
-}
-
 /** Lower-cased text with accents, apostrophes, possessives, digit groups and symbols normalized. */
 function cleanText(text: string): string {
-  return foldCase(text)
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/gu, '') // Latin/Greek/Cyrillic accents only: kana voicing marks stay
-    .normalize('NFC')
+  return stripAccents(foldCase(text))
     .replace(/[\u2018\u2019\u02bc`´]/gu, "'")
     .replace(/(\p{L})'s(?![\p{L}\p{N}])/gu, '$1') // possessive: "Pilgrim's" → "Pilgrim"
     .replace(/(\p{L})'(?=\p{L})/gu, '$1') // "O'Brien" → "OBrien", "don't" → "dont"
@@ -57,22 +42,19 @@ function cleanText(text: string): string {
 }
 
 /** {@link SYNONYM_LIST} keyed and valued by stems, as tokens are looked up. */
-const SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries(SYNONYM_LIST).map(([from, to]) => [stem(from), stem(to)]));
-
-/** Scripts written without spaces between words: each character is a token of its own. */
-const CHARACTER_SCRIPTS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/gu;
+const SYNONYMS: ReadonlyMap<string, string> = new Map(Object.entries(SYNONYM_LIST).map(([from, to]) => [lightStem(from), lightStem(to)]));
 
 /**
  * The normalized tokens of a text, articles removed, in order: case, accents, punctuation,
  * possessives, number words (→ digits), ordinals (→ cardinals), digit grouping, unit and month
- * abbreviations and simple plurals all normalized.
+ * abbreviations and simple plurals (`lightStem`) all normalized.
  */
 export function referenceTokens(text: string): string[] {
-  const words = cleanText(text).replace(CHARACTER_SCRIPTS, ' $1 ').split(' ').filter((t) => t.length > 0);
+  const words = spaceCharacterScripts(cleanText(text)).split(' ').filter((t) => t.length > 0);
   return numberWordsToDigits(words)
     .filter((t) => !ARTICLES.has(t))
     .map((t) => {
-      const stemmed = stem(t);
+      const stemmed = lightStem(t);
       return SYNONYMS.get(stemmed) ?? stemmed;
     })
     .map((t) => (/^\d+\.\d*?0+$/u.test(t) ? t.replace(/\.?0+$/u, '') : t)); // "2.50" → "2.5", "3.0" → "3"
@@ -90,7 +72,7 @@ const STOP_WORDS = new Set(
     'themselves', 'then', 'there', 'these', 'they', 'this', 'those', 'through', 'to', 'too', 'under', 'until', 'up',
     'very', 'was', 'we', 'were', 'what', 'when', 'where', 'which', 'while', 'who', 'whom', 'why', 'will', 'with',
     'would', 'you', 'your', 'yours', 'yourself', 'yourselves', 'also', 'may', 'might', 'must', 'shall',
-  ].map(stem),
+  ].map(lightStem),
 );
 
 /** Whether a normalized token is a function word (see {@link referenceTokens}). */

@@ -1,7 +1,10 @@
 /**
- * Text processing shared by indexing and querying: tokenizing, stop words, a light suffix
- * stemmer (so "share", "shared", "sharing" meet) and sentence splitting.
+ * Text processing shared by indexing and querying: tokenizing, stop words, index terms (the fuller of the two
+ * stemmers of `src/shared/text/stem.ts`, so "share", "shared", "sharing" meet, plus irregular forms and synonyms)
+ * and sentence splitting.
  */
+import { foldMarks } from '../../shared/text/fold';
+import { suffixStem } from '../../shared/text/stem';
 
 const STOP_WORDS = new Set(
   (
@@ -32,38 +35,12 @@ const CANONICAL: Readonly<Record<string, string>> = {
 
 const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
 
-/** Porter's measure: the number of vowel-consonant sequences in a stem. */
-function measure(stem: string): number {
-  return (stem.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g) ?? []).length;
-}
-
-/** A light, idempotent-enough suffix stemmer for English help-center text. */
-export function stem(word: string): string {
-  let w = word;
-  if (w.length <= 3 || /^\d/.test(w)) return w;
-  if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.length > 6 && w.endsWith('ation')) w = w.slice(0, -3);
-  else if (w.length > 6 && w.endsWith('ion')) w = w.slice(0, -3);
-  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  if (w.length > 4 && /[ey]$/.test(w)) w = w.slice(0, -1);
-  // "-ation", "-ated", "-ating", "-ate" meet at "-at"; it goes when enough stem is left (Porter's measure > 1),
-  // so that "information"/"inform" meet while "location"/"located" keep "locat".
-  if (w.endsWith('at') && measure(w.slice(0, -2)) > 1) w = w.slice(0, -2);
-  return w;
-}
-
-/** A raw token in lower case, accents folded: questions are often typed without them ("Rene" for "René"). */
-export const folded = (token: string): string => token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
-
 /** One raw token to an index term, or null for stop words and single letters. */
 export function toTerm(token: string): string | null {
-  const t = folded(token);
+  const t = foldMarks(token); // questions are often typed without accents ("Rene" for "René")
   if (t.length === 0 || STOP_WORDS.has(t) || (t.length === 1 && !/\d/.test(t))) return null;
   // Own keys only: "constructor" or "toString" in a document must not reach Object.prototype.
-  const stemmed = stem(Object.hasOwn(IRREGULAR, t) ? (IRREGULAR[t] as string) : t);
+  const stemmed = suffixStem(Object.hasOwn(IRREGULAR, t) ? (IRREGULAR[t] as string) : t);
   return Object.hasOwn(CANONICAL, stemmed) ? (CANONICAL[stemmed] as string) : stemmed;
 }
 
@@ -82,9 +59,9 @@ export function tokens(text: string): string[] {
   return text.split(WORD_SPLIT).filter((t) => t.length > 0);
 }
 
-/** The raw tokens of a text, folded (`folded`): words compared as written, not as index terms. */
+/** The raw tokens of a text, folded (`foldMarks`): words compared as written, not as index terms. */
 export function foldedWords(text: string): string[] {
-  return tokens(text).map(folded);
+  return tokens(text).map(foldMarks);
 }
 
 /** Words whose period does not end a sentence ("St. Bartholomew", "Dr. Smith", "c. 1560", "J. Smith", "U.S. Army"). */
