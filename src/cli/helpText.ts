@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { FIRST_ASKS } from '../domain/stopEarly';
 
-/** Exit codes of commands that run a dataset (run, backfill, watch); the others use 0, 2 and 3 only. */
+/** Exit codes of commands that run or follow an evaluation (run, grade, watch); `backfill` has its own, with no gate. */
 const RUN_EXIT_CODES = [
   ['0', 'the run finished and the quality gate held'],
   ['1', 'the quality gate failed (pass rate, significant regression, missing rows)'],
@@ -21,6 +21,27 @@ const PLAIN_EXIT_CODES = [
   ['0', 'done'],
   ['2', 'usage error: a flag or value problem; nothing was sent'],
   ['3', 'failed (API, Temporal, network)'],
+] as const;
+
+/** `runs` and `labels …` read and write the results store and local files; they never ask the API or Temporal. */
+const STORE_EXIT_CODES = [
+  ['0', 'done'],
+  ['2', 'usage error: a flag or value problem, or a SITECHAT_STORE_URL that is not a PostgreSQL URL'],
+  ['3', 'the results store cannot be reached, or a file could not be written'],
+] as const;
+
+/** The commands that serve until stopped: `worker`, `server`, `sim`, `codec-server`. */
+const SERVICE_EXIT_CODES = [
+  ['0', 'stopped (Ctrl-C or SIGTERM) after a clean shutdown'],
+  ['2', 'usage error: a flag or setting problem; nothing was started'],
+  ['3', 'failed: could not start (a port taken, Temporal unreachable) or stopped on an error'],
+] as const;
+
+/** `notify test` delivers a sample message to each destination. */
+const NOTIFY_TEST_EXIT_CODES = [
+  ['0', 'every destination took the sample message'],
+  ['2', 'usage error: a flag, config or variable problem, or no destination; nothing was sent'],
+  ['3', 'a destination refused the message or could not be reached (each is named)'],
 ] as const;
 
 /** `cancel` asks a running run to stop (0); of a finished run it says so and exits with that run's verdict. */
@@ -64,6 +85,7 @@ const TEMPORAL_EXIT_CODES = [
 export const ExitCodes = {
   run: RUN_EXIT_CODES, backfill: BACKFILL_EXIT_CODES, plain: PLAIN_EXIT_CODES, cancel: CANCEL_EXIT_CODES,
   compare: COMPARE_EXIT_CODES, review: REVIEW_EXIT_CODES, check: CHECK_EXIT_CODES, temporal: TEMPORAL_EXIT_CODES,
+  store: STORE_EXIT_CODES, service: SERVICE_EXIT_CODES, notifyTest: NOTIFY_TEST_EXIT_CODES,
 } as const;
 
 /** The text after a command's options: two or three examples, then its exit codes. */

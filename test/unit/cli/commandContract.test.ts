@@ -57,10 +57,36 @@ describe('each command\'s --help lists the exit codes its action returns', () =>
     expect(exitCodes('temporal').get('N')).toMatch(/passed through/u);
   });
 
-  it('every other command: 0 done, 2 usage, 3 failed', () => {
-    for (const path of ['runs', 'labels export', 'labels import', 'labels agreement', 'cleanup', 'worker', 'server', 'codec-server', 'sim', 'notify test', 'schedule create nightly', 'schedule list']) {
-      expect([...exitCodes(path).keys()], path).toEqual(['0', '2', '3']);
-    }
+  it('runs and labels name the store, the serving commands a stop, notify test its destinations', () => {
+    for (const path of ['runs', 'labels export', 'labels import', 'labels agreement']) expect(exitCodes(path).get('3'), path).toMatch(/results store/u);
+    for (const path of ['worker', 'server', 'sim', 'codec-server']) expect(exitCodes(path).get('0'), path).toMatch(/stopped/u);
+    expect(exitCodes('notify test').get('3')).toMatch(/destination/u);
+  });
+
+  /**
+   * The codes each command's action returns, read from the action (`return ExitCode.…`, and what it passes through).
+   * Every command the program registers is here, so a new one must say its codes before this passes.
+   */
+  const ACTION_CODES: Readonly<Record<string, readonly string[]>> = {
+    run: ['0', '1', '2', '3'], grade: ['0', '1', '2', '3'], watch: ['0', '1', '2', '3'], cancel: ['0', '1', '2', '3'],
+    compare: ['0', '1', '2', '3'], backfill: ['0', '2', '3'], review: ['0', '2', '3'], check: ['0', '2', '3'],
+    runs: ['0', '2', '3'], 'labels export': ['0', '2', '3'], 'labels import': ['0', '2', '3'], 'labels agreement': ['0', '2', '3'],
+    worker: ['0', '2', '3'], server: ['0', '2', '3'], sim: ['0', '2', '3'], 'codec-server': ['0', '2', '3'], cleanup: ['0', '2', '3'],
+    'notify test': ['0', '2', '3'], 'schedule create nightly': ['0', '2', '3'], 'schedule create cleanup': ['0', '2', '3'],
+    'schedule list': ['0', '2', '3'], 'schedule describe': ['0', '2', '3'], 'schedule pause': ['0', '2', '3'],
+    'schedule unpause': ['0', '2', '3'], 'schedule trigger': ['0', '2', '3'], 'schedule delete': ['0', '2', '3'],
+    temporal: ['N', '2', '3'],
+  };
+
+  it('every command the program registers lists exactly the codes its action returns', () => {
+    const leaves: string[] = [];
+    const walk = (command: Command, path: string[]): void => {
+      if (command.commands.length === 0) leaves.push(path.join(' '));
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    };
+    walk(buildProgram(), []);
+    expect(leaves.sort()).toEqual(Object.keys(ACTION_CODES).sort());
+    for (const path of leaves) expect([...exitCodes(path).keys()], path).toEqual(ACTION_CODES[path]);
   });
 });
 

@@ -9,7 +9,7 @@ export function register(program: Command): void {
     ['sitechat runs', 'the 20 newest runs: when, dataset, site, model, rows, pass rate, errors, verdict'],
     ['sitechat runs --dataset questions.csv --site my-site --limit 50 --json', 'one dataset on one site, as JSON'],
     ['sitechat runs --html', 'write runs/history.html: pass and error rate over time, linked to each report'],
-  ])
+  ], 'store')
     .option('--dataset <file|sha>', 'only runs of this dataset: its path, file name, or a sha256 prefix of at least 8 hex digits')
     .option('--site <id>', 'only runs on this site')
     .option('--limit <n>', 'list at most this many runs (default 20; the history page has them all)')

@@ -9,7 +9,7 @@ export function register(program: Command): void {
     ['npx sitechat server', 'on 127.0.0.1:7233, no Web UI, state in .sitechat/server.db'],
     ['npx sitechat server --ui', 'with the Temporal Web UI on 127.0.0.1:8233 (it answers any Host header: docs/deployment.md)'],
     ['npx sitechat server --port 7244 --db-filename /var/lib/sitechat/temporal.db', 'another port, state elsewhere'],
-  ])
+  ], 'service')
     .option('--port <n>', 'gRPC port (TEMPORAL_ADDRESS)', '7233')
     .option('--ui', "start the Temporal Web UI on 127.0.0.1; off by default: it answers any Host header, so a web page using DNS rebinding could read workflow histories while it runs (docs/deployment.md)")
     .option('--ui-port <n>', 'Web UI port, with --ui (default: 8233)')

@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .description('Run the Site Chat API simulator (demo knowledge base, demo API key) until Ctrl-C'), [
     ['sitechat sim --port 8787 --latency-scale 0.1', 'answers 10× faster than the real service'],
     ['sitechat sim --fail-rate 0.05 --seed 7 --json', '5% of calls fail with 500; prints the base URL and demo key as JSON'],
-  ])
+  ], 'service')
     .option('--port <n>', 'TCP port, 0 for a free one', '8787')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--fixtures <file>', 'tenants, keys, sites and documents (default: datasets/knowledge-base.json)')
