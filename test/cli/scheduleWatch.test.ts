@@ -84,6 +84,27 @@ describe('following a scheduled run (built CLI, real Temporal dev server, a work
     expect((await sitechat(dir, ['schedule', 'delete', 'watch-me'], env)).code).toBe(0);
   });
 
+  it('watch and cancel of a finished run whose gate failed print its verdict and exit with its code (1)', async () => {
+    const dataset = join(dir, 'failing.csv');
+    writeFileSync(dataset, 'question,must_include\nHow much does the Personal plan cost?,$1234.56\n');
+    // The namespace's worker runs it (its API is the simulator this shell names).
+    const shell = { ...env, SITECHAT_BASE_URL: api.baseUrl, SITECHAT_SITE_ID: DEMO.siteId, SITECHAT_EMAIL: 'ana@example.com' };
+    const ran = await sitechat(dir, ['run', dataset, '--no-worker', '--fail-under', '100%'], shell);
+    expect(ran.code, ran.stderr).toBe(1);
+    const runId = /started evaluation run (\S+)/u.exec(ran.stderr)?.[1] as string;
+    const submitted = api.stats().submitted;
+
+    const watched = await sitechat(dir, ['watch', runId], env);
+    expect(watched.code, watched.stderr).toBe(1);
+    expect(watched.stdout).toMatch(/verdict\s+FAILED/u);
+
+    const cancelled = await sitechat(dir, ['cancel', runId], env);
+    expect(cancelled.code, cancelled.stderr).toBe(1);
+    expect(cancelled.stderr).toContain(`run ${runId} had already finished: nothing was cancelled`);
+    expect(cancelled.stdout).toMatch(/verdict\s+FAILED/u);
+    expect(api.stats().submitted).toBe(submitted);
+  });
+
   it('sitechat temporal passes arguments, terminal and exit code through, and keeps the secrets out', async () => {
     const listed = await sitechat(dir, ['temporal', 'workflow', 'list', '--namespace', env.TEMPORAL_NAMESPACE as string, '--query', "WorkflowId STARTS_WITH 'sitechat-evaluation-watch-me'"], env);
     expect(listed.code, listed.stderr).toBe(0);
