@@ -17,10 +17,10 @@ describe('the base URL is checked first, the same way in every command (built CL
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('run, backfill, check, cleanup, worker, watch --worker and a nightly schedule exit 2 naming the fix, and start nothing', async () => {
+  it('run, backfill, check, cleanup, worker, watch --worker, review --worker and a nightly schedule exit 2 naming the fix, and start nothing', async () => {
     const env = { SITECHAT_BASE_URL: 'http://127.0.0.1:9/proxy', SITECHAT_API_KEY: 'sk-test', SITECHAT_SITE_ID: 'my-site', SITECHAT_TENANT_ID: 'my-tenant' };
     const commands = [
-      ['run', 'q.csv'], ['backfill', 'q.csv'], ['check'], ['cleanup'], ['worker'], ['watch', '20261122-0412-5f3a9c', '--worker'],
+      ['run', 'q.csv'], ['backfill', 'q.csv'], ['check'], ['cleanup'], ['worker'], ['watch', '20261122-0412-5f3a9c', '--worker'], ['review', 'latest', '--worker'],
       ['schedule', 'create', 'nightly', '--cron', '0 2 * * *', '--dataset', 'q.csv'],
     ];
     for (const args of commands) {
