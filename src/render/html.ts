@@ -46,7 +46,7 @@ export async function* renderHtml(
   yield header(summary, title);
   yield verdict(summary);
   yield baselineSection(summary);
-  yield repeatsSection(summary, maxText);
+  yield repeatsSection(summary, maxText).value;
   yield tagTable(summary);
   yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
   yield sideEffectSections(context);
@@ -126,7 +126,7 @@ function baselineSection(s: RunSummary): string {
   if (sel?.message) parts.push(`<p><b>No comparison:</b> ${h(sel.message)}.</p>`);
   for (const warning of sel?.warnings ?? []) parts.push(`<p class="warn">⚠ ${h(warning)}</p>`);
   if (s.baseline) parts.push(`<p>${h(baselineVerdict(s.baseline))}</p>`);
-  if (s.baseline?.confirmation) parts.push(confirmationHtml(s.baseline.confirmation));
+  if (s.baseline?.confirmation) parts.push(confirmationHtml(s.baseline.confirmation).value);
   if (sel && sel.skipped.length > 0) {
     const items = sel.skipped.map((x) => `<li><span class="id">${h(x.runId)}</span>: ${h(x.reason)}</li>`);
     if (sel.skippedMore > 0) items.push(`<li>… ${sel.skippedMore} more runs</li>`);
