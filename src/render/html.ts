@@ -48,8 +48,8 @@ export async function* renderHtml(
   yield baselineSection(summary);
   yield repeatsSection(summary, maxText).value;
   yield tagTable(summary);
-  yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500));
-  yield sideEffectSections(context);
+  yield reviewSections(context, summary.baseline?.runId ?? 'baseline', Math.max(maxText, 1500)).value;
+  yield sideEffectSections(context).value;
   yield askedAgainSection(summary);
   yield charts(summary);
   yield `<h2>All rows</h2><div class="controls"><input id="q" type="search" placeholder="Filter rows…" aria-label="Filter rows">
