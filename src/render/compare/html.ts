@@ -3,7 +3,9 @@
  * filterable to the rows where the variants disagree. One self-contained page; answers are untrusted text and are
  * escaped; the script is a constant (no data interpolated into code), under the reports' CSP.
  */
+import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from '../htmlAssets';
+import { pageScript, pageStyle } from '../../shared/pageAsset';
 import { formatMs, truncate } from '../escape';
 import { html, joinHtml, raw, type SafeHtml } from '../htmlTemplate';
 import { gradedOf, intervalOf, pairsNote, pctOf } from './markdown';
@@ -17,33 +19,10 @@ export const HTML_ROW_LIMIT = 5_000;
 /** Characters of an answer shown in a cell. */
 const ANSWER_CHARS = 1_500;
 
-const COMPARE_CSS = `
-.sbs td.cell { min-width: 16em; } .sbs td.cell pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 2px 0; font: 13px/1.4 system-ui, sans-serif; }
-.sbs tr.disagree { background: #fff8c5; } .why { color: var(--muted); font-size: 12px; }
-.conclusion { font-size: 16px; font-weight: 600; border-left: 6px solid #0969da; padding: 6px 12px; background: #f6f8fa; }
-`;
+const COMPARE_CSS = pageStyle(join(__dirname, '..'), 'compare');
 
 /** "Only rows where the variants disagree" and a text filter. Reads data-* attributes only. */
-const COMPARE_SCRIPT = `
-(function () {
-  var only = document.getElementById('only-disagree');
-  var text = document.getElementById('filter');
-  var count = document.getElementById('shown');
-  function apply() {
-    var q = text.value.toLowerCase();
-    var n = 0;
-    document.querySelectorAll('#sbs tbody tr').forEach(function (tr) {
-      var show = (!only.checked || tr.dataset.disagree === 'true') && (!q || tr.textContent.toLowerCase().indexOf(q) >= 0);
-      tr.hidden = !show;
-      if (show) n++;
-    });
-    count.textContent = String(n);
-  }
-  only.addEventListener('change', apply);
-  text.addEventListener('input', apply);
-  apply();
-})();
-`;
+const COMPARE_SCRIPT = pageScript(join(__dirname, '..'), 'compare');
 
 function statsRow(c: Comparison, i: number): SafeHtml {
   const v = c.variants[i];
