@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../../src/render/escape';
+import { renderHtml } from '../../../src/render/html';
 import { html, joinHtml, raw, SafeHtml, type HtmlValue } from '../../../src/render/htmlTemplate';
+import { summarize } from '../../../src/analysis/summary';
+import type { RowResult } from '../../../src/domain/results';
+import { HOSTILE_CELLS } from '../../helpers/csvHostile';
+import { collect, iterate, meta, row } from './fixtures';
 
 describe('html, the escaping template', () => {
   it('escapes text: & < > " \' become entities, and characters HTML cannot carry become U+FFFD', () => {
@@ -36,5 +42,26 @@ describe('html, the escaping template', () => {
     expect(lookalike instanceof SafeHtml).toBe(false);
     expect(html`<p>${lookalike as unknown as string}</p>`.value).not.toContain('<script>');
     expect(String(html`<p>${'x'}</p>`)).toBe('<p>x</p>');
+  });
+});
+
+describe('a page rendered through the template, from hostile run data', () => {
+  const HOSTILE = [...HOSTILE_CELLS, '</script><script>alert(1)</script>', '" onmouseover="alert(1)', "' onfocus='alert(2)", '<img src=x onerror=alert(3)>'];
+
+  it('report.html: every hostile text is in the page escaped, none opens a tag or leaves an attribute', async () => {
+    const rows: RowResult[] = HOSTILE.map((text, i) => row(i, {
+      id: `id${i}${text}`, tags: [text], question: text, answer: text, expected: text, outcome: i % 2 ? 'failed' : 'passed',
+      assertions: [{ type: 'contains', pass: i % 2 === 0, score: 0, reason: text, rule: text }],
+    }));
+    const summary = await summarize(meta({ dataset: `/data/${HOSTILE[HOSTILE.length - 1]}.csv` }), iterate(rows), undefined, { finishedAt: '2025-01-01T00:05:00.000Z' });
+    const page = (await collect(renderHtml(summary, iterate(rows), { maxText: 10_000 }))).join('');
+    // The page's own tags only: one script, no img, no event handler in any tag (the texts are between tags, escaped).
+    const tags = page.match(/<[a-z][^>]*>/gu) ?? [];
+    expect(tags.filter((t) => t.startsWith('<script'))).toEqual(['<script>']);
+    expect(tags.filter((t) => t.startsWith('<img') || /\son\w+=/u.test(t))).toEqual([]);
+    for (const text of HOSTILE) {
+      expect(page).toContain(`<td class="text">${escapeHtml(text)}</td>`);
+      expect(page).toContain(`<td class="tags">${escapeHtml(text)}</td>`);
+    }
   });
 });
