@@ -4,6 +4,7 @@ import { RunOrigin, verdictWords, type HistoryEntry, type ParentGroup } from './
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
 import { truncate } from './escape';
 import { html, joinHtml, raw, type SafeHtml } from './htmlTemplate';
+import { pageStyle } from '../shared/pageAsset';
 import { plural } from '../shared/plural';
 import { trendSvg } from './trendSvg';
 
@@ -16,18 +17,8 @@ export interface HistoryHtmlOptions {
   parents?: (ParentGroup & { href?: string })[];
 }
 
-/** Styles of the history page, on top of the report's. Constants only: no run data is interpolated here. */
-const HISTORY_CSS = `
-.trend .grid { stroke: #eaeef2; } .trend .line { fill: none; stroke-width: 2; }
-.trend .pass .key, .trend .dot.pass { fill: var(--pass); } .trend .line.pass { stroke: var(--pass); }
-.trend .err .key, .trend .dot.err { fill: var(--error); } .trend .line.err { stroke: var(--error); }
-.trend .legend { font-size: 11px; fill: var(--ink); } .trend a .dot:hover { r: 6; }
-.trend .dot.pass.failed { stroke: var(--fail); stroke-width: 3; }
-.v-passed { color: var(--pass); } .v-failed { color: var(--fail); font-weight: 600; }
-.v-cancelled { color: var(--error); } .v-no_threshold { color: var(--muted); }
-section.group td:not(.reason) { white-space: nowrap; } td.reason { font-size: 0.92em; }
-section.group { margin-bottom: 32px; }
-`;
+/** Styles of the history page, on top of the report's (page/history.css). Constants only: no run data is interpolated here. */
+const HISTORY_CSS = pageStyle(__dirname, 'history');
 
 const SERIES = [
   { key: 'pass', title: 'pass rate', className: 'pass' },
