@@ -105,15 +105,14 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): SafeHtml {
   const apart = runs.filter((e) => e.origin !== RunOrigin.evaluation);
   const parts: SafeHtml[] = [];
   if (evaluations.length > 0) {
-    // trendSvg escapes what it writes (labels, titles, links).
-    parts.push(raw(trendSvg(evaluations.map((e) => ({
+    parts.push(trendSvg(evaluations.map((e) => ({
       at: e.startedAt,
       values: { pass: e.passRate, err: e.errorRate },
       label: `run ${e.runId} (${e.startedAt.slice(0, 16).replace('T', ' ')} UTC), ${verdictWords(e)}${e.reasons.length > 0 ? `: ${truncate(e.reasons.join('; '), 300)}` : ''}`,
       href: options.href(e),
       // A run that failed is marked on the trend whatever its pass rate: lost feedback fails a run of 100 %.
       ...(e.verdict === 'failed' && { className: 'failed' }),
-    })), { title: `Pass and error rate: ${title}`, series: SERIES })));
+    })), { title: `Pass and error rate: ${title}`, series: SERIES }));
     if (evaluations.some((e) => e.verdict === 'failed')) parts.push(html`<p class="meta">A pass rate ringed in red is a run that failed, whatever its rates: the table says why.</p>`);
     parts.push(html`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
   }

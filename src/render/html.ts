@@ -164,11 +164,10 @@ function tagTable(s: RunSummary): SafeHtml {
 }
 
 function charts(s: RunSummary): SafeHtml {
-  // svg.ts escapes what it writes (titles and tick labels).
   const svgs = [
     histogramSvg(s.distributions.latencyMs, { title: 'Latency (ms)', unit: '' }),
     histogramSvg(s.distributions.confidence, { title: 'Confidence score (0–100)' }),
-  ].map(raw);
+  ];
   return html`<h2>Distributions</h2><section class="charts">${svgs}</section>\n`;
 }
 
