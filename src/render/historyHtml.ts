@@ -2,7 +2,9 @@ import { basename } from 'node:path';
 import { pct } from '../analysis/gate';
 import { RunOrigin, verdictWords, type HistoryEntry, type ParentGroup } from './history';
 import { CONTENT_SECURITY_POLICY, REPORT_CSS } from './htmlAssets';
-import { escapeHtml as h, escapeHtmlAttr as a, truncate } from './escape';
+import { truncate } from './escape';
+import { html, joinHtml, raw, type SafeHtml } from './htmlTemplate';
+import { pageStyle } from '../shared/pageAsset';
 import { plural } from '../shared/plural';
 import { trendSvg } from './trendSvg';
 
@@ -15,18 +17,8 @@ export interface HistoryHtmlOptions {
   parents?: (ParentGroup & { href?: string })[];
 }
 
-/** Styles of the history page, on top of the report's. Constants only: no run data is interpolated here. */
-const HISTORY_CSS = `
-.trend .grid { stroke: #eaeef2; } .trend .line { fill: none; stroke-width: 2; }
-.trend .pass .key, .trend .dot.pass { fill: var(--pass); } .trend .line.pass { stroke: var(--pass); }
-.trend .err .key, .trend .dot.err { fill: var(--error); } .trend .line.err { stroke: var(--error); }
-.trend .legend { font-size: 11px; fill: var(--ink); } .trend a .dot:hover { r: 6; }
-.trend .dot.pass.failed { stroke: var(--fail); stroke-width: 3; }
-.v-passed { color: var(--pass); } .v-failed { color: var(--fail); font-weight: 600; }
-.v-cancelled { color: var(--error); } .v-no_threshold { color: var(--muted); }
-section.group td:not(.reason) { white-space: nowrap; } td.reason { font-size: 0.92em; }
-section.group { margin-bottom: 32px; }
-`;
+/** Styles of the history page, on top of the report's (page/history.css). Constants only: no run data is interpolated here. */
+const HISTORY_CSS = pageStyle(__dirname, 'history');
 
 const SERIES = [
   { key: 'pass', title: 'pass rate', className: 'pass' },
@@ -64,53 +56,54 @@ function groups(entries: readonly HistoryEntry[]): HistoryEntry[][] {
  * Matrix and multi-site runs at the top: a line per parent with its variants (each links to its own report and
  * sits on its dataset, site and model's trend below), and the parent's combined report with the comparison.
  */
-function parentsSection(options: HistoryHtmlOptions): string {
+function parentsSection(options: HistoryHtmlOptions): SafeHtml {
   const parents = options.parents ?? [];
-  if (parents.length === 0) return '';
+  if (parents.length === 0) return html``;
   const rows = parents.map((g) => {
-    const id = g.href ? `<a href="${a(g.href)}">${h(g.runId)}</a>` : h(g.runId);
+    const id = g.href ? html`<a href="${g.href}">${g.runId}</a>` : g.runId;
     const variants = [...g.variants].reverse().map((e) => {
       const href = options.href(e);
-      const name = h(e.parent?.variant ?? e.runId);
-      return `${href ? `<a href="${a(href)}">${name}</a>` : name} <span class="v-${a(e.verdict)}">${h(verdictWords(e))}</span> ${rate(e.passRate)}`;
+      const name = e.parent?.variant ?? e.runId;
+      return html`${href ? html`<a href="${href}">${name}</a>` : name} <span class="v-${e.verdict}">${verdictWords(e)}</span> ${rate(e.passRate)}`;
     });
     const first = g.variants[g.variants.length - 1] as HistoryEntry;
-    return `<tr><td>${id}</td><td>${h(first.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(basename(first.dataset))}</td><td>${variants.join('<br>')}</td></tr>`;
+    return html`<tr><td>${id}</td><td>${first.startedAt.slice(0, 16).replace('T', ' ')}</td><td>${basename(first.dataset)}</td><td>${joinHtml(variants, raw('<br>'))}</td></tr>`;
   });
-  return `<section class="group" id="matrix-runs"><h2>Matrix and multi-site runs (${parents.length})</h2>
+  return html`<section class="group" id="matrix-runs"><h2>Matrix and multi-site runs (${parents.length})</h2>
 <p class="meta">Each variant is a run of its own, on its dataset, site and model's trend below; the run id opens the combined report with the comparison.</p>
 <table><thead><tr><th>run</th><th>started (UTC)</th><th>dataset</th><th>variants: verdict, pass rate</th></tr></thead><tbody>
-${rows.join('\n')}
+${joinHtml(rows, '\n')}
 </tbody></table></section>\n`;
 }
 
-const TABLE_HEAD = '<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th><th>why</th></tr></thead>';
+const TABLE_HEAD = html`<thead><tr><th>run</th><th>started (UTC)</th><th>kind</th><th>model</th><th>rows</th><th>pass rate</th><th>uncertain</th><th>errors</th><th>verdict</th><th>why</th></tr></thead>`;
 
 /** Why a run failed or was cancelled (every reason, cut short), so a run that failed with a full pass rate does not read as a pass. */
-function reasonCell(e: HistoryEntry): string {
+function reasonCell(e: HistoryEntry): SafeHtml {
   const text = e.reasons.join('; ');
-  return `<td class="reason"${text.length > 300 ? ` title="${a(truncate(text, 2000))}"` : ''}>${h(truncate(text, 300))}</td>`;
+  const td = text.length > 300 ? html`<td class="reason" title="${truncate(text, 2000)}">` : html`<td class="reason">`;
+  return html`${td}${truncate(text, 300)}</td>`;
 }
 
 const ORIGIN_LABEL: Record<RunOrigin, string> = { evaluation: 'evaluation', regrade: 're-grade', backfill: 'backfill' };
 
-function table(runs: readonly HistoryEntry[], options: HistoryHtmlOptions): string {
+function table(runs: readonly HistoryEntry[], options: HistoryHtmlOptions): SafeHtml {
   const rows = runs.map((e) => {
     const href = options.href(e);
-    const id = href ? `<a href="${a(href)}">${h(e.runId)}</a>` : h(e.runId);
-    return `<tr><td>${id}</td><td>${h(e.startedAt.slice(0, 16).replace('T', ' '))}</td><td>${h(ORIGIN_LABEL[e.origin])}</td><td>${h(e.model ?? '')}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${a(e.verdict)}">${h(verdictWords(e))}</td>${reasonCell(e)}</tr>`;
+    const id = href ? html`<a href="${href}">${e.runId}</a>` : e.runId;
+    return html`<tr><td>${id}</td><td>${e.startedAt.slice(0, 16).replace('T', ' ')}</td><td>${ORIGIN_LABEL[e.origin]}</td><td>${e.model ?? ''}</td><td>${e.rows}</td><td>${rate(e.passRate)}</td><td>${e.uncertain}</td><td>${e.errors} (${rate(e.errorRate)})</td><td class="v-${e.verdict}">${verdictWords(e)}</td>${reasonCell(e)}</tr>`;
   });
-  return `<table>${TABLE_HEAD}<tbody>\n${rows.join('\n')}\n</tbody></table>`;
+  return html`<table>${TABLE_HEAD}<tbody>\n${joinHtml(rows, '\n')}\n</tbody></table>`;
 }
 
-function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
+function group(runs: HistoryEntry[], options: HistoryHtmlOptions): SafeHtml {
   const head = runs[0] as HistoryEntry;
   const model = head.model ? `model ${head.model}` : 'the site\'s default model';
   const settings = [head.language && `answer language ${head.language}`, head.locale && `locale ${head.locale}`].filter(Boolean).join(', ');
   const title = `${basename(head.dataset)} on site ${head.siteId}, ${model}${settings ? `, ${settings}` : ''}${sourceWords(head.source)}`;
   const evaluations = runs.filter((e) => e.origin === RunOrigin.evaluation);
   const apart = runs.filter((e) => e.origin !== RunOrigin.evaluation);
-  const parts: string[] = [];
+  const parts: SafeHtml[] = [];
   if (evaluations.length > 0) {
     parts.push(trendSvg(evaluations.map((e) => ({
       at: e.startedAt,
@@ -120,16 +113,16 @@ function group(runs: HistoryEntry[], options: HistoryHtmlOptions): string {
       // A run that failed is marked on the trend whatever its pass rate: lost feedback fails a run of 100 %.
       ...(e.verdict === 'failed' && { className: 'failed' }),
     })), { title: `Pass and error rate: ${title}`, series: SERIES }));
-    if (evaluations.some((e) => e.verdict === 'failed')) parts.push('<p class="meta">A pass rate ringed in red is a run that failed, whatever its rates: the table says why.</p>');
-    parts.push(`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
+    if (evaluations.some((e) => e.verdict === 'failed')) parts.push(html`<p class="meta">A pass rate ringed in red is a run that failed, whatever its rates: the table says why.</p>`);
+    parts.push(html`<h3>Evaluations (${evaluations.length})</h3>`, table(evaluations, options));
   }
   if (apart.length > 0) {
-    parts.push(`<h3>Re-grades and backfills (${apart.length}), not on the trend</h3>`,
-      '<p class="meta">A re-grade grades answers an evaluation already recorded; a backfill records answers without grading them.</p>', table(apart, options));
+    parts.push(html`<h3>Re-grades and backfills (${apart.length}), not on the trend</h3>`,
+      html`<p class="meta">A re-grade grades answers an evaluation already recorded; a backfill records answers without grading them.</p>`, table(apart, options));
   }
   const counts = plural(runs.length, 'run');
-  return `<section class="group"><h2>${h(title)}</h2><p class="meta">${h(head.dataset)} · ${counts}</p>
-${parts.join('\n')}
+  return html`<section class="group"><h2>${title}</h2><p class="meta">${head.dataset} · ${counts}</p>
+${joinHtml(parts, '\n')}
 </section>\n`;
 }
 
@@ -141,13 +134,13 @@ ${parts.join('\n')}
  */
 export function renderHistoryHtml(entries: readonly HistoryEntry[], options: HistoryHtmlOptions): string {
   const body = entries.length === 0
-    ? '<p>No finished runs yet. Runs appear here once they have finished (sitechat run …).</p>\n'
-    : parentsSection(options) + groups(entries).map((g) => group(g, options)).join('');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
+    ? html`<p>No finished runs yet. Runs appear here once they have finished (sitechat run …).</p>\n`
+    : html`${parentsSection(options)}${groups(entries).map((g) => group(g, options))}`;
+  return html`<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Run history</title>
-<style>${REPORT_CSS}${HISTORY_CSS}</style></head><body>
-<header><h1>Run history</h1><p class="meta">${h(`${plural(entries.length, 'finished run')} · generated ${options.generatedAt.slice(0, 16).replace('T', ' ')} UTC`)}</p></header>
+<style>${raw(REPORT_CSS)}${raw(HISTORY_CSS)}</style></head><body>
+<header><h1>Run history</h1><p class="meta">${`${plural(entries.length, 'finished run')} · generated ${options.generatedAt.slice(0, 16).replace('T', ' ')} UTC`}</p></header>
 ${body}</body></html>
-`;
+`.value;
 }

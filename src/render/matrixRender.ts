@@ -5,7 +5,8 @@
 import { CompareFile } from '../analysis/compare/types';
 import { pairsNote, pctOf } from './compare/markdown';
 import { formatP } from '../analysis/stats';
-import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
+import { mdInline } from './escape';
+import { html, type SafeHtml } from './htmlTemplate';
 import type { ComparisonDigest } from '../domain/multiSite';
 import type { MultiSiteSummary } from '../domain/multiSite';
 import { plural } from '../shared/plural';
@@ -37,15 +38,15 @@ export function comparisonMd(s: MultiSiteSummary): string[] {
   ];
 }
 
-export function comparisonHtml(s: MultiSiteSummary): string {
+export function comparisonHtml(s: MultiSiteSummary): SafeHtml {
   const c = s.comparison;
-  if (!c) return s.comparisonUnavailable ? `<h2>Comparison</h2><p class="note">${h(s.comparisonUnavailable)}</p>` : '';
-  const variants = c.variants.map((v) => `<tr><td>${h(v.name)}</td><td>${h(pctOf(v.passRate))}</td><td>${h(interval(v))}</td><td>${v.decided}</td></tr>`).join('');
-  const pairs = c.pairs.map((p) => `<tr>${pairCells(p).map((x) => `<td>${h(x)}</td>`).join('')}</tr>`).join('');
-  return `<h2>Comparison</h2><p class="conclusion" id="conclusion"><b>${h(c.conclusion)}</b></p>
-<p class="note">${plural(c.pairedRows, 'row')} graded by every variant, ${c.unpairedRows} not paired. <a href="${a(CompareFile.html)}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
+  if (!c) return s.comparisonUnavailable ? html`<h2>Comparison</h2><p class="note">${s.comparisonUnavailable}</p>` : html``;
+  const variants = c.variants.map((v) => html`<tr><td>${v.name}</td><td>${pctOf(v.passRate)}</td><td>${interval(v)}</td><td>${v.decided}</td></tr>`);
+  const pairs = c.pairs.map((p) => html`<tr>${pairCells(p).map((x) => html`<td>${x}</td>`)}</tr>`);
+  return html`<h2>Comparison</h2><p class="conclusion" id="conclusion"><b>${c.conclusion}</b></p>
+<p class="note">${plural(c.pairedRows, 'row')} graded by every variant, ${c.unpairedRows} not paired. <a href="${CompareFile.html}">Rows side by side</a> (filter to the rows where the variants disagree).</p>
 <table id="comparison-variants"><thead><tr><th>variant</th><th>pass rate</th><th>95% CI</th><th>graded</th></tr></thead><tbody>${variants}</tbody></table>
-<p class="note" id="pairs-note">${h(pairsNote(c))}</p>
-<table id="comparison-pairs"><thead><tr>${PAIR_HEADER.map((x) => `<th>${h(x)}</th>`).join('')}</tr></thead><tbody>${pairs}</tbody></table>
-${c.leftOut?.length ? `<p class="note">Not compared: ${h(c.leftOut.join('; '))}</p>` : ''}`;
+<p class="note" id="pairs-note">${pairsNote(c)}</p>
+<table id="comparison-pairs"><thead><tr>${PAIR_HEADER.map((x) => html`<th>${x}</th>`)}</tr></thead><tbody>${pairs}</tbody></table>
+${c.leftOut?.length ? html`<p class="note">Not compared: ${c.leftOut.join('; ')}</p>` : ''}`;
 }

@@ -17,7 +17,8 @@ import type { Comparison } from '../analysis/compare/types';
 import { writeComparison } from './compare/write';
 import { comparisonHtml, comparisonMd } from './matrixRender';
 import { provenanceHtml, provenanceMd, provenanceProperties, simulatorBannerHtml, simulatorNoticeMd } from './provenanceRender';
-import { escapeHtml as h, escapeHtmlAttr as a, escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
+import { escapeXml, escapeXmlAttr, formatMs, mdInline } from './escape';
+import { html, raw, type SafeHtml } from './htmlTemplate';
 import { plural } from '../shared/plural';
 import { GateVerdict } from '../domain/results';
 
@@ -116,28 +117,28 @@ export function renderMultiSiteHtml(s: MultiSiteSummary, outDir: string): string
   const noun = lineNoun(s.sites);
   const rows = s.sites.map((site) => {
     const link = siteLink(outDir, site, ReportFile.html);
-    const name = link ? `<a href="${a(link)}">${h(lineName(site))}</a>` : h(lineName(site));
+    const name = link ? html`<a href="${link}">${lineName(site)}</a>` : lineName(site);
     const cls = site.verdict === SiteVerdict.runFailed ? GateVerdict.failed : site.verdict;
-    const settings = settingCells(s, site).map((c) => `<td>${h(c)}</td>`).join('');
-    const cells = siteCells(site).map((c, i, all) => (i === all.length - 1 ? `<td class="o-${a(cls)}">${h(c)}</td>` : `<td>${h(c)}</td>`));
-    return `<tr><td>${name}</td>${settings}${cells.join('')}</tr>`;
+    const settings = settingCells(s, site).map((c) => html`<td>${c}</td>`);
+    const cells = siteCells(site).map((c, i, all) => (i === all.length - 1 ? html`<td class="o-${cls}">${c}</td>` : html`<td>${c}</td>`));
+    return html`<tr><td>${name}</td>${settings}${cells}</tr>`;
   });
-  const list = (items: string[], cls: string): string => (items.length ? `<ul class="${cls}">${items.map((r) => `<li>${h(r)}</li>`).join('')}</ul>` : '');
+  const list = (items: string[], cls: string): SafeHtml | false => items.length > 0 && html`<ul class="${cls}">${items.map((r) => html`<li>${r}</li>`)}</ul>`;
+  const reference = s.reference && html`; no variant may beat the reference ${s.reference} significantly`;
   const verdict = s.gate
-    ? `<section class="verdict ${a(s.gate.verdict)}"><p class="label">Overall: ${h(overallLabel(s.gate.verdict, s.sites, verdictLabel))} (every ${noun}'s gate must pass; a ${noun} without a threshold is not judged${s.reference ? `; no variant may beat the reference ${h(s.reference)} significantly` : ''})</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`
-    : '';
-  const cause = s.cause ? `<p class="cause" role="alert"><b>Cause:</b> ${h(causeLine(s.cause))}</p>` : '';
+    && html`<section class="verdict ${s.gate.verdict}"><p class="label">Overall: ${overallLabel(s.gate.verdict, s.sites, verdictLabel)} (every ${noun}'s gate must pass; a ${noun} without a threshold is not judged${reference})</p>${list(s.gate.reasons, 'reasons')}${list(s.gate.warnings, 'warnings')}</section>`;
+  const cause = s.cause && html`<p class="cause" role="alert"><b>Cause:</b> ${causeLine(s.cause)}</p>`;
   const meta = [`run ${s.runId}`, `dataset ${s.dataset}`, `${s.sites.length} ${lineNoun(s.sites, s.sites.length)}`, plural(s.total, 'row'), `pass rate ${rate(s.passRate)}`, `started ${s.startedAt}`, `took ${formatMs(s.durationMs)}`];
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${a(CONTENT_SECURITY_POLICY)}">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(pageTitle)}</title>
-<style>${REPORT_CSS}</style></head><body>
-<header><h1>${h(pageTitle)}</h1>${simulatorBannerHtml(s.provenance)}${cause}<p class="meta">${h(meta.join(' · '))}</p>${provenanceHtml(s.provenance)}</header>
+  return html`<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${pageTitle}</title>
+<style>${raw(REPORT_CSS)}</style></head><body>
+<header><h1>${pageTitle}</h1>${simulatorBannerHtml(s.provenance)}${cause}<p class="meta">${meta.join(' · ')}</p>${provenanceHtml(s.provenance)}</header>
 <h2>Verdict</h2>${verdict}
 ${comparisonHtml(s)}
-<h2>${isMatrix(s) ? 'Variants' : 'Sites'}</h2><table class="tags"><thead><tr>${header(s).map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>
+<h2>${isMatrix(s) ? 'Variants' : 'Sites'}</h2><table class="tags"><thead><tr>${header(s).map((c) => html`<th>${c}</th>`)}</tr></thead><tbody>${rows}</tbody></table>
 <p class="note">Each ${noun}'s report (rows, baseline, failures) is linked from its name.</p>
-</body></html>\n`;
+</body></html>\n`.value;
 }
 
 /** One test case per site's gate, so a CI page shows which site failed; each site's junit.xml has its rows. */

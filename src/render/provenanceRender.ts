@@ -1,6 +1,7 @@
 /** Provenance as each report shows it: one rule for the single-run and the multi-site reports. */
 import { fromSimulator, provenanceItems, SIMULATOR_BANNER, type Provenance } from '../domain/provenance';
-import { escapeHtml as h, escapeHtmlAttr as a, mdInline } from './escape';
+import { mdInline } from './escape';
+import { html, type SafeHtml } from './htmlTemplate';
 
 const SIMULATOR_CAVEAT = 'The pass rate says how the runner works, not how good a site is.';
 
@@ -16,14 +17,14 @@ export function provenanceMd(p: Provenance | undefined): string {
 }
 
 /** A banner above everything else when the answers are the simulator's; else nothing. */
-export function simulatorBannerHtml(p: Provenance | undefined): string {
-  return fromSimulator(p) ? `<p class="banner simulator" role="note"><b>⚠ ${h(SIMULATOR_BANNER)}.</b> ${h(SIMULATOR_CAVEAT)}</p>` : '';
+export function simulatorBannerHtml(p: Provenance | undefined): SafeHtml {
+  return fromSimulator(p) ? html`<p class="banner simulator" role="note"><b>⚠ ${SIMULATOR_BANNER}.</b> ${SIMULATOR_CAVEAT}</p>` : html``;
 }
 
-export function provenanceHtml(p: Provenance | undefined): string {
-  if (!p) return '';
-  const items = provenanceItems(p).map((item) => `<dt>${h(item.label)}</dt><dd data-provenance="${a(item.key)}">${h(item.text)}</dd>`);
-  return `<dl class="provenance">${items.join('')}</dl>`;
+export function provenanceHtml(p: Provenance | undefined): SafeHtml {
+  if (!p) return html``;
+  const items = provenanceItems(p).map((item) => html`<dt>${item.label}</dt><dd data-provenance="${item.key}">${item.text}</dd>`);
+  return html`<dl class="provenance">${items}</dl>`;
 }
 
 /** `provenance.*` JUnit properties: each fact in words, plus the ones a CI script may want to test on their own. */

@@ -1,4 +1,4 @@
-import { escapeXml, escapeXmlAttr } from './escape';
+import { html, type SafeHtml } from './htmlTemplate';
 
 /** One run on a trend chart. */
 export interface TrendPoint {
@@ -39,9 +39,10 @@ function when(iso: string, spanMs: number): string {
 
 /**
  * An inline SVG line chart of rates (0–100%) over time, one line per series, one point per run; each point is a
- * link to that run's report and has a tooltip. Every text is escaped, so it is safe inside an HTML page.
+ * link to that run's report and has a tooltip. Written with the html template: every text is escaped, so it is safe
+ * inside an HTML page.
  */
-export function trendSvg(points: readonly TrendPoint[], options: TrendSvgOptions): string {
+export function trendSvg(points: readonly TrendPoint[], options: TrendSvgOptions): SafeHtml {
   const { title, series, width = 720, height = 220 } = options;
   const innerW = width - PAD.left - PAD.right;
   const innerH = height - PAD.top - PAD.bottom;
@@ -51,34 +52,34 @@ export function trendSvg(points: readonly TrendPoint[], options: TrendSvgOptions
   const span = (times[times.length - 1] ?? 0) - first;
   const x = (i: number): number => PAD.left + (span > 0 ? (((times[i] ?? first) - first) / span) * innerW : innerW / 2);
   const y = (v: number): number => PAD.top + (1 - Math.min(1, Math.max(0, v))) * innerH;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart trend" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXmlAttr(title)}">`,
-    `<title>${escapeXml(title)}</title>`,
+  const parts: SafeHtml[] = [
+    html`<svg xmlns="http://www.w3.org/2000/svg" class="chart trend" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}">`,
+    html`<title>${title}</title>`,
   ];
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<line x1="${PAD.left}" y1="${y(tick).toFixed(1)}" x2="${PAD.left + innerW}" y2="${y(tick).toFixed(1)}" class="${tick === 0 ? 'axis' : 'grid'}"/>`);
-    parts.push(`<text x="${PAD.left - 4}" y="${(y(tick) + 3).toFixed(1)}" text-anchor="end" class="tick">${tick * 100}%</text>`);
+    parts.push(html`<line x1="${PAD.left}" y1="${y(tick).toFixed(1)}" x2="${PAD.left + innerW}" y2="${y(tick).toFixed(1)}" class="${tick === 0 ? 'axis' : 'grid'}"/>`);
+    parts.push(html`<text x="${PAD.left - 4}" y="${(y(tick) + 3).toFixed(1)}" text-anchor="end" class="tick">${tick * 100}%</text>`);
   }
   if (sorted.length > 0) {
-    parts.push(`<text x="${PAD.left}" y="${height - 8}" class="tick">${escapeXml(when(sorted[0]?.at ?? '', span))}</text>`);
-    if (sorted.length > 1) parts.push(`<text x="${PAD.left + innerW}" y="${height - 8}" text-anchor="end" class="tick">${escapeXml(when(sorted[sorted.length - 1]?.at ?? '', span))}</text>`);
+    parts.push(html`<text x="${PAD.left}" y="${height - 8}" class="tick">${when(sorted[0]?.at ?? '', span)}</text>`);
+    if (sorted.length > 1) parts.push(html`<text x="${PAD.left + innerW}" y="${height - 8}" text-anchor="end" class="tick">${when(sorted[sorted.length - 1]?.at ?? '', span)}</text>`);
   }
   series.forEach((s, n) => {
-    parts.push(`<g class="${escapeXmlAttr(s.className)}"><rect x="${PAD.left + 8 + n * 110}" y="8" width="10" height="10" class="key"/><text x="${PAD.left + 22 + n * 110}" y="17" class="legend">${escapeXml(s.title)}</text></g>`);
+    parts.push(html`<g class="${s.className}"><rect x="${PAD.left + 8 + n * 110}" y="8" width="10" height="10" class="key"/><text x="${PAD.left + 22 + n * 110}" y="17" class="legend">${s.title}</text></g>`);
   });
   for (const s of series) {
     const coords = sorted.flatMap((p, i) => {
       const v = p.values[s.key];
       return v === null || v === undefined ? [] : [`${x(i).toFixed(1)},${y(v).toFixed(1)}`];
     });
-    if (coords.length > 1) parts.push(`<polyline points="${coords.join(' ')}" class="line ${escapeXmlAttr(s.className)}"/>`);
+    if (coords.length > 1) parts.push(html`<polyline points="${coords.join(' ')}" class="line ${s.className}"/>`);
     sorted.forEach((p, i) => {
       const v = p.values[s.key];
       if (v === null || v === undefined) return;
-      const dot = `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="4" class="dot ${escapeXmlAttr(s.className)}${p.className ? ` ${escapeXmlAttr(p.className)}` : ''}"><title>${escapeXml(`${p.label}\n${s.title}: ${(v * 100).toFixed(1)}%`)}</title></circle>`;
-      parts.push(p.href ? `<a href="${escapeXmlAttr(p.href)}">${dot}</a>` : dot);
+      const dot = html`<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="4" class="dot ${s.className}${p.className ? ` ${p.className}` : ''}"><title>${`${p.label}\n${s.title}: ${(v * 100).toFixed(1)}%`}</title></circle>`;
+      parts.push(p.href ? html`<a href="${p.href}">${dot}</a>` : dot);
     });
   }
-  parts.push('</svg>');
-  return parts.join('');
+  parts.push(html`</svg>`);
+  return html`${parts}`;
 }

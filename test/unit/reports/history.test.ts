@@ -184,7 +184,7 @@ describe('trendSvg', () => {
     const svg = trendSvg([
       { at: '2026-01-02T00:00:00Z', values: { pass: 0.5, err: null }, label: 'b' },
       { at: '2026-01-01T00:00:00Z', values: { pass: 1, err: 0 }, label: 'a', href: 'a/report.html' },
-    ], { title: 'T', series: [{ key: 'pass', title: 'pass rate', className: 'pass' }, { key: 'err', title: 'error rate', className: 'err' }], width: 140, height: 100 });
+    ], { title: 'T', series: [{ key: 'pass', title: 'pass rate', className: 'pass' }, { key: 'err', title: 'error rate', className: 'err' }], width: 140, height: 100 }).value;
     // inner box: x 40..126, y 26..70; pass: (40,26) then (126,48)
     expect(svg).toContain('<polyline points="40.0,26.0 126.0,48.0" class="line pass"/>');
     expect(svg.match(/class="dot err"/g)).toHaveLength(1);
