@@ -13,7 +13,7 @@ declare module 'vitest' {
 let server: LocalServer | undefined;
 
 function testFiles(): string[] {
-  return ['integration', 'cli'].flatMap((dir) =>
+  return ['integration', 'cli', 'faults'].flatMap((dir) =>
     readdirSync(join(__dirname, dir)).filter((f) => f.endsWith('.test.ts')).map((f) => join(__dirname, dir, f)));
 }
 
