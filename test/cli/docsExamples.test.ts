@@ -67,16 +67,20 @@ describe('docs examples', () => {
     for (const [, module] of (sample?.body ?? '').matchAll(/module: (\S+?) ?\}/gu)) expect(existsSync(join(ROOT, 'examples', module ?? '')), module).toBe(true);
   });
 
-  for (const fence of runnable) {
-    it(`${fence.file}:${fence.line} runs as written`, async () => {
-      const cwd = scratchFor(fence.file);
+  // The documents side by side, each document's examples in order in one test: every command waits on its own
+  // embedded server and simulator far more than it computes, so the documents take about as long as the longest one.
+  for (const file of new Set(runnable.map((f) => f.file))) {
+    it.concurrent(`${file}: every shell example runs as written, in order`, async ({ expect }) => {
+      const cwd = scratchFor(file);
       const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SITECHAT_') && !k.startsWith('TEMPORAL_') && !k.startsWith('npm_')));
       const env = { ...clean, SITECHAT_SIM_LATENCY_SCALE: '0.02' };
-      const commands = commandsOf(fence.body);
-      expect(commands.length, 'a shell example without a command').toBeGreaterThan(0);
-      for (const command of commands) {
-        const ran = await bash(cwd, command.text, env);
-        expect(ran.code, `${fence.file}:${fence.line}: \`${command.text}\`\n${ran.output.slice(-3000)}`).toBe(command.expectedExit);
+      for (const fence of runnable.filter((f) => f.file === file)) {
+        const commands = commandsOf(fence.body);
+        expect(commands.length, `${fence.file}:${fence.line}: a shell example without a command`).toBeGreaterThan(0);
+        for (const command of commands) {
+          const ran = await bash(cwd, command.text, env);
+          expect(ran.code, `${fence.file}:${fence.line}: \`${command.text}\`\n${ran.output.slice(-3000)}`).toBe(command.expectedExit);
+        }
       }
     }, 300_000);
   }
