@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import type { Comparison } from '../../src/analysis/compare/types';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium';
 import { CLI, sitechat } from '../helpers/cli';
 
 const DEMO = resolve(__dirname, '..', '..', 'datasets', 'demo.csv');
 
-describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal dev server and simulator)', () => {
+describe('sitechat run --model a,b and `variants:`, and `sitechat compare` of their runs (the CLI, embedded Temporal dev server and simulator)', () => {
   let dir: string;
   beforeAll(() => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first (npm test does)');
@@ -127,4 +128,33 @@ describe('sitechat run --model a,b and `variants:` (the CLI, embedded Temporal d
       expect(variantSummary.baseline?.runId, name).toBe(runIds.get(name));
     }
   }, 240_000);
+
+  // `sitechat compare` on the runs above (they are ordinary runs in the results store): its statistics are unit-tested
+  // (test/unit/compare), so here only what needs real runs: run ids and paths resolved, files written, exit codes.
+  it('sitechat compare of those runs: the weak model beaten with p < 0.001 (exit 1 as --reference), the twins no different (exit 0); a missing run or a bad --alpha exit 2', async () => {
+    const runsOf = (name: string): string[] => (JSON.parse(readFileSync(join(dir, name, 'summary.json'), 'utf8')) as MultiSiteSummary).sites.map((s) => s.runId);
+    const [good = '', weak = ''] = runsOf('models');
+    const out = join(dir, 'cmp');
+    const beaten = await sitechat(dir, ['compare', good, `runs/${weak}`, '--reference', weak, '--out', out]);
+    expect(beaten.code, beaten.stderr).toBe(1);
+    const c = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as Comparison;
+    expect(c.variants.map((v) => v.runId)).toEqual([good, weak]);
+    expect(c.pairs[0]).toMatchObject({ a: 0, b: 1, significant: true });
+    expect(c.pairs[0]?.adjustedP).toBeLessThan(0.001);
+    expect(c.pairs[0]?.wins).toBeGreaterThan(c.pairs[0]?.losses ?? Infinity);
+    expect(beaten.stderr).toMatch(/gpt-3\.5-mini-sim\b.* is beaten significantly by gpt-4o-mini/);
+    for (const f of ['compare.md', 'compare.html', 'compare.junit.xml']) expect(existsSync(join(out, f)), f).toBe(true);
+
+    const [first = '', second = ''] = runsOf('twins');
+    const same = await sitechat(dir, ['compare', first, second, '--reference', first, '--out', join(dir, 'cmp-twins')]);
+    expect(same.code, same.stderr).toBe(0);
+    expect((JSON.parse(readFileSync(join(dir, 'cmp-twins', 'compare.json'), 'utf8')) as Comparison).pairs.map((p) => p.significant)).toEqual([false]);
+
+    const missing = await sitechat(dir, ['compare', good, '20990101-0000-abcdef']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no run 20990101-0000-abcdef in the results store');
+    const alpha = await sitechat(dir, ['compare', good, weak, '--alpha', '5']);
+    expect(alpha.code).toBe(2);
+    expect(alpha.stderr).toContain('--alpha');
+  });
 });
