@@ -1,9 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects: `unit` (pure logic, may use a local HTTP server), `conformance` (the client against the
-// simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code; no server),
-// `workflow` (workflow code against mocked activities on the time-skipping test server) and `integration` (a real
-// Temporal dev server, started once by globalSetup).
+// Six projects: `unit` and `unit-isolated` (pure logic, may use a local HTTP server), `conformance` (the client
+// against the simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code;
+// no server), `workflow` (workflow code against mocked activities on the time-skipping test server) and `integration`
+// (a real Temporal dev server, started once by globalSetup).
+
+/** Unit test files that need a process of their own: one replaces a module (vi.mock), two measure their heap. */
+const UNIT_ISOLATED = ['test/unit/reports/fileStoreAppends.test.ts', 'test/unit/reports/pgStore.test.ts', 'test/unit/reports/fileStoreScale.test.ts'];
+
 export default defineConfig({
   test: {
     // Four files at a time on a 2-core machine: the suite waits far more than it computes (runs paced at the API's
@@ -11,7 +15,11 @@ export default defineConfig({
     // (`CI=true /usr/bin/time -v npx vitest run --maxWorkers=N`, 2026-11-28). The fault suite sets its own (below).
     maxWorkers: 4,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], testTimeout: 20_000 } },
+      // Unit files share their workers' module cache (isolate: false): 174 files took 65 s, most of it importing the
+      // same modules again in a fresh process per file; shared, 26 s. A file that replaces a module (vi.mock) or
+      // measures its heap needs a process of its own: `unit-isolated`. Environment stubs are undone after every test.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: UNIT_ISOLATED, isolate: false, unstubEnvs: true, unstubGlobals: true, testTimeout: 20_000 } },
+      { test: { name: 'unit-isolated', include: UNIT_ISOLATED, testTimeout: 20_000 } },
       { test: { name: 'conformance', include: ['test/conformance/**/*.test.ts'], testTimeout: 30_000 } },
       // Bundling the workflows takes seconds on a loaded machine, hence the hook's room.
       { test: { name: 'replay', include: ['test/replay/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } },

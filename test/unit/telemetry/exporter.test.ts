@@ -15,9 +15,8 @@ function oneSpan(): ReadableSpan {
   return memory.getFinishedSpans()[0] as ReadableSpan;
 }
 
-const saved = { ...process.env };
 afterEach(() => {
-  process.env = { ...saved };
+  vi.unstubAllEnvs();
 });
 
 /**
@@ -40,10 +39,9 @@ describe('OTLP/HTTP exporters', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      Object.assign(process.env, {
-        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0k3n',
-      });
+      vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', protocol);
+      vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer%20t0k3n');
       const settings = tracingSettingsFromEnv(process.env);
       expect(settings?.protocol).toBe(protocol);
       const [exporter] = exportersFor(settings as NonNullable<typeof settings>);
