@@ -26,7 +26,11 @@ describe('the base URL is checked first, the same way in every command (built CL
     for (const args of commands) {
       const ran = await sitechat(dir, args, env);
       expect(ran.code, `${args.join(' ')}: ${ran.stderr}`).toBe(2);
-      expect(ran.stderr.trim(), args.join(' ')).toBe('sitechat: SITECHAT_BASE_URL must end with /api/v1, got http://127.0.0.1:9/proxy — e.g. http://127.0.0.1:9/proxy/api/v1');
+      // One line, the same in every command; its wording is pinned in test/unit/api/basePath.test.ts.
+      const lines = ran.stderr.trim().split('\n');
+      expect(lines, args.join(' ')).toHaveLength(1);
+      expect(lines[0], args.join(' ')).toMatch(/^sitechat: SITECHAT_BASE_URL must end with \/api\/v1, /u);
+      expect(lines[0], args.join(' ')).toContain('e.g. http://127.0.0.1:9/proxy/api/v1');
     }
     expect(readdirSync(dir).sort()).toEqual(['q.csv']);
   });

@@ -61,7 +61,9 @@ describe('sitechat check against the simulator over HTTP', () => {
   it('no tenant: the tenant check is skipped with a note, the site check alone decides', async () => {
     const r = await check({}, { site: DEMO.siteId });
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/– tenant check .*skipped: no tenant given \(pass --tenant ID or set SITECHAT_TENANT_ID\)/);
+    expect(r.report?.checks.map((c) => [c.name, c.outcome])).toEqual([['tenant', 'skipped'], ['site', 'ok']]);
+    expect(r.out).toMatch(/– tenant check .*skipped: no tenant given/);
+    expect(r.out).toContain('(pass --tenant ID or set SITECHAT_TENANT_ID)');
   });
 
   it.each([
@@ -72,7 +74,9 @@ describe('sitechat check against the simulator over HTTP', () => {
     const r = await check({ SITECHAT_API_KEY: key }, demo);
     expect(r.code).toBe(3);
     expect(r.report?.checks.map((c) => [c.outcome, c.status])).toEqual([['auth', 401], ['auth', 401]]);
-    expect(r.out).toMatch(/✗ site check .*\(401 invalid_api_key\): check SITECHAT_API_KEY and that the key belongs to the tenant that owns site "demo-site"/);
+    // The hint's wording is pinned in test/unit/check/diagnose.test.ts; here, that the site check prints it for this site.
+    expect(r.out).toMatch(/✗ site check .*\(401 invalid_api_key\): check SITECHAT_API_KEY /);
+    expect(r.out).toContain('site "demo-site"');
   });
 
   it('401 for a tenant id that is not the key\'s tenant', async () => {
@@ -96,7 +100,7 @@ describe('sitechat check against the simulator over HTTP', () => {
     const r = await check({}, { ...demo, site });
     expect(r.code).toBe(3);
     expect(r.report?.checks.map((c) => c.outcome)).toEqual(['ok', 'not-found']);
-    expect(r.out).toMatch(new RegExp(`404 site not found: site "${site}" does not exist or belongs to another tenant`));
+    expect(r.out).toContain(`404 site not found: site "${site}" does not exist`);
   });
 
   it('429: says to wait a second and gives the limit', async () => {
@@ -104,7 +108,9 @@ describe('sitechat check against the simulator over HTTP', () => {
     const c = capture();
     const code = await checkAction(demo, { env: { SITECHAT_BASE_URL: sim.baseUrl, SITECHAT_API_KEY: DEMO.apiKey }, log: c.log });
     expect(code).toBe(3);
-    expect(c.out.join('\n')).toMatch(/429 too many requests\. please try again later: rate limited\. Wait a second .*5 requests per second per client IP and request path/);
+    // The hint's wording is pinned in test/unit/check/diagnose.test.ts.
+    expect(c.out.join('\n')).toMatch(/429 too many requests\. .*: rate limited\. Wait a second /);
+    expect(c.out.join('\n')).toContain('5 requests per second');
   });
 
   it('500: the service side', async () => {
@@ -123,7 +129,7 @@ describe('sitechat check against the simulator over HTTP', () => {
     const r = await check({ SITECHAT_BASE_URL: `http://127.0.0.1:${port}/api/v1` }, demo);
     expect(r.code).toBe(3);
     expect(r.report?.checks.map((c) => [c.outcome, c.code])).toEqual([['refused', 'ECONNREFUSED'], ['refused', 'ECONNREFUSED']]);
-    expect(r.out).toMatch(new RegExp(`connection refused by 127.0.0.1:${port} \\(ECONNREFUSED\\): nothing listens there`));
+    expect(r.out).toContain(`connection refused by 127.0.0.1:${port} (ECONNREFUSED)`);
   });
 
   it('config: a base URL without /api/v1, or no key, is a usage error (exit 2) with its diagnosis', async () => {

@@ -49,7 +49,9 @@ describe('payload keys on the command line: sitechat codec-server, sitechat temp
     for (const args of [['run', 'q.csv', '--allow-ungraded'], ['worker'], ['temporal', 'workflow', 'list'], ['codec-server']]) {
       const ran = await sitechat(dir, args, env);
       expect(ran.code, `${args.join(' ')}\n${ran.stderr}`).toBe(2);
-      expect(ran.stderr).toMatch(/SITECHAT_PAYLOAD_KEYS: entry 1 \(key id "k1"\): the key is 16 bytes, AES-256 needs 32/u);
+      // The wording is pinned in test/unit/codec/keys.test.ts; here, that each command names the variable, the entry and the size.
+      expect(ran.stderr).toContain('SITECHAT_PAYLOAD_KEYS: entry 1 (key id "k1"): ');
+      expect(ran.stderr).toContain('the key is 16 bytes');
     }
     expect(connections).toBe(0);
     const none = await sitechat(dir, ['codec-server'], {});

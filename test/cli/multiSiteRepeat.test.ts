@@ -96,6 +96,8 @@ describe('sitechat run --site a,b --repeat 2 --confirm 2 (the CLI and its Tempor
     expect(combined.sites.map((s) => s.siteId)).toEqual(SITES);
     // The combined figures keep each site's rows apart: 6 rows on each of 2 sites, 2 answers each, all failed.
     expect(combined.repeats).toMatchObject({ n: 2, rows: 12, allFailed: 12, kOfN: { '0/2': 12 } });
-    for (const site of SITES) expect(worse.stdout).toContain(`site ${site}: 1 regressed row was not asked again (--confirm) and count as their first answers say; the verdict was decided without them`);
+    // The warning's wording is pinned in test/unit/reports/gate.test.ts; here, that each site's is printed.
+    for (const site of SITES) expect(worse.stdout).toContain(`site ${site}: 1 regressed row was not asked again`);
+    expect(worse.stdout).toContain('the verdict was decided without them');
   }, 240_000);
 });

@@ -18,7 +18,8 @@ describe('sitechat run --repeat (the CLI, embedded Temporal dev server and simul
     writeFileSync(file, 'id,question,must_include\nq1,How much does the Personal plan cost?,$9.99\nq2,What is the airspeed of an unladen swallow?,swallow\n');
     const ran = await sitechat(dir, ['run', file, '--repeat', '2', '--out', join(dir, 'report')]);
     expect(ran.code, ran.stderr).toBe(0);
-    expect(ran.stderr + ran.stdout).toContain('2 rows, 2 conversations, each asked 2 times in fresh sessions: 4 questions, about 2 × the time of one pass');
+    // The plan line's wording is pinned in test/unit/cli/repeatFlags.test.ts; here, its figures for this dataset.
+    expect(ran.stderr + ran.stdout).toMatch(/2 rows, 2 conversations, each asked 2 times .*: 4 questions, /u);
     expect(ran.stdout).toMatch(/repeats {4}2 rows asked 2 times: /);
     expect(ran.stdout).toMatch(/rows by passes: /);
     const results = readFileSync(join(dir, 'report', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowResult);

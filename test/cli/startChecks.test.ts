@@ -36,7 +36,9 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
     writeFileSync(file, 'question,model\nHow much does the Personal plan cost?,gpt-4o\nHow much storage do I get?,gpt-5-typo\n');
     const flag = await sitechat(dir, ['run', file, '--model', 'gpt-4o-mni', '--allow-ungraded'], env);
     expect(flag.code, flag.stderr).toBe(2);
-    expect(flag.stderr).toContain('--model: "gpt-4o-mni" is not a model of the tenant; tenant demo-tenant offers: gpt-4o-mini, gpt-4o, gpt-3.5-mini-sim');
+    // The wording is pinned in test/unit/cli/modelCheck.test.ts; here, the flag, the value and the tenant's models.
+    expect(flag.stderr).toContain('--model: "gpt-4o-mni" is not a model of the tenant');
+    expect(flag.stderr).toContain('offers: gpt-4o-mini, gpt-4o, gpt-3.5-mini-sim');
     expect(flag.stderr).toContain('models.csv:3: `model` "gpt-5-typo" is not a model of the tenant');
     expect(flag.stderr).toContain('nothing was sent');
 
@@ -81,7 +83,9 @@ describe('checks before the start (built CLI, real Temporal dev server, simulato
     const runs = await sitechat(dir, ['runs'], storeEnv);
     expect(runs.code, runs.stderr).toBe(3);
     expect(runs.stderr).toContain('ECONNREFUSED');
-    expect(runs.stderr).toContain('Check that the PostgreSQL server is running and reachable from this host');
+    // The hint's wording is pinned in test/unit/cli/storeFailure.test.ts.
+    expect(runs.stderr).toContain('Check that the PostgreSQL server is running');
+    expect(runs.stderr).toContain('SITECHAT_STORE_URL');
     expect(runs.stderr).not.toContain('pw-secret-1');
   });
 });

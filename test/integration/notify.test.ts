@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { scheduleAction } from '../../src/cli/commands/schedule/action';
 import type { Logger } from '../../src/cli/logger';
 import type { CleanupInput, CleanupReport } from '../../src/cleanup/types';
+import { outcomeLine, type NotifyOutcome } from '../../src/domain/notify';
 import { CLEANUP_WORKFLOW_TYPE } from '../../src/cleanup/workflow';
 import { sha256File } from '../../src/datasets';
 import type { WebhookPayload } from '../../src/notify/webhook';
@@ -21,6 +22,7 @@ import type { MultiSiteInput, MultiSiteResult } from '../../src/domain/multiSite
 import type { RunResult } from '../../src/domain/run';
 import { historyText } from '../helpers/history';
 import { expressNotFound, Receiver } from '../helpers/receiver';
+import { notificationItems } from '../helpers/reportSections';
 import { defaultOptions, startRun, writeDataset } from '../helpers/runs';
 import { pointCliAt, startStack, type Stack } from '../helpers/stack';
 
@@ -109,13 +111,17 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(slack.blocks[0]?.type).toBe('header');
     expect(JSON.stringify(slack)).toContain('FAILED');
     // Shown in the report; a failed gate stays failed, a delivered notification changes nothing.
-    expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(/## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\)/u);
+    expect(failed.notifications).toEqual([
+      expect.objectContaining({ destination: 'webhook (SITECHAT_TEST_HOOK_URL)', status: 'delivered', trigger: 'failed', deliveryId: hook?.deliveryId }),
+      expect.objectContaining({ destination: 'slack (SITECHAT_TEST_SLACK_URL)', status: 'delivered', trigger: 'failed' }),
+    ]);
+    const lines = failed.notifications?.map(outcomeLine);
+    expect(notificationItems(readFileSync(join(failed.reportDir, 'report.md'), 'utf8'))).toEqual(lines);
     expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
     // A review save renders the run's reports again from the store (refreshRun): the section stays.
-    const section = /## Notifications\n\n- webhook \(SITECHAT_TEST_HOOK_URL\): delivered \(trigger failed\), delivery [0-9a-f]{32}\n- slack/u;
     expect(join(stack.runsDir, failed.runId)).toBe(failed.reportDir);
     await refreshRun(new FileResultsStore(stack.runsDir), failed.runId, { runsDir: stack.runsDir });
-    expect(readFileSync(join(failed.reportDir, 'report.md'), 'utf8')).toMatch(section);
+    expect(notificationItems(readFileSync(join(failed.reportDir, 'report.md'), 'utf8'))).toEqual(lines);
     expect(JSON.parse(readFileSync(join(failed.reportDir, 'notifications.json'), 'utf8'))).toEqual(failed.notifications);
 
     const mark = receiver.received.length;
@@ -135,7 +141,7 @@ describe('notifications when a run, a scheduled run, a multi-site run or a clean
     expect(result.summary.gate?.verdict).toBe('failed');
     const slack = result.notifications?.find((n) => n.kind === 'slack');
     expect(slack).toMatchObject({ status: 'failed', error: 'HTTP 403 Forbidden: invalid_token' });
-    expect(readFileSync(join(result.reportDir, 'report.md'), 'utf8')).toContain('slack (SITECHAT_TEST_SLACK_URL): FAILED: HTTP 403 Forbidden: invalid_token');
+    expect(notificationItems(readFileSync(join(result.reportDir, 'report.md'), 'utf8'))).toContain(outcomeLine(slack as NotifyOutcome));
   });
 
   it('429 and 5xx are retried after the Retry-After until delivered, or recorded as failed after the last attempt', async () => {

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { MultiSiteSummary } from '../../src/domain/multiSite';
+import { outcomeLine, type NotifyOutcome } from '../../src/domain/notify';
 import { MultiSiteReportFile } from '../../src/render/multiSiteRender';
 import type { RunSummary } from '../../src/domain/results';
 import { DEMO } from '../../src/sim/constants';
@@ -16,6 +17,7 @@ import { demoFixturesWithSites } from '../../src/sim/siteCopies';
 import { sitechat } from '../helpers/cli';
 import { historyText } from '../helpers/history';
 import { postgresBinaries } from '../helpers/postgres';
+import { notificationItems } from '../helpers/reportSections';
 import { expressNotFound, Receiver } from '../helpers/receiver';
 import { startStack, type Stack } from '../helpers/stack';
 import { describeWithPostgres } from '../helpers/usePostgres';
@@ -74,11 +76,12 @@ describeWithPostgres('notifications on the PostgreSQL store: report sections fro
     const printed = JSON.parse(ran.stdout) as RunSummary;
     const reportDir = join(cliHost, 'runs', printed.runId);
     const md = readFileSync(join(reportDir, 'report.md'), 'utf8');
-    expect(md).toMatch(/## Notifications\n\n- webhook \(HOOK_URL\): FAILED: HTTP 404 Not Found, delivery [0-9a-f]{32}\n- slack \(SLACK_URL\): delivered \(trigger failed\)/u);
-    expect(JSON.parse(readFileSync(join(reportDir, 'notifications.json'), 'utf8'))).toEqual([
-      expect.objectContaining({ destination: 'webhook (HOOK_URL)', status: 'failed', error: 'HTTP 404 Not Found', attempts: 2 }),
-      expect.objectContaining({ destination: 'slack (SLACK_URL)', status: 'delivered' }),
+    const outcomes = JSON.parse(readFileSync(join(reportDir, 'notifications.json'), 'utf8')) as NotifyOutcome[];
+    expect(outcomes).toEqual([
+      expect.objectContaining({ destination: 'webhook (HOOK_URL)', status: 'failed', error: 'HTTP 404 Not Found', attempts: 2, deliveryId: expect.stringMatching(/^[0-9a-f]{32}$/u) }),
+      expect.objectContaining({ destination: 'slack (SLACK_URL)', status: 'delivered', trigger: 'failed' }),
     ]);
+    expect(notificationItems(md)).toEqual(outcomes.map(outcomeLine));
 
     const { binDir } = postgresBinaries();
     const dump = execFileSync(join(binDir as string, 'pg_dump'), ['--data-only', url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -97,7 +100,10 @@ describeWithPostgres('notifications on the PostgreSQL store: report sections fro
     const ran = await sitechat(cliHost, ['run', dataset, '--site', SITES.join(','), '--no-worker', '--json', '--notify', 'slack:SLACK_URL', '--notify-on', 'always'], env);
     expect(ran.code, ran.stderr).toBe(0);
     const printed = JSON.parse(ran.stdout) as MultiSiteSummary;
-    const md = readFileSync(join(cliHost, 'runs', printed.runId, MultiSiteReportFile.markdown), 'utf8');
-    expect(md).toMatch(/## Notifications\n\n- slack \(SLACK_URL\): delivered \(trigger always\)/u);
+    const reportDir = join(cliHost, 'runs', printed.runId);
+    const md = readFileSync(join(reportDir, MultiSiteReportFile.markdown), 'utf8');
+    const outcomes = JSON.parse(readFileSync(join(reportDir, 'notifications.json'), 'utf8')) as NotifyOutcome[];
+    expect(outcomes).toEqual([expect.objectContaining({ destination: 'slack (SLACK_URL)', status: 'delivered', trigger: 'always' })]);
+    expect(notificationItems(md)).toEqual(outcomes.map(outcomeLine));
   });
 });

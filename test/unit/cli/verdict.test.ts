@@ -25,6 +25,13 @@ describe("the CLI's printed verdict and exit code", () => {
     expect(exitCodeFor({ cancelled: gate.verdict === 'cancelled', summary: s })).toBe(code);
   });
 
+  it('prints the reason a gate failed under --fail-under, and every setting it applied', async () => {
+    const gate: GateResult = { verdict: 'failed', passed: false, reasons: ['pass rate 66.7% (2 / 3 graded) is below 100.0% (--fail-under)'], warnings: [] };
+    const text = summaryTable(await summary({ gate, gateSettings: { failUnder: 1, maxErrorRate: 0, maxUncertainRate: 0.1, allowSideEffectFailures: false } }));
+    expect(text).toMatch(/verdict {4}FAILED\n {11}- pass rate 66\.7% \(2 \/ 3 graded\) is below 100\.0% \(--fail-under\)\n/u);
+    expect(text).toContain('gate       fail-under 100.0%, max-error-rate 0.0%, max-uncertain-rate 10.0%, side-effect failures fail, baseline none');
+  });
+
   it('prints no gate for a backfill', async () => {
     const s = await summary({ kind: 'backfill' });
     expect(summaryTable(s)).not.toMatch(/verdict|gate/);

@@ -82,7 +82,11 @@ describe('agreement on few labels', () => {
     const text = formatAgreement(report);
     expect(text[0]).toContain(`label ${MIN_LABELS - 2} more`);
     expect(text.some((l) => l.startsWith('judge'))).toBe(false);
-    expect(text.at(-1)).toMatch(/^on these 2 labels, reference threshold/);
+    const best = report.supported;
+    expect(best).toBeDefined();
+    expect(text.at(-1)).toBe(
+      `on these 2 labels, reference threshold ${best?.threshold} agrees best: agreement ${best?.agreement.toFixed(3)} deciding ${((best?.coverage ?? 0) * 100).toFixed(1)}% of the labelled rows (default ${report.defaultThreshold})`,
+    );
     // With enough labels, nothing more is asked for, and a judge that gave verdicts has its row.
     const enough = labelAgreement(Array.from({ length: MIN_LABELS }, (_, i) => items[i % items.length]!));
     expect(enough.moreNeeded).toBe(0);

@@ -18,6 +18,12 @@ describe('SITECHAT_METRICS_ADDR', () => {
     expect(parse('9464')).toEqual({ host: '127.0.0.1', port: 9464 });
   });
 
+  it('says what is wrong with the value and what to give instead', () => {
+    expect(() => parse('127.0.0.1:99999')).toThrow(
+      'SITECHAT_METRICS_ADDR="127.0.0.1:99999": port 99999 is out of range 0–65535; give host:port, e.g. 127.0.0.1:9464 (port 0 picks a free one)',
+    );
+  });
+
   it.each([
     ['127.0.0.1', /not host:port/],
     [':9464', /host is missing/],

@@ -91,7 +91,7 @@ describe('a run whose errors share one cause', () => {
     const s = await summaryOf();
     const md = await renderMarkdown(s, iterate(rows));
     // First thing under the title, before the figures.
-    expect(md.indexOf('**Cause:** 66 of 66 errored rows: the API refused the key')).toBeGreaterThan(0);
+    expect(md.split('\n\n')[1]).toBe('**Cause:** 66 of 66 errored rows: the API refused the key (401 invalid\\_api\\_key): check SITECHAT\\_API\\_KEY');
     expect(md.indexOf('**Cause:**')).toBeLessThan(md.indexOf('| Metric |'));
     expect(md).toContain('- 66 rows: the API refused the key');
     expect(md).not.toContain('### Row');

@@ -23,6 +23,14 @@ function comparison(regressed: number, fixed: number): BaselineComparison {
 }
 
 describe('evaluateGate', () => {
+  it('names a regressed row not asked again by --confirm, in the singular, and why the verdict did not need it', async () => {
+    const baseline = { ...comparison(1, 0), confirmation: { k: 2, rows: 0, questions: 0, reproduced: [], notReproduced: [], unconfirmed: ['r0'], answers: [] } };
+    const gate = evaluateGate(await summary(1, 1, { baseline }), { baselineGiven: true });
+    expect(gate.warnings).toContain(
+      '1 regressed row was not asked again (--confirm) and count as their first answers say; the verdict was decided without them: it is the same whichever way they would go: r0',
+    );
+  });
+
   it('says "no quality threshold set" for a clean run without --fail-under or baseline, and does not fail it', async () => {
     const gate = evaluateGate(await summary(1, 4), { baselineGiven: false });
     expect(gate).toMatchObject({ verdict: 'no_threshold', passed: true, reasons: [] });
