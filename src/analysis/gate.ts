@@ -135,14 +135,16 @@ export function evaluateGate(summary: RunSummary, options: GateOptions): GateRes
   }
   const confirmation = cmp?.confirmation;
   if (confirmation && confirmation.notReproduced.length > 0) {
-    warnings.push(`${plural(confirmation.notReproduced.length, 'regressed row')} did not reproduce in ${plural(confirmation.k, 'confirming answer')} each (--confirm) and are taken as noise: ${listIds(confirmation.notReproduced)}`);
+    warnings.push(`${plural(confirmation.notReproduced.length, 'regressed row')} did not reproduce in ${plural(confirmation.k, 'confirming answer')} each (--confirm) and ${confirmation.notReproduced.length === 1 ? 'is' : 'are'} taken as noise: ${listIds(confirmation.notReproduced)}`);
   }
   const unconfirmed = confirmation?.unconfirmed ?? [];
   if (confirmation && unconfirmed.length > 0) {
+    const one = unconfirmed.length === 1;
     const why = confirmation.undecided
-      ? 'they could still change the verdict (confirmation was cut short, or they regressed after it, e.g. by a review label)'
-      : 'the verdict was decided without them: it is the same whichever way they would go';
-    warnings.push(`${plural(unconfirmed.length, 'regressed row')} ${unconfirmed.length === 1 ? 'was' : 'were'} not asked again (--confirm) and count as their first answers say; ${why}: ${listIds(unconfirmed)}`);
+      ? `${one ? 'it' : 'they'} could still change the verdict (confirmation was cut short, or ${one ? 'it' : 'they'} regressed after it, e.g. by a review label)`
+      : `the verdict was decided without ${one ? 'it' : 'them'}: it is the same whichever way ${one ? 'it' : 'they'} would go`;
+    const counted = one ? 'was not asked again (--confirm) and counts as its first answer says' : 'were not asked again (--confirm) and count as their first answers say';
+    warnings.push(`${plural(unconfirmed.length, 'regressed row')} ${counted}; ${why}: ${listIds(unconfirmed)}`);
   }
   for (const warning of summary.baselineSelection?.warnings ?? []) warnings.push(warning);
 

@@ -28,11 +28,12 @@ export function kOfNEntries(r: RepeatSummary): [string, number][] {
 /** What `--confirm` asked and found, one line; the answers are listed by the renderers. */
 export function confirmationText(c: Confirmation): string {
   const asked = `${plural(c.rows, 'regressed row')} asked ${plural(c.k, 'more time')} each in fresh sessions (${plural(c.questions, 'question')})`;
-  const found = `${c.reproduced.length} reproduced (most confirming answers failed too) and still count, ${c.notReproduced.length} did not and are taken as noise`;
+  const found = `${c.reproduced.length} reproduced (most confirming answers failed too) and still ${c.reproduced.length === 1 ? 'counts' : 'count'}, ${c.notReproduced.length} did not and ${c.notReproduced.length === 1 ? 'is' : 'are'} taken as noise`;
   const left = c.unconfirmed?.length ?? 0;
   if (left === 0) return `${asked}: ${found}`;
   const why = c.undecided ? 'they could still change the verdict' : 'not needed: the verdict was decided without them';
-  return `${asked}: ${found}; ${left} not asked again (${why}) count as their first answers say`;
+  const counts = left === 1 ? 'counts as its first answer says' : 'count as their first answers say';
+  return `${asked}: ${found}; ${left} not asked again (${why}) ${counts}`;
 }
 
 /** "c1 failed: …" for each confirming answer of a row. */

@@ -27,8 +27,14 @@ describe('evaluateGate', () => {
     const baseline = { ...comparison(1, 0), confirmation: { k: 2, rows: 0, questions: 0, reproduced: [], notReproduced: [], unconfirmed: ['r0'], answers: [] } };
     const gate = evaluateGate(await summary(1, 1, { baseline }), { baselineGiven: true });
     expect(gate.warnings).toContain(
-      '1 regressed row was not asked again (--confirm) and count as their first answers say; the verdict was decided without them: it is the same whichever way they would go: r0',
+      '1 regressed row was not asked again (--confirm) and counts as its first answer says; the verdict was decided without it: it is the same whichever way it would go: r0',
     );
+  });
+
+  it('names one regressed row taken as noise by --confirm in the singular', async () => {
+    const baseline = { ...comparison(1, 0), confirmation: { k: 2, rows: 1, questions: 2, reproduced: [], notReproduced: ['r0'], answers: [] } };
+    const gate = evaluateGate(await summary(1, 1, { baseline }), { baselineGiven: true });
+    expect(gate.warnings).toContain('1 regressed row did not reproduce in 2 confirming answers each (--confirm) and is taken as noise: r0');
   });
 
   it('says "no quality threshold set" for a clean run without --fail-under or baseline, and does not fail it', async () => {
