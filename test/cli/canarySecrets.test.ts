@@ -158,12 +158,15 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
   }
 
   /**
-   * The Temporal CLIs started below `parent`. The stand-in CLI forks for `cat` before it execs the real one, and a
-   * fork seen before its own exec shows the stand-in's command line: a start-dev under a start-dev is that fork.
+   * The dev servers started by `parent` itself or a process below it, as the stand-in CLI recorded each start (its
+   * parent's pid), not as sampling saw them: a start on a busy machine may come and go between two looks.
    */
-  function devServersOf(parent: string): ChildSeen[] {
-    const startDev = (c: ChildSeen | undefined): boolean => c?.cmdline.includes('start-dev') ?? false;
-    return [...children.values()].filter((c) => c.parent === parent && startDev(c) && !startDev(children.get(c.ppid)));
+  function devServersOf(parent: string): { ppid: number; args: string[] }[] {
+    const own = new Set([
+      ...started.filter((s) => s.name === parent).map((s) => s.p.child.pid),
+      ...[...children.values()].filter((c) => c.parent === parent).map((c) => c.pid),
+    ]);
+    return cli.starts().filter((s) => s.args.includes('start-dev') && own.has(s.ppid));
   }
 
   beforeAll(async () => {

@@ -32,16 +32,25 @@ export interface RecordingCli {
   path: string;
   /** The environment of each start so far, in no particular order. */
   saved(): string[][];
+  /** Each start so far: the pid of the process that started it, and its arguments. */
+  starts(): { ppid: number; args: string[] }[];
 }
 
 /**
- * A stand-in Temporal CLI for TEMPORAL_CLI_PATH: each start saves its own /proc/$$/environ in `dir`, then execs the
- * real CLI (same pid, same environment), so even a child that lives for a moment shows what it was given.
+ * A stand-in Temporal CLI for TEMPORAL_CLI_PATH: each start saves its own /proc/$$/environ, its parent's pid and its
+ * arguments in `dir`, then execs the real CLI (same pid, same environment), so even a child that lives for a moment
+ * shows what it was given and who started it.
  */
 export function recordingCli(dir: string, name: string, realCli: string): RecordingCli {
   const path = join(dir, `temporal-${name}`);
   const prefix = `${name}.environ.`;
-  writeFileSync(path, `#!/bin/sh\ncat /proc/$$/environ > '${join(dir, prefix)}'$$\nexec '${realCli}' "$@"\n`);
+  const startPrefix = `${name}.start.`;
+  writeFileSync(path, `#!/bin/sh\ncat /proc/$$/environ > '${join(dir, prefix)}'$$\nprintf '%s\\0' "$PPID" "$@" > '${join(dir, startPrefix)}'$$\nexec '${realCli}' "$@"\n`);
   chmodSync(path, 0o755);
-  return { path, saved: () => readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => nulSeparated(join(dir, f))) };
+  const files = (p: string): string[] => readdirSync(dir).filter((f) => f.startsWith(p)).map((f) => join(dir, f));
+  return {
+    path,
+    saved: () => files(prefix).map((f) => nulSeparated(f)),
+    starts: () => files(startPrefix).map((f) => nulSeparated(f)).map(([ppid, ...args]) => ({ ppid: Number(ppid), args })),
+  };
 }
