@@ -1,5 +1,6 @@
 import { ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
 import { DurationError, parseDuration } from '../config/duration';
+import type { OverlapFlagName } from './overlapFlags';
 
 /** A flag or argument of `sitechat schedule` that cannot be used (exit code 2). */
 export class ScheduleUsageError extends Error {
@@ -7,15 +8,15 @@ export class ScheduleUsageError extends Error {
 }
 
 /** `--overlap` values, as typed on the command line → Temporal's overlap policies. */
-export const OverlapFlag = {
+export const OverlapFlag: Readonly<Record<OverlapFlagName, ScheduleOverlapPolicy>> = {
   skip: ScheduleOverlapPolicy.SKIP,
   'buffer-one': ScheduleOverlapPolicy.BUFFER_ONE,
   'buffer-all': ScheduleOverlapPolicy.BUFFER_ALL,
   'cancel-other': ScheduleOverlapPolicy.CANCEL_OTHER,
   'terminate-other': ScheduleOverlapPolicy.TERMINATE_OTHER,
   'allow-all': ScheduleOverlapPolicy.ALLOW_ALL,
-} as const;
-export type OverlapFlag = keyof typeof OverlapFlag;
+};
+export type OverlapFlag = OverlapFlagName;
 
 /** Flags every `schedule create` shares. */
 export interface SchedulePolicyFlags {

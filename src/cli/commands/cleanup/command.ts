@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-import { collect } from '../run/notifyOptions';
+import { collect } from '../../../notify/flags';
 import type { CleanupCommandFlags } from './action';
 
 /** The rule and limit options, shared with `sitechat schedule create cleanup`. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withExamples } from '../../helpText';
-import { collect } from '../run/notifyOptions';
+import { collect } from '../../../notify/flags';
 import type { NotifyTestFlags } from './action';
 
 export function register(program: Command): void {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { withExamples } from '../../helpText';
-import { collect } from './notifyOptions';
+import { collect } from '../../../notify/flags';
 import type { RunFlags } from './flags';
 
 export function register(program: Command): void {

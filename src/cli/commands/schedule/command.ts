@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import { OverlapFlag } from '../../../schedules/policy';
+import { OVERLAP_FLAGS } from '../../../schedules/overlapFlags';
 import { withExamples } from '../../helpText';
-import { collect } from '../run/notifyOptions';
+import { collect } from '../../../notify/flags';
 import { cleanupRuleOptions } from '../cleanup/command';
 import type { CleanupScheduleFlags, NightlyScheduleFlags, ScheduleOp } from './flags';
 
@@ -10,7 +10,7 @@ async function act(request: ScheduleOp): Promise<void> {
   process.exitCode = await scheduleAction(request);
 }
 
-const overlapOption = (what: string) => new Option('--overlap <policy>', what).choices(Object.keys(OverlapFlag));
+const overlapOption = (what: string) => new Option('--overlap <policy>', what).choices(OVERLAP_FLAGS);
 
 function policyOptions(command: Command): Command {
   return command
