@@ -1,4 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The test processes keep V8's compiled code of what they import (the Temporal SDK, the client, the simulator) on disk,
+// as the CLI does for itself (src/cli/main.ts): each integration file runs in a fresh process that imports them again.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
 
 // Six projects: `unit` and `unit-isolated` (pure logic, may use a local HTTP server), `conformance` (the client
 // against the simulator over HTTP), `replay` (recorded workflow histories replayed against the current workflow code;
