@@ -41,13 +41,13 @@ describe('sitechat run --model a,b and `variants:`, and `sitechat compare` of th
     const ran = await sitechat(dir, ['run', 'demo.csv', '--model', 'gpt-4o-mini,gpt-3.5-mini-sim', '--reference', 'gpt-3.5-mini-sim', '--fail-under', '30%', '--out', out]);
     expect(ran.code, ran.stderr).toBe(1);
     expect(ran.stderr).toMatch(/plan: 2 variants × 66 questions = 132 questions/);
-    expect(ran.stderr).toMatch(/site demo-site: 2 variants share its 5 requests\/s per API path \(gpt-4o-mini, gpt-3\.5-mini-sim\) — 132 questions ≈ 26 s at 5\/s/);
+    // The lines' wording is pinned by the unit tests of what prints them (test/unit/cli/variants, multiSite, matrixComparison).
+    expect(ran.stderr).toMatch(/2 variants share its 5 requests\/s .* 132 questions ≈ 26 s/);
     expect(ran.stderr).toMatch(/expected time ≈ 26 s \+ the answer time/);
     // Each variant passes its own gate: the run fails on the reference alone.
-    expect(ran.stdout).toMatch(/variants +gpt-4o-mini +66 rows, pass rate [\d.]+%, errors 0, PASSED \(site demo-site, model gpt-4o-mini\)/);
-    expect(ran.stdout).toMatch(/gpt-3\.5-mini-sim +66 rows, pass rate [\d.]+%, errors 0, PASSED \(site demo-site, model gpt-3\.5-mini-sim\)/);
-    expect(ran.stdout).toMatch(/compared +gpt-4o-mini is better than the other variant \(McNemar, Holm-adjusted p = /);
-    expect(ran.stdout).toMatch(/verdict +FAILED\n +- the reference variant gpt-3\.5-mini-sim is beaten significantly by gpt-4o-mini/);
+    for (const v of ['gpt-4o-mini', 'gpt-3\\.5-mini-sim']) expect(ran.stdout).toMatch(new RegExp(`${v} +66 rows, .*errors 0, PASSED`));
+    expect(ran.stdout).toMatch(/compared +gpt-4o-mini is better/);
+    expect(ran.stdout).toMatch(/verdict +FAILED\n.*gpt-3\.5-mini-sim is beaten significantly by gpt-4o-mini/);
     for (const f of ['summary.json', 'report.md', 'report.html', 'junit.xml', 'compare.md', 'compare.html', 'compare.json', 'compare.junit.xml']) expect(existsSync(join(out, f)), f).toBe(true);
     for (const v of ['gpt-4o-mini', 'gpt-3.5-mini-sim']) expect(existsSync(join(out, v, 'results.jsonl')), v).toBe(true);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as MultiSiteSummary;
@@ -88,7 +88,7 @@ describe('sitechat run --model a,b and `variants:`, and `sitechat compare` of th
       expect(variantLinks).toEqual([['gpt-4o-mini', 'gpt-4o-mini/report.html'], ['gpt-3.5-mini-sim', 'gpt-3.5-mini-sim/report.html']]);
       expect(await page.textContent('#conclusion')).toMatch(/gpt-4o-mini is better than the other variant/);
       expect(await page.$$eval('#comparison-variants tbody tr td:first-child', (tds) => tds.map((td) => td.textContent))).toEqual(['gpt-4o-mini', 'gpt-3.5-mini-sim']);
-      expect(await page.textContent('#pairs-note')).toMatch(/^Wins: the first passed and the second failed; .*exact McNemar test on those rows, Holm-adjusted across the 1 pair\(s\), alpha 0\.05\.$/);
+      expect(await page.textContent('#pairs-note')).toMatch(/McNemar .* Holm-adjusted across the 1 pair/);
       const pair = await page.$$eval('#comparison-pairs tbody tr td', (tds) => tds.map((td) => td.textContent));
       expect([pair[0], pair[1], pair[7]]).toEqual(['gpt-4o-mini', 'gpt-3.5-mini-sim', 'yes']);
       // docs/img/matrix-report.png is this screenshot, rewritten only when asked (its run ids change on every run).
