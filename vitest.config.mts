@@ -33,7 +33,7 @@ export default defineConfig({
       { test: { name: 'workflow', include: ['test/workflow/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 180_000 } },
       // The fault suite (`npm run test:faults`): its own Temporal server, which it stops and restarts; minutes long.
       ...(process.env.SITECHAT_FAULTS === '1'
-        // Two files at a time in `npm run test:faults`, three in .ci/run (289 s beside the compatibility subset):
+        // Two files at a time in `npm run test:faults`, three in .ci/run (298 s beside the compatibility subset):
         // each runs its own Temporal server, simulator and worker processes, and times outages it waits out.
         // Most files run their own Temporal server (they stop it); globalSetup's serves the ones that only kill workers.
         ? [{ test: { name: 'faults', include: ['test/faults/**/*.test.ts'], globalSetup: ['test/globalSetup.ts'], testTimeout: 600_000, hookTimeout: 180_000 } }]

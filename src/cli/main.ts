@@ -98,7 +98,7 @@ export async function exitCodeFor(err: unknown, write: (text: string) => void): 
 
 /**
  * Node 22.1+ keeps V8's compiled code of the modules a command loads on disk (in the temp directory, per Node version),
- * so the next start skips compiling them: `sitechat run` with a bad dataset uses 0.41 s of CPU instead of 0.54 on
+ * so the next start skips compiling them: `sitechat run` with a bad dataset uses 0.37 s of CPU instead of 0.55 on
  * Node 24 (BENCHMARKS.md "CLI start-up"). Node 20 has no such cache and starts as before.
  */
 function enableCompileCache(): void {
