@@ -132,24 +132,21 @@ describeWithPostgres('no canary secret in any file, history, dump, output or chi
     return p.exit;
   }
 
+  const sameList = (a: string[], b: string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
   /** Notes each new process below a running sitechat process, with its environment as /proc shows it. */
   function watchChildren(): void {
     for (const { name, p } of started) {
       if (p.child.exitCode !== null || p.child.pid === undefined) continue;
       for (const [pid, ppid] of descendantsOf(p.child.pid).map((d) => [d, parentOf(d)] as const)) {
-        const known = children.get(pid);
-        if (known) {
-          // Seen first between fork and exec (the stand-in CLI forks for `cat`), a pid shows its parent's command
-          // line: the latest one says what it became.
-          try {
-            known.cmdline = nulSeparated(`/proc/${pid}/cmdline`);
-          } catch {
-            // gone meanwhile
-          }
-          continue;
-        }
         try {
-          children.set(pid, { pid, ppid, parent: name, cmdline: nulSeparated(`/proc/${pid}/cmdline`), environ: nulSeparated(`/proc/${pid}/environ`) });
+          // Between fork and exec a child is still a copy of its parent: the parent's command line and environment.
+          // It is noted once it has become itself (its own command line), and read again when it execs once more
+          // (the stand-in CLI execs the real one): the latest image says what it was given.
+          const cmdline = nulSeparated(`/proc/${pid}/cmdline`);
+          const known = children.get(pid);
+          if (known ? sameList(known.cmdline, cmdline) : sameList(cmdline, nulSeparated(`/proc/${ppid}/cmdline`))) continue;
+          children.set(pid, { pid, ppid, parent: name, cmdline, environ: nulSeparated(`/proc/${pid}/environ`) });
         } catch {
           // gone meanwhile; the stand-in CLI saved its environment if it was a Temporal CLI
         }
