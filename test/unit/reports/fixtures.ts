@@ -71,10 +71,15 @@ export async function appendReversed(store: ResultsStore, runId: string, total: 
   }
 }
 
-/** A full garbage collection on demand (V8's `gc`, exposed for this process from here on). */
+let gc: (() => void) | undefined;
+
+/** A full garbage collection on demand (V8's `gc`, exposed for this process once, at the first call). */
 function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
 }
 
 /**
